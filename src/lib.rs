@@ -1,0 +1,1 @@
+//! utf8conf: a UTF-8 fuzzing and conformance harness.
