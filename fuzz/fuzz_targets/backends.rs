@@ -1,0 +1,21 @@
+//! `backends`: every backend called explicitly (not only the one the dispatcher picks), on
+//! the fuzz input placed at every alignment offset 0..=63, against the reference.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use utf8conf::decoders::Decoder;
+use utf8conf_fuzz::{checks, decoders, findings};
+
+fn backends() -> &'static [Box<dyn Decoder>] {
+    static BACKENDS: OnceLock<Vec<Box<dyn Decoder>>> = OnceLock::new();
+    BACKENDS.get_or_init(decoders::backends)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let backends: Vec<&dyn Decoder> = backends().iter().map(|d| d.as_ref()).collect();
+    if let Some(finding) = checks::backends_target(data, &backends) {
+        findings::abort_if_new(finding);
+    }
+});

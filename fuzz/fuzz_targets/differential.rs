@@ -1,0 +1,28 @@
+//! `differential`: the fuzz input, as raw bytes, through every in-process decoder, each
+//! compared with the RFC 3629 reference. Built with `--features buggy-above-max`, a decoder
+//! with a planted bug joins them (see `src/buggy.rs`).
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use utf8conf::decoders::Decoder;
+use utf8conf_fuzz::{checks, decoders, findings};
+
+fn decoders_under_test() -> &'static [Box<dyn Decoder>] {
+    static DECODERS: OnceLock<Vec<Box<dyn Decoder>>> = OnceLock::new();
+    DECODERS.get_or_init(|| {
+        let mut decoders = decoders::in_process();
+        if cfg!(feature = "buggy-above-max") {
+            decoders.push(Box::new(utf8conf_fuzz::buggy::BuggyAboveMax));
+        }
+        decoders
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let decoders: Vec<&dyn Decoder> = decoders_under_test().iter().map(|d| d.as_ref()).collect();
+    if let Some(finding) = checks::differential_target(data, &decoders) {
+        findings::abort_if_new(finding);
+    }
+});

@@ -1,0 +1,132 @@
+//! A deliberately wrong decoder, for measuring the fuzz targets: it follows Unicode Table
+//! 3-7 except that it accepts `F4 90..BF` as the start of a 4-byte sequence, so it decodes
+//! code points U+110000..U+13FFFF, which RFC 3629 excludes:
+//!
+//! ```text
+//! UTF8-4 = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F3 3( UTF8-tail ) /
+//!          %xF4 %x80-8F 2( UTF8-tail )
+//! ```
+//!
+//! Everywhere else it agrees with the reference exactly (strict result, scalars, maximal
+//! subparts), so every divergence it causes is an `above-max` bug. The `differential` target
+//! uses it only when built with `--features buggy-above-max`; the replay tests use it to
+//! check that the regression file for this bug still catches it.
+
+use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
+use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
+
+/// The decoder's name in reports.
+pub const NAME: &str = "buggy-above-max";
+
+/// Table 3-7 with the bug: the length a lead byte announces and the range its second byte
+/// must be in, or `None` for a byte that starts no sequence.
+fn lead_rule(lead: u8) -> Option<(usize, std::ops::RangeInclusive<u8>)> {
+    match lead {
+        0x00..=0x7F => Some((1, 0x80..=0xBF)),
+        0xC2..=0xDF => Some((2, 0x80..=0xBF)),
+        0xE0 => Some((3, 0xA0..=0xBF)),
+        0xE1..=0xEC | 0xEE..=0xEF => Some((3, 0x80..=0xBF)),
+        0xED => Some((3, 0x80..=0x9F)),
+        0xF0 => Some((4, 0x90..=0xBF)),
+        0xF1..=0xF3 => Some((4, 0x80..=0xBF)),
+        // The bug: Table 3-7 says 80..8F.
+        0xF4 => Some((4, 0x80..=0xBF)),
+        _ => None,
+    }
+}
+
+/// The decoder that accepts `F4 90..BF` (see the module header).
+pub struct BuggyAboveMax;
+
+impl BuggyAboveMax {
+    /// Decodes `input` into scalars and `(offset, len, incomplete)` error units.
+    pub fn decode_units(input: &[u8]) -> (Vec<u32>, Vec<(usize, usize, bool)>) {
+        let mut scalars = Vec::new();
+        let mut units = Vec::new();
+        let mut offset = 0;
+        while offset < input.len() {
+            let lead = input[offset];
+            let Some((len, second)) = lead_rule(lead) else {
+                units.push((offset, 1, false));
+                scalars.push(REPLACEMENT);
+                offset += 1;
+                continue;
+            };
+            // How many bytes of the sequence are there and in range.
+            let mut matched = 1;
+            while matched < len {
+                let Some(&byte) = input.get(offset + matched) else {
+                    break;
+                };
+                let range = if matched == 1 {
+                    second.clone()
+                } else {
+                    0x80..=0xBF
+                };
+                if !range.contains(&byte) {
+                    break;
+                }
+                matched += 1;
+            }
+            if matched == len {
+                let payload_bits = [0x7F, 0x1F, 0x0F, 0x07][len - 1];
+                let scalar = input[offset + 1..offset + len]
+                    .iter()
+                    .fold(u32::from(lead & payload_bits), |value, &byte| {
+                        (value << 6) | u32::from(byte & 0x3F)
+                    });
+                scalars.push(scalar);
+            } else {
+                // A prefix cut by the end of input could still be completed.
+                let incomplete = offset + matched == input.len();
+                units.push((offset, matched, incomplete));
+                scalars.push(REPLACEMENT);
+            }
+            offset += matched;
+        }
+        (scalars, units)
+    }
+}
+
+impl Decoder for BuggyAboveMax {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn version(&self) -> String {
+        "test-only".to_string()
+    }
+
+    fn description(&self) -> &str {
+        "Table 3-7 with a planted bug: accepts F4 90..BF (code points above U+10FFFF)"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        let (scalars, units) = Self::decode_units(input);
+        let first_error = units.first().map(|&(offset, len, incomplete)| {
+            let len = if incomplete {
+                ErrorLen::Incomplete
+            } else {
+                ErrorLen::Invalid(len)
+            };
+            (offset, len)
+        });
+        let mut outcome = Outcome::from_strict(NAME, first_error);
+        outcome.scalars = Some(scalars);
+        outcome.errors = Some(
+            units
+                .into_iter()
+                .map(|(offset, len, _)| ErrorUnit {
+                    offset,
+                    len,
+                    category: None,
+                })
+                .collect(),
+        );
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,209 @@
+//! Replays every fuzz corpus file (`corpus/<target>/`) and every regression file
+//! (`regressions/<target>/`) through the check its fuzz target runs, on stable Rust and
+//! without libFuzzer: `cargo test` fails if any of them makes a decoder diverge from the
+//! reference.
+//!
+//! The checks are the fuzz crate's own code, included here file by file (the fuzz crate
+//! links libFuzzer, so it cannot be a dependency of the tests), so a file replays exactly as
+//! its target ran it. A fuzz finding becomes a regression by copying its crash artifact into
+//! `regressions/<target>/` under a name that says what it is.
+
+#![allow(dead_code)]
+
+#[path = "../fuzz/src/buggy.rs"]
+mod buggy;
+#[path = "../fuzz/src/checks.rs"]
+mod checks;
+#[path = "../fuzz/src/compare.rs"]
+mod compare;
+#[path = "../fuzz/src/decoders.rs"]
+mod decoders;
+#[path = "../fuzz/src/findings.rs"]
+mod findings;
+#[path = "../fuzz/src/program.rs"]
+mod program;
+#[path = "../fuzz/src/streaming.rs"]
+mod streaming;
+
+use std::path::{Path, PathBuf};
+
+use utf8conf::decoders::Decoder;
+use utf8conf::taxonomy::Category;
+
+/// The fuzz targets, as `cargo fuzz list` shows them.
+const TARGETS: [&str; 4] = ["backends", "differential", "streaming", "structured"];
+
+/// The files of `<root>/<target>/`, sorted (none if the folder does not exist).
+fn files_of(root: &str, target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(root)
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|entry| entry.expect("a readable directory entry").path())
+        .filter(|path| path.is_file() && !is_note(path))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Notes beside regression files (`*.md`) say what a file is; they are not inputs.
+fn is_note(path: &Path) -> bool {
+    path.extension().is_some_and(|extension| extension == "md")
+}
+
+/// Runs `target`'s check on `data`, returning a description of any divergence.
+fn replay(target: &str, data: &[u8]) -> Option<String> {
+    let in_process = decoders::in_process();
+    let in_process: Vec<&dyn Decoder> = in_process.iter().map(|d| d.as_ref()).collect();
+    let finding = match target {
+        "differential" => checks::differential_target(data, &in_process),
+        "structured" => checks::structured_target(data, &in_process),
+        "streaming" => {
+            let streamers = decoders::streaming();
+            let streamers: Vec<&dyn streaming::StreamingDecoder> =
+                streamers.iter().map(|d| d.as_ref()).collect();
+            checks::streaming_target(data, &streamers)
+        }
+        "backends" => {
+            let backends = decoders::backends();
+            let backends: Vec<&dyn Decoder> = backends.iter().map(|d| d.as_ref()).collect();
+            checks::backends_target(data, &backends)
+        }
+        other => panic!("unknown fuzz target {other}"),
+    };
+    finding.map(|finding| serde_json::to_string_pretty(&finding.report_json()).unwrap())
+}
+
+fn replay_all(root: &str) -> usize {
+    let mut replayed = 0;
+    for target in TARGETS {
+        for file in files_of(root, target) {
+            let data = std::fs::read(&file).expect("a readable corpus file");
+            if let Some(report) = replay(target, &data) {
+                panic!("{} diverges:\n{report}", file.display());
+            }
+            replayed += 1;
+        }
+    }
+    replayed
+}
+
+#[test]
+fn every_corpus_file_replays_without_divergence() {
+    for target in TARGETS {
+        assert!(
+            !files_of("corpus", target).is_empty(),
+            "corpus/{target}/ is empty: run the seed-corpus command (see fuzz/README.md)"
+        );
+    }
+    assert!(replay_all("corpus") > 0);
+}
+
+#[test]
+fn every_regression_file_replays_without_divergence() {
+    replay_all("regressions");
+}
+
+/// The regression file of the planted `above-max` bug still catches that bug: with the
+/// buggy decoder plugged in, replaying it gives an `above-max` report whose minimised input
+/// is at most 4 bytes.
+#[test]
+fn the_above_max_regression_catches_the_planted_bug() {
+    let files = files_of("regressions", "differential");
+    let file = files
+        .iter()
+        .find(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .contains("above-max")
+        })
+        .expect("regressions/differential/ holds the above-max finding");
+    let data = std::fs::read(file).unwrap();
+    let finding = checks::differential_target(&data, &[&buggy::BuggyAboveMax])
+        .expect("the buggy decoder diverges on its regression file");
+    assert_eq!(finding.divergence.categories, [Category::AboveMax]);
+    assert!(finding.minimized.len() <= 4, "{:02X?}", finding.minimized);
+    let report = finding.report_json();
+    assert_eq!(report["schema"], compare::SCHEMA);
+    assert_eq!(report["categories"][0], "above-max");
+    assert_eq!(report["origin"]["kind"], "fuzz");
+}
+
+/// Outside `F4 90..BF` the buggy decoder agrees with the reference, so every divergence it
+/// causes is the planted bug: checked on every input of up to 2 bytes and on every
+/// 3-byte input whose first byte is a lead byte E0..F4.
+#[test]
+fn the_buggy_decoder_differs_only_above_max() {
+    let planted = |input: &[u8]| {
+        input
+            .windows(2)
+            .any(|pair| pair[0] == 0xF4 && (0x90..=0xBF).contains(&pair[1]))
+    };
+    let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
+    inputs.extend((0..=255u8).map(|a| vec![a]));
+    for a in 0..=255u8 {
+        inputs.extend((0..=255u8).map(|b| vec![a, b]));
+    }
+    for a in 0xE0..=0xF4u8 {
+        for b in 0..=255u8 {
+            inputs.extend((0..=255u8).map(|c| vec![a, b, c]));
+        }
+    }
+    for input in inputs {
+        let finding = checks::differential_target(&input, &[&buggy::BuggyAboveMax]);
+        match finding {
+            Some(finding) => {
+                assert!(planted(&input), "{input:02X?}");
+                assert_eq!(finding.divergence.categories, [Category::AboveMax]);
+            }
+            None => assert!(!planted(&input), "{input:02X?}"),
+        }
+    }
+}
+
+/// A finding is written once per signature: the second report of the same bug through
+/// another input is "known" and does not abort, unless it is the reported input itself.
+#[test]
+fn reports_are_bucketed_by_signature() {
+    let dir = std::env::temp_dir().join(format!("utf8conf-fuzz-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let decoders: [&dyn Decoder; 1] = [&buggy::BuggyAboveMax];
+    let first = checks::differential_target(b"ab\xF4\x90\x80\x80", &decoders).unwrap();
+    let second = checks::differential_target(b"\xF4\xA0\x80\x80xyz", &decoders).unwrap();
+    assert_eq!(first.divergence.signature(), second.divergence.signature());
+    let path = match findings::record(&first, &dir).unwrap() {
+        findings::Recorded::New(path) => path,
+        other => panic!("first report not new: {other:?}"),
+    };
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for field in [
+        "schema",
+        "id",
+        "decoders",
+        "aspect",
+        "categories",
+        "input_hex",
+        "minimized_hex",
+        "outcomes",
+        "explanation",
+        "origin",
+        "reproduce",
+    ] {
+        assert!(!written[field].is_null(), "report lacks {field}");
+    }
+    assert!(matches!(
+        findings::record(&second, &dir).unwrap(),
+        findings::Recorded::Known(_)
+    ));
+    assert!(matches!(
+        findings::record(&first, &dir).unwrap(),
+        findings::Recorded::Replayed(_)
+    ));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
