@@ -64,6 +64,10 @@ fn seeded_splitting(rng: &mut Rng, len: usize) -> Vec<usize> {
         }
         boundaries.push(position);
     }
+    if boundaries.is_empty() && len >= 2 {
+        // The first chunk was drawn longer than the input: split it somewhere after all.
+        boundaries.push(rng.in_range(1, len as u64 - 1) as usize);
+    }
     if rng.chance(1, 8) {
         // An empty last chunk.
         boundaries.push(len);
@@ -171,6 +175,10 @@ mod tests {
             }
             if len >= 3 {
                 assert!(splittings.contains(&(1..len).collect::<Vec<_>>()));
+            }
+            // Seeded splittings of inputs of 2 bytes or more make at least two chunks.
+            if len >= 2 {
+                assert!(splittings.iter().all(|boundaries| !boundaries.is_empty()));
             }
         }
     }

@@ -15,6 +15,8 @@
 //! of samples and single characters are concatenated and cut back, at a character boundary,
 //! to at most that length. The output is always well-formed (tested against the reference).
 
+use std::sync::OnceLock;
+
 use super::generator::Generator;
 use super::rng::Rng;
 
@@ -87,31 +89,48 @@ pub const SAMPLES: &[Sample] = &[
     },
 ];
 
+/// The character boundaries of each sample (offsets of each character's first byte, and
+/// the sample's length), computed once.
+fn sample_boundaries() -> &'static [Vec<usize>] {
+    static BOUNDARIES: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+    BOUNDARIES.get_or_init(|| {
+        SAMPLES
+            .iter()
+            .map(|sample| {
+                let text = sample.text;
+                text.char_indices()
+                    .map(|(offset, _)| offset)
+                    .chain([text.len()])
+                    .collect()
+            })
+            .collect()
+    })
+}
+
 /// Random valid text of at most `max_len` bytes (shorter by at most 3 bytes, the width of
 /// a character that did not fit), drawn from [`SAMPLES`].
 pub fn random_text(rng: &mut Rng, max_len: usize) -> String {
     let mut text = String::with_capacity(max_len + 64);
+    let all_boundaries = sample_boundaries();
     while text.len() < max_len {
-        let sample = rng.pick(SAMPLES).text;
+        let which = rng.index(SAMPLES.len());
+        let sample = SAMPLES[which].text;
+        let boundaries = &all_boundaries[which];
+        let characters = boundaries.len() - 1;
         match rng.below(8) {
             // A whole sample.
             0 => text.push_str(sample),
             // A single character, the densest way to mix scripts.
             1 | 2 => {
-                let chars: Vec<char> = sample.chars().collect();
-                text.push(*rng.pick(&chars));
+                let start = rng.index(characters);
+                text.push_str(&sample[boundaries[start]..boundaries[start + 1]]);
             }
             // A separator.
             3 => text.push(*rng.pick(&[' ', '\n', ',', '\u{3000}'])),
             // A window of 1..=16 characters.
             _ => {
-                let boundaries: Vec<usize> = sample
-                    .char_indices()
-                    .map(|(offset, _)| offset)
-                    .chain([sample.len()])
-                    .collect();
-                let start = rng.index(boundaries.len() - 1);
-                let end = (start + 1 + rng.index(16)).min(boundaries.len() - 1);
+                let start = rng.index(characters);
+                let end = (start + 1 + rng.index(16)).min(characters);
                 text.push_str(&sample[boundaries[start]..boundaries[end]]);
             }
         }
