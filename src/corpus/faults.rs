@@ -52,7 +52,11 @@ pub const NAME: &str = "faults";
 /// bits, a zero, and the top value bits; each continuation byte is `10xxxxxx`.
 ///
 /// This is how overlongs, surrogates, values above U+10FFFF and legacy forms are built.
-/// `value` must fit: below `2^7` for one byte, `2^(5 * length + 1)` otherwise.
+///
+/// # Panics
+///
+/// If `length` is not 1..=6 or `value` does not fit: it must be below `2^7` for one byte,
+/// `2^(5 * length + 1)` otherwise.
 pub fn encode_in_length(value: u32, length: usize) -> Vec<u8> {
     assert!((1..=6).contains(&length), "length {length}");
     if length == 1 {
@@ -75,6 +79,10 @@ pub fn encode_in_length(value: u32, length: usize) -> Vec<u8> {
 
 /// The CESU-8 form of an astral scalar (U+10000..U+10FFFF): its UTF-16 surrogate pair, each
 /// surrogate encoded in three bytes.
+///
+/// # Panics
+///
+/// If `scalar` is not in U+10000..U+10FFFF.
 pub fn cesu8_pair(scalar: u32) -> Vec<u8> {
     assert!((0x1_0000..=0x10_FFFF).contains(&scalar), "{scalar:#x}");
     let offset = scalar - 0x1_0000;
@@ -102,6 +110,10 @@ fn random_char_of_length(rng: &mut Rng, length: usize) -> char {
 /// The bytes of one fault of `category`. `replaced` is the character the fault is
 /// substituted for, if any; some patterns derive from it (its overlong or CESU-8 form, or
 /// a prefix of it) when it fits.
+///
+/// # Panics
+///
+/// If `category` is not one of [`Category::ILL_FORMED`].
 pub fn fault_bytes(rng: &mut Rng, category: Category, replaced: Option<char>) -> Vec<u8> {
     let replaced_scalar = replaced.map(u32::from);
     let scalar_at_most = |rng: &mut Rng, max: u32| match replaced_scalar {
@@ -228,64 +240,73 @@ impl FaultGenerator {
         let mut rng = Rng::for_input(self.seed, NAME, index);
         let category = Self::category_of(index);
         let max_len = rng.skewed_len(&Self::SIZES);
-        let mut text = random_text(&mut rng, max_len);
-        if text.is_empty() {
-            text.push('x');
-        }
-        let boundaries: Vec<usize> = (0..=text.len())
-            .filter(|&offset| text.is_char_boundary(offset))
-            .collect();
-        let insides: Vec<usize> = (0..text.len())
-            .filter(|&offset| !text.is_char_boundary(offset))
-            .collect();
-        let site = if category == Category::TruncatedAtEnd {
-            Site::End
-        } else if !insides.is_empty() && rng.chance(1, 3) {
-            Site::InsideCharacter
-        } else if rng.chance(1, 2) {
-            Site::Substituted
-        } else {
-            Site::Inserted
-        };
-        let (position, removed_len, replaced) = match site {
-            Site::End => (text.len(), 0, None),
-            Site::InsideCharacter => (*rng.pick(&insides), 0, None),
-            Site::Inserted | Site::Substituted => {
-                // A truncation needs a character after it to interrupt it: not the end.
-                let last = if category == Category::TruncatedInterrupted {
-                    boundaries.len() - 1
-                } else {
-                    boundaries.len()
-                };
-                let position = boundaries[rng.index(last)];
-                match (site, text[position..].chars().next()) {
-                    (Site::Substituted, Some(next)) if position + next.len_utf8() < text.len() => {
-                        (position, next.len_utf8(), Some(next))
-                    }
-                    _ => (position, 0, None),
+        let text = random_text(&mut rng, max_len);
+        inject(&mut rng, &text, category)
+    }
+}
+
+/// Injects one fault of the ill-formed `category` into valid `text` at a site drawn from
+/// `rng` (see the module documentation for the sites). An empty `text` is taken as `"x"`,
+/// so that there is a character for a truncation to be interrupted by.
+///
+/// # Panics
+///
+/// If `category` is not one of [`Category::ILL_FORMED`].
+pub fn inject(rng: &mut Rng, text: &str, category: Category) -> Faulted {
+    let text = if text.is_empty() { "x" } else { text };
+    let boundaries: Vec<usize> = (0..=text.len())
+        .filter(|&offset| text.is_char_boundary(offset))
+        .collect();
+    let insides: Vec<usize> = (0..text.len())
+        .filter(|&offset| !text.is_char_boundary(offset))
+        .collect();
+    let site = if category == Category::TruncatedAtEnd {
+        Site::End
+    } else if !insides.is_empty() && rng.chance(1, 3) {
+        Site::InsideCharacter
+    } else if rng.chance(1, 2) {
+        Site::Substituted
+    } else {
+        Site::Inserted
+    };
+    let (position, removed_len, replaced) = match site {
+        Site::End => (text.len(), 0, None),
+        Site::InsideCharacter => (*rng.pick(&insides), 0, None),
+        Site::Inserted | Site::Substituted => {
+            // A truncation needs a character after it to interrupt it: not the end.
+            let last = if category == Category::TruncatedInterrupted {
+                boundaries.len() - 1
+            } else {
+                boundaries.len()
+            };
+            let position = boundaries[rng.index(last)];
+            match (site, text[position..].chars().next()) {
+                (Site::Substituted, Some(next)) if position + next.len_utf8() < text.len() => {
+                    (position, next.len_utf8(), Some(next))
                 }
+                _ => (position, 0, None),
             }
-        };
-        let site = if site == Site::Substituted && replaced.is_none() {
-            Site::Inserted
-        } else {
-            site
-        };
-        let fault = fault_bytes(&mut rng, category, replaced);
-        let text = text.into_bytes();
-        let mut bytes = Vec::with_capacity(text.len() + fault.len());
-        bytes.extend_from_slice(&text[..position]);
-        bytes.extend_from_slice(&fault);
-        bytes.extend_from_slice(&text[position + removed_len..]);
-        Faulted {
-            bytes,
-            fault: InjectedFault {
-                category,
-                offset: position,
-                len: fault.len(),
-                site,
-            },
         }
+    };
+    let site = if site == Site::Substituted && replaced.is_none() {
+        Site::Inserted
+    } else {
+        site
+    };
+    let fault = fault_bytes(rng, category, replaced);
+    let text = text.as_bytes();
+    let mut bytes = Vec::with_capacity(text.len() + fault.len());
+    bytes.extend_from_slice(&text[..position]);
+    bytes.extend_from_slice(&fault);
+    bytes.extend_from_slice(&text[position + removed_len..]);
+    Faulted {
+        bytes,
+        fault: InjectedFault {
+            category,
+            offset: position,
+            len: fault.len(),
+            site,
+        },
     }
 }
 
@@ -434,6 +455,22 @@ mod tests {
                 }
                 if fault.site == Site::End {
                     assert_eq!(fault.offset + fault.len, bytes.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn inject_works_on_any_given_text() {
+        let mut rng = Rng::new(12);
+        for text in ["", "a", "é", "😀", "Привет, мир", "a😀b"] {
+            for category in Category::ILL_FORMED {
+                for _ in 0..20 {
+                    let Faulted { bytes, fault } = inject(&mut rng, text, category);
+                    assert_eq!(fault.category, category);
+                    if fault.keeps_its_category() {
+                        assert!(reference_categories(&bytes).contains(&category), "{text:?}");
+                    }
                 }
             }
         }

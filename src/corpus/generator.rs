@@ -40,6 +40,14 @@ pub trait Generator: Send + Sync {
     /// The bytes of input `index`, or `None` past the end of a bounded sequence.
     fn bytes_at(&self, index: u64) -> Option<Vec<u8>>;
 
+    /// Every input of the generator, as an iterator (see [`Inputs::limited`] for a prefix).
+    fn inputs(self) -> Inputs<Self>
+    where
+        Self: Sized,
+    {
+        Inputs::new(self)
+    }
+
     /// Input `index` with its origin.
     fn input_at(&self, index: u64) -> Option<Input> {
         self.bytes_at(index).map(|bytes| Input {
@@ -334,6 +342,26 @@ mod tests {
         for (name, _) in sources {
             assert_eq!(per_source.get(name), Some(&100), "{name}");
         }
+    }
+
+    #[test]
+    fn inputs_stream_from_index_zero_with_origins() {
+        let streamed: Vec<Input> = TextGenerator::new(6).inputs().take(3).collect();
+        for (index, input) in (0u64..).zip(&streamed) {
+            let expected_origin = Origin::Generator {
+                name: "text".to_string(),
+                seed: 6,
+                index,
+            };
+            assert_eq!(input.origin, expected_origin);
+            assert_eq!(
+                Some(&input.bytes),
+                TextGenerator::new(6).bytes_at(index).as_ref()
+            );
+        }
+        let mut short = ShortInputs::new(0).inputs();
+        assert_eq!(short.len_hint(), Some(16_843_009));
+        assert_eq!(short.nth(257).map(|input| input.bytes), Some(vec![0, 0]));
     }
 
     #[test]
