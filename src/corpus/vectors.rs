@@ -25,6 +25,9 @@ use std::fmt;
 
 use serde::Deserialize;
 
+use crate::hex;
+use crate::taxonomy::Category;
+
 /// Every file of `vectors/`, compiled into the binary: `(file name, text)`.
 ///
 /// A unit test reads the directory at test time and fails if a `*.toml` file
@@ -51,24 +54,6 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
         include_str!("../../vectors/unicode-3-9.toml"),
     ),
     ("whatwg.toml", include_str!("../../vectors/whatwg.toml")),
-];
-
-/// The error categories a vector may name (DESIGN.md §2, the taxonomy of
-/// ill-formed input). The categories for well-formed input that a decoder
-/// gets wrong (`noncharacter-rejected`, `bom-stripped`, ...) describe
-/// decoder behaviour, not bytes, so they never appear in a vector.
-pub const ERROR_CATEGORIES: &[&str] = &[
-    "above-max",
-    "cesu8-pair",
-    "invalid-lead",
-    "legacy-5-6-byte",
-    "overlong-2",
-    "overlong-3",
-    "overlong-4",
-    "surrogate",
-    "truncated-at-end",
-    "truncated-interrupted",
-    "unexpected-continuation",
 ];
 
 /// The number of U+FFFD a lossy decoder emits for a case under each of the
@@ -186,6 +171,21 @@ impl fmt::Display for VectorError {
 }
 
 impl std::error::Error for VectorError {}
+
+impl Vector {
+    /// The categories as taxonomy values, in the taxonomy's order (the order
+    /// of [`crate::taxonomy::categories_of_units`]); the file lists them
+    /// alphabetically.
+    pub fn taxonomy_categories(&self) -> Vec<Category> {
+        let mut categories: Vec<Category> = self
+            .categories
+            .iter()
+            .filter_map(|name| Category::from_name(name))
+            .collect();
+        categories.sort();
+        categories
+    }
+}
 
 /// Parses and validates every embedded vector file, and checks that ids are
 /// unique across all of them.
@@ -309,22 +309,17 @@ fn is_valid_id(id: &str) -> bool {
 }
 
 /// Parses `"80 BF"`: two-digit hex pairs separated by single spaces; `""`
-/// is the empty input.
-fn parse_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.is_empty() {
-        return Ok(Vec::new());
+/// is the empty input. Lower-case digits are accepted; anything else that
+/// [`hex::parse_hex`] would tolerate (no spaces, `0x`, commas) is rejected,
+/// so that every file spells bytes the same way.
+fn parse_vector_hex(text: &str) -> Result<Vec<u8>, String> {
+    let bytes = hex::parse_hex(text).map_err(|error| format!("hex: {error}"))?;
+    if hex::format_hex(&bytes) != text.to_ascii_uppercase() {
+        return Err(format!(
+            "hex: {text:?} is not written as two-digit pairs separated by single spaces"
+        ));
     }
-    hex.split(' ')
-        .map(|pair| {
-            if pair.len() == 2 && pair.bytes().all(|byte| byte.is_ascii_hexdigit()) {
-                u8::from_str_radix(pair, 16).map_err(|error| error.to_string())
-            } else {
-                Err(format!(
-                    "hex: {pair:?} is not a two-digit hex byte (bytes are separated by single spaces)"
-                ))
-            }
-        })
-        .collect()
+    Ok(bytes)
 }
 
 /// The number of bytes UTF-8 uses for the scalar value `scalar`
@@ -349,7 +344,7 @@ fn convert_case(file: &str, case: RawCase) -> Result<Vector, String> {
             case.id
         ));
     }
-    let bytes = parse_hex(&case.hex)?;
+    let bytes = parse_vector_hex(&case.hex)?;
     if case.cite.trim().is_empty() {
         return Err("cite is empty: every case names its source".to_string());
     }
@@ -390,18 +385,24 @@ fn convert_case(file: &str, case: RawCase) -> Result<Vector, String> {
     Ok(vector)
 }
 
-/// Categories must be known names, sorted and unique.
+/// Categories must be names of ill-formed-input categories of the taxonomy
+/// (DESIGN.md §2), sorted and unique. The categories for well-formed input
+/// that a decoder mishandles (`noncharacter-rejected`, `bom-stripped`, ...)
+/// describe decoder behaviour, not bytes, so they never appear in a vector.
 fn check_categories(categories: &[String]) -> Result<(), String> {
     for category in categories {
-        if !ERROR_CATEGORIES.contains(&category.as_str()) {
+        let known = Category::from_name(category)
+            .is_some_and(|category| Category::ILL_FORMED.contains(&category));
+        if !known {
+            let names: Vec<&str> = Category::ILL_FORMED.iter().map(|c| c.as_str()).collect();
             return Err(format!(
                 "categories: unknown category {category:?} (known: {})",
-                ERROR_CATEGORIES.join(", ")
+                names.join(", ")
             ));
         }
     }
     if categories.windows(2).any(|pair| pair[0] >= pair[1]) {
-        return Err("categories must be sorted and unique".to_string());
+        return Err("categories must be sorted alphabetically and unique".to_string());
     }
     Ok(())
 }
@@ -596,11 +597,12 @@ mod tests {
         ] {
             assert!(vectors.iter().any(|vector| vector.id == id), "missing {id}");
         }
-        for category in ERROR_CATEGORIES {
+        for category in Category::ILL_FORMED {
             assert!(
-                vectors
+                vectors.iter().any(|vector| vector
+                    .categories
                     .iter()
-                    .any(|vector| vector.categories.iter().any(|name| name == category)),
+                    .any(|name| name == category.as_str())),
                 "no vector of category {category}"
             );
         }
@@ -654,35 +656,115 @@ mod tests {
         }
     }
 
-    /// Every case's facts, recomputed with Rust std, which implements the
-    /// same semantics: `from_utf8` gives the strict verdict and the first
-    /// error in exactly our shape, `from_utf8_lossy` substitutes one U+FFFD
-    /// per maximal subpart, and `utf8_chunks` yields the maximal subparts
-    /// one by one (from which the three U+FFFD counts follow).
-    #[test]
-    fn every_vector_agrees_with_rust_std() {
+    /// The facts of a case as some decoder computes them, for comparison.
+    #[derive(Debug, PartialEq, Eq)]
+    struct Facts {
+        valid: bool,
+        valid_up_to: Option<usize>,
+        error_len: Option<Option<usize>>,
+        scalars: Vec<u32>,
+        fffd: FffdCounts,
+        categories: Vec<String>,
+    }
+
+    impl Facts {
+        fn of_vector(vector: &Vector) -> Facts {
+            Facts {
+                valid: vector.valid,
+                valid_up_to: vector.valid_up_to,
+                error_len: vector.error_len,
+                scalars: vector.scalars.clone(),
+                fffd: vector.fffd,
+                categories: vector.categories.clone(),
+            }
+        }
+
+        /// Facts from a strict result, a lossy decode and the error units
+        /// `(offset, len)` in input order; the U+FFFD counts follow from the
+        /// units, the categories from the taxonomy's classifier.
+        fn from_units(
+            bytes: &[u8],
+            first_error: Option<(usize, Option<usize>)>,
+            scalars: Vec<u32>,
+            units: &[(usize, usize)],
+        ) -> Facts {
+            let mut fffd = FffdCounts::NONE;
+            let mut previous_end = None;
+            for &(offset, len) in units {
+                fffd.maximal_subpart += 1;
+                fffd.per_byte += len;
+                // A run continues only if no valid text separates this unit
+                // from the previous one.
+                if previous_end != Some(offset) {
+                    fffd.per_run += 1;
+                }
+                previous_end = Some(offset + len);
+            }
+            // Vector files list categories alphabetically; the taxonomy
+            // sorts them in its own order.
+            let mut categories: Vec<String> =
+                crate::taxonomy::categories_of_units(bytes, units.iter().copied())
+                    .into_iter()
+                    .map(|category| category.as_str().to_string())
+                    .collect();
+            categories.sort();
+            Facts {
+                valid: first_error.is_none(),
+                valid_up_to: first_error.map(|(valid_up_to, _)| valid_up_to),
+                error_len: first_error.map(|(_, error_len)| error_len),
+                scalars,
+                fffd,
+                categories,
+            }
+        }
+    }
+
+    /// Rust std implements the same semantics: `from_utf8` gives the strict
+    /// verdict and the first error in exactly our shape, `from_utf8_lossy`
+    /// substitutes one U+FFFD per maximal subpart, and `utf8_chunks` yields
+    /// the maximal subparts one by one.
+    fn std_facts(bytes: &[u8]) -> Facts {
+        let first_error = std::str::from_utf8(bytes)
+            .err()
+            .map(|error| (error.valid_up_to(), error.error_len()));
+        let scalars = String::from_utf8_lossy(bytes)
+            .chars()
+            .map(u32::from)
+            .collect();
+        let mut units = Vec::new();
+        let mut offset = 0;
+        for chunk in bytes.utf8_chunks() {
+            offset += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                units.push((offset, chunk.invalid().len()));
+                offset += chunk.invalid().len();
+            }
+        }
+        Facts::from_units(bytes, first_error, scalars, &units)
+    }
+
+    /// The reference decoder: RFC 3629 §4's grammar, interpreted.
+    fn reference_facts(bytes: &[u8]) -> Facts {
+        let decoded = crate::reference::Reference::rfc3629().decode(bytes);
+        let first_error = decoded
+            .first_error()
+            .map(|(valid_up_to, error_len)| (valid_up_to, error_len.to_std()));
+        let units: Vec<(usize, usize)> = decoded
+            .errors
+            .iter()
+            .map(|error| (error.offset, error.len))
+            .collect();
+        Facts::from_units(bytes, first_error, decoded.scalars, &units)
+    }
+
+    fn assert_all_agree(oracle_name: &str, oracle: fn(&[u8]) -> Facts) {
         let mut disagreements = Vec::new();
         for vector in all_vectors() {
-            let (valid, valid_up_to, error_len) = match std::str::from_utf8(&vector.bytes) {
-                Ok(_) => (true, None, None),
-                Err(error) => (false, Some(error.valid_up_to()), Some(error.error_len())),
-            };
-            let scalars: Vec<u32> = String::from_utf8_lossy(&vector.bytes)
-                .chars()
-                .map(u32::from)
-                .collect();
-            let fffd = std_fffd_counts(&vector.bytes);
-            let std_facts = (valid, valid_up_to, error_len, &scalars, fffd);
-            let our_facts = (
-                vector.valid,
-                vector.valid_up_to,
-                vector.error_len,
-                &vector.scalars,
-                vector.fffd,
-            );
-            if std_facts != our_facts {
+            let expected = Facts::of_vector(&vector);
+            let computed = oracle(&vector.bytes);
+            if computed != expected {
                 disagreements.push(format!(
-                    "{} ({}): vector says {our_facts:?}, std says {std_facts:?}",
+                    "{} ({}):\n  vector: {expected:?}\n  {oracle_name}: {computed:?}",
                     vector.id, vector.file
                 ));
             }
@@ -690,24 +772,40 @@ mod tests {
         assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
     }
 
-    /// U+FFFD counts under the three policies, from std's maximal subparts.
-    fn std_fffd_counts(bytes: &[u8]) -> FffdCounts {
-        let mut counts = FffdCounts::NONE;
-        let mut previous_chunk_ended_in_error = false;
-        for chunk in bytes.utf8_chunks() {
-            let invalid = chunk.invalid();
-            if !invalid.is_empty() {
-                counts.maximal_subpart += 1;
-                counts.per_byte += invalid.len();
-                // A run continues only if no valid text separates this
-                // error unit from the previous one.
-                if !(previous_chunk_ended_in_error && chunk.valid().is_empty()) {
-                    counts.per_run += 1;
-                }
+    /// Every case's facts, recomputed with Rust std (categories by the
+    /// taxonomy over std's error units).
+    #[test]
+    fn every_vector_agrees_with_rust_std() {
+        assert_all_agree("std", std_facts);
+    }
+
+    /// Every case's facts, recomputed with the reference decoder.
+    #[test]
+    fn every_vector_agrees_with_the_reference_decoder() {
+        assert_all_agree("reference", reference_facts);
+    }
+
+    /// The worked example of Unicode §3.9 with its maximal subparts spelled
+    /// out, so that the unit bookkeeping above is itself checked.
+    #[test]
+    fn std_units_of_the_worked_example() {
+        let bytes = [
+            0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62, 0x80, 0x63, 0x80, 0xBF, 0x64,
+        ];
+        let facts = std_facts(&bytes);
+        assert_eq!(
+            facts.fffd,
+            FffdCounts {
+                maximal_subpart: 6,
+                per_byte: 9,
+                per_run: 3
             }
-            previous_chunk_ended_in_error = !invalid.is_empty();
-        }
-        counts
+        );
+        assert_eq!(
+            facts.categories,
+            ["truncated-interrupted", "unexpected-continuation"]
+        );
+        assert_eq!(facts.error_len, Some(Some(3)));
     }
 
     fn one_case_file(case_body: &str) -> String {
