@@ -7,12 +7,13 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache="$here/.cache"
 binary="$cache/icu-adapter"
-if [ ! -x "$binary" ] || [ "$here/icu.c" -nt "$binary" ]; then
+if [ ! -x "$binary" ] || [ -n "$(find "$here/icu.c" -newer "$binary")" ]; then
     echo "icu adapter: compiling icu.c into $cache" >&2
     mkdir -p "$cache"
     # Build under a private name, then rename, so concurrent starts never run a
     # half-written binary.
     staging=$(mktemp "$cache/icu-adapter.XXXXXX")
+    trap 'rm -f "$staging"' EXIT
     # shellcheck disable=SC2046 # pkg-config prints several flags to be split
     cc -O2 -Wall -Wextra -o "$staging" "$here/icu.c" $(pkg-config --cflags --libs icu-uc) >&2
     mv -f "$staging" "$binary"

@@ -27,15 +27,17 @@ install_go() {
     fi
 }
 
-if [ ! -x "$binary" ] || [ "$here/main.go" -nt "$binary" ]; then
+if [ ! -x "$binary" ] || [ -n "$(find "$here/main.go" -newer "$binary")" ]; then
     command -v go >/dev/null 2>&1 || install_go
     echo "go adapter: building main.go into $cache" >&2
     mkdir -p "$cache"
     # Build under a private name, then rename, so concurrent starts never run a
     # half-written binary. GOTOOLCHAIN=local: build with the installed toolchain
-    # rather than downloading another one.
+    # rather than downloading another one. The build cache defaults to one under
+    # .cache/ so that the build works without a HOME.
     staging=$(mktemp "$cache/go-adapter.XXXXXX")
-    (cd "$here" && GOTOOLCHAIN=local GO111MODULE=off go build -o "$staging" main.go) >&2
+    trap 'rm -f "$staging"' EXIT
+    (cd "$here" && GOTOOLCHAIN=local GOCACHE="${GOCACHE:-$cache/go-build}" go build -o "$staging" main.go) >&2
     mv -f "$staging" "$binary"
 fi
 exec "$binary" "$@"

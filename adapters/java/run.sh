@@ -7,12 +7,13 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache="$here/.cache"
 class="$cache/Utf8Adapter.class"
-if [ ! -f "$class" ] || [ "$here/Utf8Adapter.java" -nt "$class" ]; then
+if [ ! -f "$class" ] || [ -n "$(find "$here/Utf8Adapter.java" -newer "$class")" ]; then
     echo "java adapter: compiling Utf8Adapter.java into $cache" >&2
     mkdir -p "$cache"
     # Compile into a private directory, then move into place, so two adapters
     # starting at once never run a half-written class file.
     staging=$(mktemp -d "$cache/build.XXXXXX")
+    trap 'rm -rf "$staging"' EXIT
     javac -encoding UTF-8 -d "$staging" "$here/Utf8Adapter.java" >&2
     mv -f "$staging/Utf8Adapter.class" "$class"
     rm -rf "$staging"
