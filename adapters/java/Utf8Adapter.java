@@ -149,6 +149,11 @@ public final class Utf8Adapter {
         if (streaming.isError()) {
             return errorFields(input.position(), Integer.toString(streaming.length()), streaming.toString());
         }
+        if (streaming.isOverflow()) {
+            // The sink holds data.length + 2 chars and UTF-8 never yields more chars
+            // than bytes, so this is a broken invariant: fail loudly, don't guess.
+            throw new IllegalStateException("CharBuffer overflow decoding " + data.length + " bytes");
+        }
         boolean waitingForMore = input.hasRemaining();
         int stoppedAt = input.position();
         CoderResult atEnd = reportingDecoder.decode(input, sink, true);
