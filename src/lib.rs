@@ -1,1 +1,18 @@
 //! utf8conf: a UTF-8 fuzzing and conformance harness.
+//!
+//! The crate is laid out the way data flows through it, top to bottom; no module uses one
+//! listed above it:
+//!
+//! - [`cli`]: the `utf8conf` commands.
+//! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
+//! - [`reference`]: the oracle, RFC 3629 §4's ABNF parsed and interpreted.
+//! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
+//!   kind of ill-formed byte something is, how bytes are written for people).
+
+pub mod cli;
+pub mod corpus;
+pub mod decoders;
+pub mod hex;
+pub mod outcome;
+pub mod reference;
+pub mod taxonomy;
