@@ -47,6 +47,10 @@ pub const EMBEDDED_FILES: &[(&str, &str)] = &[
         "noncharacters-bom.toml",
         include_str!("../../vectors/noncharacters-bom.toml"),
     ),
+    (
+        "other-decoders.toml",
+        include_str!("../../vectors/other-decoders.toml"),
+    ),
     ("rfc3629.toml", include_str!("../../vectors/rfc3629.toml")),
     ("rust-std.toml", include_str!("../../vectors/rust-std.toml")),
     (
