@@ -12,6 +12,7 @@ pub mod placement;
 pub mod random;
 pub mod rng;
 pub mod text;
+pub mod vectors;
 
 pub use generator::{default_generators, regenerate, Generator, Inputs, Mixed};
 
