@@ -13,6 +13,8 @@
 //! rejected, so that every fuzz input is a program.
 
 use arbitrary::Arbitrary;
+use utf8conf::corpus::faults::encode_in_length;
+use utf8conf::corpus::text::SAMPLES;
 
 /// The largest number of pieces a program uses (the rest are ignored), to bound input size.
 pub const MAX_PIECES: usize = 48;
@@ -39,7 +41,7 @@ pub enum Block {
 
 impl Block {
     /// The block size in bytes.
-    pub fn len(self) -> usize {
+    pub fn bytes(self) -> usize {
         match self {
             Block::Bytes16 => 16,
             Block::Bytes32 => 32,
@@ -79,10 +81,11 @@ pub enum Filler {
 /// One piece of a program.
 #[derive(Debug, Clone, Arbitrary)]
 pub enum Piece {
-    /// Up to 31 characters of well-formed text in one script, starting at `start`.
+    /// Up to 31 characters of one of the text generator's multilingual samples
+    /// (`utf8conf::corpus::text::SAMPLES`), starting at `start`.
     Text {
-        /// Which sample text.
-        script: Script,
+        /// Which sample (reduced modulo the number of samples).
+        sample: u8,
         /// Where in the sample to start (reduced modulo its length).
         start: u8,
         /// How many characters (reduced modulo 32).
@@ -92,58 +95,6 @@ pub enum Piece {
     Edge(Edge),
     /// An ill-formed sequence of one taxonomy category.
     Fault(Fault),
-}
-
-/// Sample texts: well-formed, in scripts that use 1-, 2-, 3- and 4-byte sequences.
-#[derive(Debug, Clone, Copy, Arbitrary)]
-pub enum Script {
-    /// English: 1-byte sequences.
-    English,
-    /// Latin with diacritics: mostly 1, some 2 bytes.
-    Latin,
-    /// Greek: 2 bytes.
-    Greek,
-    /// Cyrillic: 2 bytes.
-    Cyrillic,
-    /// Hebrew: 2 bytes, right to left.
-    Hebrew,
-    /// Arabic: 2 bytes, right to left.
-    Arabic,
-    /// Devanagari: 3 bytes, with combining marks.
-    Devanagari,
-    /// Thai: 3 bytes.
-    Thai,
-    /// Chinese: 3 bytes.
-    Chinese,
-    /// Japanese kana and kanji: 3 bytes.
-    Japanese,
-    /// Korean Hangul syllables: 3 bytes.
-    Korean,
-    /// Emoji, with a skin-tone modifier, a ZWJ sequence and a flag: 4 and 3 bytes.
-    Emoji,
-    /// Mathematical alphanumerics (plane 1) and operators: 4 and 3 bytes.
-    Mathematics,
-}
-
-impl Script {
-    /// The sample text of the script.
-    pub fn sample(self) -> &'static str {
-        match self {
-            Script::English => "The quick brown fox jumps over the lazy dog.",
-            Script::Latin => "Ærøskøbing façade, naïve Straße, Łódź, Čeština, Ðỗ Việt",
-            Script::Greek => "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία",
-            Script::Cyrillic => "Съешь же ещё этих мягких французских булок",
-            Script::Hebrew => "דג סקרן שט בים מאוכזב ולפתע מצא חברה",
-            Script::Arabic => "نص حكيم له سر قاطع وذو شأن عظيم",
-            Script::Devanagari => "ऋषियों को सताने वाले दुष्ट राक्षसों",
-            Script::Thai => "เป็นมนุษย์สุดประเสริฐเลิศคุณค่า",
-            Script::Chinese => "我能吞下玻璃而不伤身体",
-            Script::Japanese => "いろはにほへと ちりぬるを 色は匂へど",
-            Script::Korean => "다람쥐 헌 쳇바퀴에 타고파",
-            Script::Emoji => "😀🎉👍🏽👩‍💻🇩🇪✨🦀",
-            Script::Mathematics => "∀𝑥∈ℝ: 𝔸𝔹ℂ ≤ 𝟘𝟙𝟚 ∑∫∂",
-        }
-    }
 }
 
 /// Well-formed characters at the edges of the grammar or of decoders' habits.
@@ -240,24 +191,6 @@ const INVALID_LEADS: [u8; 13] = [
     0xC0, 0xC1, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE, 0xFF,
 ];
 
-/// Encodes any value below 2^31 with the RFC 2279 layout in `len` bytes (1..=6), overlong
-/// and out-of-range forms included: the lead byte carries `7 - len` bits (for len > 1) and
-/// each continuation byte 6.
-pub fn encode_rfc2279(value: u32, len: usize) -> Vec<u8> {
-    if len == 1 {
-        return vec![value as u8 & 0x7F];
-    }
-    let lead_marker: u8 = !(0xFFu8 >> len);
-    let mut bytes = vec![0u8; len];
-    let mut rest = value;
-    for byte in bytes[1..].iter_mut().rev() {
-        *byte = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
-    }
-    bytes[0] = lead_marker | (rest as u8 & (0x7F >> len));
-    bytes
-}
-
 /// The UTF-8 encoding of a scalar value.
 fn encode_scalar(scalar: u32) -> Vec<u8> {
     let character = char::from_u32(scalar).expect("callers reduce into scalar values");
@@ -284,23 +217,23 @@ impl Fault {
                 bytes.truncate(bytes.len() - drop);
                 bytes
             }
-            Fault::Overlong2(value) => encode_rfc2279(u32::from(value) % 0x80, 2),
-            Fault::Overlong3(value) => encode_rfc2279(u32::from(value) % 0x800, 3),
-            Fault::Overlong4(value) => encode_rfc2279(u32::from(value), 4),
-            Fault::Surrogate(value) => encode_rfc2279(0xD800 + u32::from(value) % 0x800, 3),
+            Fault::Overlong2(value) => encode_in_length(u32::from(value) % 0x80, 2),
+            Fault::Overlong3(value) => encode_in_length(u32::from(value) % 0x800, 3),
+            Fault::Overlong4(value) => encode_in_length(u32::from(value), 4),
+            Fault::Surrogate(value) => encode_in_length(0xD800 + u32::from(value) % 0x800, 3),
             Fault::Cesu8Pair { high, low } => {
-                let mut bytes = encode_rfc2279(0xD800 + u32::from(high) % 0x400, 3);
-                bytes.extend(encode_rfc2279(0xDC00 + u32::from(low) % 0x400, 3));
+                let mut bytes = encode_in_length(0xD800 + u32::from(high) % 0x400, 3);
+                bytes.extend(encode_in_length(0xDC00 + u32::from(low) % 0x400, 3));
                 bytes
             }
             Fault::AboveMax(value) => {
-                encode_rfc2279(0x11_0000 + value % (0x20_0000 - 0x11_0000), 4)
+                encode_in_length(0x11_0000 + value % (0x20_0000 - 0x11_0000), 4)
             }
             Fault::Legacy5(value) => {
-                encode_rfc2279(0x20_0000 + value % (0x400_0000 - 0x20_0000), 5)
+                encode_in_length(0x20_0000 + value % (0x400_0000 - 0x20_0000), 5)
             }
             Fault::Legacy6(value) => {
-                encode_rfc2279(0x400_0000 + value % (0x8000_0000 - 0x400_0000), 6)
+                encode_in_length(0x400_0000 + value % (0x8000_0000 - 0x400_0000), 6)
             }
         }
     }
@@ -311,11 +244,12 @@ impl Piece {
     pub fn to_bytes(&self) -> Vec<u8> {
         match *self {
             Piece::Text {
-                script,
+                sample,
                 start,
                 chars,
             } => {
-                let sample: Vec<char> = script.sample().chars().collect();
+                let sample = SAMPLES[usize::from(sample) % SAMPLES.len()];
+                let sample: Vec<char> = sample.text.chars().collect();
                 let start = usize::from(start) % sample.len();
                 let text: String = sample
                     .iter()
@@ -374,7 +308,7 @@ impl Program {
         }
         // Put the fault at `boundary + shift`, the first such offset not before the text.
         let placement = self.placement;
-        let block = placement.block.len();
+        let block = placement.block.bytes();
         let shift = i64::from(placement.shift).rem_euclid(9) - 4;
         let mut target = (block * (1 + usize::from(placement.multiple) % 4)) as i64 + shift;
         while target < before_fault.len() as i64 {
@@ -471,6 +405,10 @@ mod tests {
 
     #[test]
     fn the_first_fault_lands_near_the_chosen_boundary() {
+        let greek = SAMPLES
+            .iter()
+            .position(|sample| sample.label == "greek")
+            .unwrap() as u8;
         for block in [Block::Bytes16, Block::Bytes32, Block::Bytes64] {
             for shift in -4i8..=4 {
                 for filler in [
@@ -488,7 +426,7 @@ mod tests {
                         },
                         pieces: vec![
                             Piece::Text {
-                                script: Script::Greek,
+                                sample: greek,
                                 start: 0,
                                 chars: 5,
                             },
@@ -496,8 +434,7 @@ mod tests {
                         ],
                     };
                     let bytes = program.to_bytes();
-                    let expected = (2 * block.len()) as i64 + i64::from(shift);
-                    assert_eq!(bytes.len() as i64 - 3, expected);
+                    let expected = (2 * block.bytes()) as i64 + i64::from(shift);
                     let first_error = Reference::rfc3629().first_error(&bytes).unwrap().0;
                     assert_eq!(first_error as i64, expected);
                 }

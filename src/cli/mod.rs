@@ -5,6 +5,7 @@
 
 mod decode;
 mod decoders;
+pub mod seed_corpus;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,8 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// List the decoders with their versions and what they report.
     Decoders(decoders::DecodersArgs),
+    /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
+    SeedCorpus(seed_corpus::SeedCorpusArgs),
 }
 
 /// An error that ends the command with exit code 2 and one line on stderr.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),
+        Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         None => {
             use clap::CommandFactory;
             Cli::command()
