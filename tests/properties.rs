@@ -1,0 +1,137 @@
+//! Properties of the decoders, checked by proptest on generated inputs (shrunk to a
+//! smallest counterexample on failure):
+//!
+//! - well-formed text round-trips: the reference accepts every Rust string and returns its
+//!   scalars;
+//! - lossy output is well-formed and a fixed point: decoding it again changes nothing;
+//! - the `valid_up_to` prefix is well-formed and the rest starts with an error of the
+//!   reported `error_len`;
+//! - chunked decoding equals one-shot decoding, wherever the chunks are cut;
+//! - std and encoding_rs equal the reference on arbitrary bytes.
+//!
+//! Arbitrary bytes are drawn from a distribution that favours UTF-8's interesting bytes
+//! (lead bytes, continuation bytes at the range edges, ASCII) and splices in real
+//! multi-byte characters, so that short inputs hit the error paths often.
+
+use proptest::prelude::*;
+use utf8conf::decoders::Decoder;
+use utf8conf::outcome::ErrorLen;
+use utf8conf::reference::Reference;
+
+#[path = "../fuzz/src/streaming.rs"]
+#[allow(dead_code)]
+mod streaming;
+
+use streaming::StreamingDecoder;
+
+/// One byte, biased toward the bytes that decide UTF-8 well-formedness.
+fn utf8ish_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        2 => any::<u8>(),
+        2 => 0x80u8..=0xBF,
+        1 => prop::sample::select(vec![
+            0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xF8, 0xFB, 0xFC, 0xFD,
+            0xFE, 0xFF,
+        ]),
+        1 => b'a'..=b'z',
+    ]
+}
+
+/// Byte strings of mixed valid characters and UTF-8-ish bytes.
+fn utf8ish_bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop_oneof![
+            3 => utf8ish_byte().prop_map(|byte| vec![byte]),
+            1 => any::<char>().prop_map(|c| c.to_string().into_bytes()),
+        ],
+        0..48,
+    )
+    .prop_map(|pieces| pieces.concat())
+}
+
+fn lossy_string(scalars: &[u32]) -> String {
+    scalars
+        .iter()
+        .map(|&scalar| char::from_u32(scalar).expect("lossy output holds scalar values"))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn valid_text_round_trips(text in any::<String>()) {
+        let decoded = Reference::rfc3629().decode(text.as_bytes());
+        prop_assert!(decoded.is_valid());
+        let scalars: Vec<u32> = text.chars().map(u32::from).collect();
+        prop_assert_eq!(decoded.scalars, scalars);
+    }
+
+    #[test]
+    fn lossy_output_is_valid_and_decodes_to_itself(input in utf8ish_bytes()) {
+        let reference = Reference::rfc3629();
+        let lossy = lossy_string(&reference.decode(&input).scalars);
+        let again = reference.decode(lossy.as_bytes());
+        prop_assert!(again.is_valid());
+        prop_assert_eq!(lossy_string(&again.scalars), lossy.clone());
+        prop_assert_eq!(String::from_utf8_lossy(&input), lossy);
+    }
+
+    #[test]
+    fn valid_up_to_prefix_is_valid_and_the_rest_starts_with_an_error(input in utf8ish_bytes()) {
+        let reference = Reference::rfc3629();
+        let Some((valid_up_to, error_len)) = reference.first_error(&input) else {
+            prop_assert!(std::str::from_utf8(&input).is_ok());
+            return Ok(());
+        };
+        prop_assert!(reference.first_error(&input[..valid_up_to]).is_none());
+        prop_assert!(std::str::from_utf8(&input[..valid_up_to]).is_ok());
+        // The rest, decoded alone, fails at once with the same unit.
+        prop_assert_eq!(
+            reference.first_error(&input[valid_up_to..]),
+            Some((0, error_len))
+        );
+        if error_len == ErrorLen::Incomplete {
+            // A completable prefix runs to the end of the input.
+            let rest = &input[valid_up_to..];
+            prop_assert!(rest.len() < 4);
+        }
+    }
+
+    #[test]
+    fn chunked_equals_one_shot(
+        input in utf8ish_bytes(),
+        sizes in prop::collection::vec(0usize..=64, 0..=7),
+    ) {
+        let plan_data = streaming::ChunkPlan::encode(&sizes, &input);
+        let plan = streaming::ChunkPlan::parse(&plan_data);
+        let chunked = streaming::EncodingRsStream.decode_chunks(&plan.chunks());
+        let one_shot = Reference::rfc3629().outcome("reference", &input);
+        prop_assert_eq!(chunked.valid, one_shot.valid);
+        prop_assert_eq!(chunked.valid_up_to, one_shot.valid_up_to);
+        prop_assert_eq!(chunked.scalars, one_shot.scalars);
+        let units = |errors: Option<Vec<utf8conf::outcome::ErrorUnit>>| -> Vec<(usize, usize)> {
+            errors.unwrap_or_default().iter().map(|unit| (unit.offset, unit.len)).collect()
+        };
+        prop_assert_eq!(units(chunked.errors), units(one_shot.errors));
+    }
+
+    #[test]
+    fn in_process_decoders_equal_the_reference(input in utf8ish_bytes()) {
+        let reference = Reference::rfc3629().outcome("reference", &input);
+        for decoder in utf8conf::decoders::builtin() {
+            let mut outcome = decoder.decode(&input).expect("in-process decoders answer");
+            outcome.decoder = reference.decoder.clone();
+            // Categories are the harness's classification, not the decoders' answers.
+            for unit in outcome.errors.iter_mut().flatten() {
+                unit.category = None;
+            }
+            let mut expected = reference.clone();
+            for unit in expected.errors.iter_mut().flatten() {
+                unit.category = None;
+            }
+            prop_assert_eq!(outcome, expected, "decoder {}", decoder.name());
+        }
+    }
+}
