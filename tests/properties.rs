@@ -14,7 +14,6 @@
 //! multi-byte characters, so that short inputs hit the error paths often.
 
 use proptest::prelude::*;
-use utf8conf::decoders::Decoder;
 use utf8conf::outcome::ErrorLen;
 use utf8conf::reference::Reference;
 
