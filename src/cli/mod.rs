@@ -3,6 +3,7 @@
 //! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
 //! findings, 2 for a usage or I/O error, which is always reported as one line on stderr.
 
+mod check;
 mod decode;
 mod decoders;
 
@@ -28,6 +29,8 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// List the decoders with their versions and what they report.
     Decoders(decoders::DecodersArgs),
+    /// Grade an external decoder (adapter protocol) or all of them for conformance.
+    Check(check::CheckArgs),
 }
 
 /// An error that ends the command with exit code 2 and one line on stderr.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),
+        Some(Command::Check(args)) => check::run(args),
         None => {
             use clap::CommandFactory;
             Cli::command()
