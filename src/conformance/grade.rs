@@ -250,10 +250,22 @@ pub fn evaluate(
             categories,
         });
     } else if let Some((valid_up_to, error_len)) = reference.first_error {
-        if outcome.valid_up_to.is_some_and(|v| v != valid_up_to) {
+        if let Some(reported) = outcome.valid_up_to.filter(|&v| v != valid_up_to) {
+            // Reported before the real first error: the decoder rejected a well-formed
+            // character there. Reported after it: it accepted the ill-formed bytes.
+            let categories = if reported < valid_up_to {
+                let scalar = scalar_at(input, &reference.decoded.scalars, reported);
+                if scalar.is_some_and(is_noncharacter) {
+                    vec![Category::NoncharacterRejected]
+                } else {
+                    vec![Category::ValidRejected]
+                }
+            } else {
+                first_error_category()
+            };
             evaluation.departures.push(Departure {
                 aspect: Aspect::ValidUpTo,
-                categories: first_error_category(),
+                categories,
             });
         } else if outcome.error_len.is_some_and(|e| e != error_len) {
             evaluation.departures.push(Departure {
@@ -272,11 +284,13 @@ pub fn evaluate(
         let starts_with_bom = input.starts_with(&[0xEF, 0xBB, 0xBF]);
         let mut skip = 0;
         if starts_with_bom {
-            if scalars.first() == Some(&BOM) {
-                evaluation.bom = Some(BomObservation::Kept);
-            } else if collapse_replacements(scalars) == collapse_replacements(&expected[1..]) {
+            // Checked in this order so that `EF BB BF EF BB BF` decoded to one U+FEFF is a
+            // stripped BOM, not a kept one followed by a lost character.
+            if collapse_replacements(scalars) == collapse_replacements(&expected[1..]) {
                 evaluation.bom = Some(BomObservation::Stripped);
                 skip = 1;
+            } else if scalars.first() == Some(&BOM) {
+                evaluation.bom = Some(BomObservation::Kept);
             }
         }
         let answered = scalars.as_slice();
@@ -292,15 +306,14 @@ pub fn evaluate(
                 evaluation.map_state = MapState::Policy;
             }
         } else {
-            let categories = if reference_valid {
-                let lost_noncharacter = expected
-                    .iter()
-                    .any(|&s| is_noncharacter(s) && !answered.contains(&s));
-                if lost_noncharacter {
-                    vec![Category::NoncharacterRejected]
-                } else {
-                    vec![Category::ValidMisdecoded]
-                }
+            let count = |scalars: &[u32], wanted: u32| scalars.iter().filter(|&&s| s == wanted).count();
+            let lost_noncharacter = expected
+                .iter()
+                .any(|&s| is_noncharacter(s) && count(answered, s) < count(expected, s));
+            let categories = if lost_noncharacter {
+                vec![Category::NoncharacterRejected]
+            } else if reference_valid {
+                vec![Category::ValidMisdecoded]
             } else {
                 reference.error_categories(input)
             };

@@ -322,7 +322,9 @@ fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Ada
     let groups = std::mem::take(&mut run.departures);
     for (departure, mut group) in groups {
         let mut departure = departure;
-        if group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING && departure.aspect != Aspect::Timeout {
+        let worth_shrinking = group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING
+            || departure.categories.len() > 1;
+        if worth_shrinking && departure.aspect != Aspect::Timeout {
             let mut adapter_error = None;
             let shrunk = minimise::minimise(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
                 let slices: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();

@@ -274,12 +274,19 @@ impl ConformanceReport {
                     explains,
                 })
                 .collect(),
-            examples: run
-                .policy
-                .examples
-                .iter()
-                .map(|(categories, example)| policy_example(example, categories.clone()))
-                .collect(),
+            examples: {
+                // Single-category examples first, then the smallest; a dozen at most.
+                let mut examples: Vec<(&Vec<Category>, &Example)> =
+                    run.policy.examples.iter().collect();
+                examples.sort_by_key(|(categories, example)| {
+                    (categories.len() > 1, example.bytes.len(), example.bytes.clone())
+                });
+                examples
+                    .into_iter()
+                    .take(POLICY_EXAMPLES_SHOWN)
+                    .map(|(categories, example)| policy_example(example, categories.clone()))
+                    .collect()
+            },
             counterexamples: if all.is_some() {
                 Vec::new()
             } else {
@@ -333,12 +340,13 @@ impl ConformanceReport {
                 let policy_example_hex = if category == Category::BomStripped {
                     bom.example.as_ref().map(|e| e.input_hex.clone())
                 } else if policy_departs {
-                    replacement_policy
+                    run.policy
                         .examples
                         .iter()
-                        .filter(|e| e.categories.contains(&category))
-                        .map(|e| e.input_hex.clone())
-                        .min_by_key(|hex| (hex.len(), hex.clone()))
+                        .filter(|(categories, _)| categories.contains(&category))
+                        .map(|(_, example)| &example.bytes)
+                        .min_by_key(|bytes| (bytes.len(), bytes.to_vec()))
+                        .map(|bytes| hex_of(bytes))
                 } else {
                     None
                 };
@@ -421,6 +429,9 @@ impl ConformanceReport {
     }
 }
 
+/// Policy examples shown in a report.
+const POLICY_EXAMPLES_SHOWN: usize = 12;
+
 fn round3(value: f64) -> f64 {
     (value * 1000.0).round() / 1000.0
 }
@@ -452,12 +463,18 @@ fn explanation(input: &[u8]) -> String {
             scalars.join(" ")
         );
     }
-    decoded
+    const SHOWN_UNITS: usize = 3;
+    let mut text = decoded
         .errors
         .iter()
+        .take(SHOWN_UNITS)
         .map(|error| reference.explain(input, error))
         .collect::<Vec<_>>()
-        .join(" | ")
+        .join(" | ");
+    if decoded.errors.len() > SHOWN_UNITS {
+        text.push_str(&format!(" | ... ({} error units in all)", decoded.errors.len()));
+    }
+    text
 }
 
 fn departure_summary(
@@ -489,7 +506,11 @@ fn departure_summary(
                 show_len(outcome.error_len),
                 show_len(reference.error_len)
             );
-            if let Some(crate::outcome::ErrorLen::Invalid(len)) = outcome.error_len {
+            if let (
+                Some(crate::outcome::ErrorLen::Invalid(len)),
+                Some(crate::outcome::ErrorLen::Invalid(_)),
+            ) = (outcome.error_len, reference.error_len)
+            {
                 let policies = policies_matching_error_len(input, len);
                 if !policies.is_empty() {
                     text.push_str(&format!(" (the first unit under {})", policies.join(", ")));
