@@ -20,7 +20,9 @@ fn python_available() -> bool {
 }
 
 fn test_adapter(script: &str) -> Vec<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/adapters").join(script);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/adapters")
+        .join(script);
     vec!["python3".into(), path.to_string_lossy().into_owned()]
 }
 
@@ -40,7 +42,12 @@ fn a_correct_adapter_answers_like_the_reference() {
     }
     let adapter = start("echo_std.py", Duration::from_secs(5));
     assert_eq!(adapter.hello().name, "echo-std");
-    let inputs: [&[u8]; 4] = [b"", b"\xE4\xBD", b"a\xF1\x80\x80\xE1\x80\xC2b", b"\xEF\xBB\xBFA"];
+    let inputs: [&[u8]; 4] = [
+        b"",
+        b"\xE4\xBD",
+        b"a\xF1\x80\x80\xE1\x80\xC2b",
+        b"\xEF\xBB\xBFA",
+    ];
     let answers = adapter.decode_batch(&inputs).unwrap();
     for (input, answer) in inputs.iter().zip(answers) {
         let answer = answer.unwrap();
@@ -60,11 +67,17 @@ fn a_crash_is_a_finding_then_the_adapter_is_restarted() {
         return;
     }
     let adapter = start("crash.py", Duration::from_secs(5));
-    let answers = adapter.decode_batch(&[A, b"x\xFFy", B, b"\xFF", A]).unwrap();
+    let answers = adapter
+        .decode_batch(&[A, b"x\xFFy", B, b"\xFF", A])
+        .unwrap();
     assert!(answers[0].is_ok());
     let failure = answers[1].as_ref().unwrap_err();
     assert_eq!(failure.kind, FailureKind::Crash);
-    assert!(failure.message.contains("crash.py: dying"), "{}", failure.message);
+    assert!(
+        failure.message.contains("crash.py: dying"),
+        "{}",
+        failure.message
+    );
     assert_eq!(answers[2].as_ref().unwrap().scalars, Some(vec![0x62]));
     assert_eq!(answers[3].as_ref().unwrap_err().kind, FailureKind::Crash);
     assert!(answers[4].is_ok());
@@ -151,20 +164,28 @@ fn start_error(argv: Vec<String>) -> String {
 fn adapters_that_cannot_start_are_clear_errors() {
     let missing = start_error(vec!["/nonexistent/utf8conf-adapter".into()]);
     assert!(missing.contains("no such program"), "{missing}");
-    let not_executable = start_error(vec![
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/adapters/README.md")
-            .to_string_lossy()
-            .into_owned(),
-    ]);
-    assert!(not_executable.contains("not executable"), "{not_executable}");
+    let not_executable = start_error(vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/adapters/README.md")
+        .to_string_lossy()
+        .into_owned()]);
+    assert!(
+        not_executable.contains("not executable"),
+        "{not_executable}"
+    );
     if !python_available() {
         return;
     }
     let no_hello = start_error(test_adapter("nohello.py"));
     assert!(no_hello.contains("no hello line within"), "{no_hello}");
     let bad_hello = start_error(test_adapter("badhello.py"));
-    assert!(bad_hello.contains("unsupported protocol \"utf8conf/999\""), "{bad_hello}");
-    let exits = start_error(vec!["python3".into(), "-c".into(), "import sys; sys.exit(4)".into()]);
+    assert!(
+        bad_hello.contains("unsupported protocol \"utf8conf/999\""),
+        "{bad_hello}"
+    );
+    let exits = start_error(vec![
+        "python3".into(),
+        "-c".into(),
+        "import sys; sys.exit(4)".into(),
+    ]);
     assert!(exits.contains("before its hello"), "{exits}");
 }

@@ -71,14 +71,19 @@ fn the_python_adapter_passes_every_category() {
     let report = validated_report(&out);
     assert_eq!(report["verdict"], "conformant");
     assert_eq!(report["decoder"]["name"], "python");
-    assert_eq!(report["replacement_policy"]["recognised"], "maximal-subpart");
+    assert_eq!(
+        report["replacement_policy"]["recognised"],
+        "maximal-subpart"
+    );
     for row in report["categories"].as_array().unwrap() {
         assert_eq!(row["status"], "pass", "{row}");
         assert!(row["inputs"].as_u64().unwrap() > 0, "{row}");
     }
     assert_eq!(report["departures"].as_array().unwrap().len(), 0);
     let rows = report["first_two_bytes_map"]["rows"].as_array().unwrap();
-    assert!(rows.iter().all(|row| row.as_str().unwrap().chars().all(|c| c == '=')));
+    assert!(rows
+        .iter()
+        .all(|row| row.as_str().unwrap().chars().all(|c| c == '=')));
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -111,11 +116,22 @@ fn a_per_byte_decoder_is_recognised_as_one_policy_finding() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|row| (row["category"].as_str().unwrap(), row["status"].as_str().unwrap()))
+        .map(|row| {
+            (
+                row["category"].as_str().unwrap(),
+                row["status"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert!(statuses.iter().all(|(_, status)| *status != "fail"));
-    assert!(statuses.contains(&("truncated-interrupted", "policy")), "{statuses:?}");
-    assert!(statuses.contains(&("unexpected-continuation", "pass")), "{statuses:?}");
+    assert!(
+        statuses.contains(&("truncated-interrupted", "policy")),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&("unexpected-continuation", "pass")),
+        "{statuses:?}"
+    );
     // E1 80 at the end of input: two bytes, one maximal subpart.
     let rows = report["first_two_bytes_map"]["rows"].as_array().unwrap();
     assert_eq!(rows[0xE1].as_str().unwrap().as_bytes()[0x80], b'p');

@@ -41,7 +41,13 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
     let _ = std::fs::remove_dir_all(&scratch);
     let out = scratch.join("report");
     let status = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(["check", "--cmd", "python3 tests/adapters/per_byte.py", "--quiet", "--out"])
+        .args([
+            "check",
+            "--cmd",
+            "python3 tests/adapters/per_byte.py",
+            "--quiet",
+            "--out",
+        ])
         .arg(&out)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
@@ -51,7 +57,10 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
 
     let dump = chromium(&scratch.join("profile"), &["--dump-dom", &page]);
     let dom = String::from_utf8_lossy(&dump.stdout);
-    assert!(dom.contains("<table id=\"categories\""), "no category table");
+    assert!(
+        dom.contains("<table id=\"categories\""),
+        "no category table"
+    );
     assert_eq!(dom.matches("<tr data-category=").count(), 15);
     assert!(
         dom.contains("data-cells-drawn=\"65536\""),
@@ -63,11 +72,14 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
     let screenshot = scratch.join("conformance.png");
     let shot = chromium(
         &scratch.join("profile"),
-        &[&format!("--screenshot={}", screenshot.display()), "--window-size=1280,2600", &page],
+        &[
+            &format!("--screenshot={}", screenshot.display()),
+            "--window-size=1280,2600",
+            &page,
+        ],
     );
-    let png = std::fs::read(&screenshot).unwrap_or_else(|_| {
-        panic!("no screenshot: {}", String::from_utf8_lossy(&shot.stderr))
-    });
+    let png = std::fs::read(&screenshot)
+        .unwrap_or_else(|_| panic!("no screenshot: {}", String::from_utf8_lossy(&shot.stderr)));
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
     eprintln!("screenshot: {}", screenshot.display());
 }

@@ -122,8 +122,7 @@ mod tests {
     #[test]
     fn hello_needs_the_v1_protocol_name_and_version() {
         let hello =
-            parse_hello(br#"{"protocol": "utf8conf/1", "name": "py", "version": "3.12"}"#)
-                .unwrap();
+            parse_hello(br#"{"protocol": "utf8conf/1", "name": "py", "version": "3.12"}"#).unwrap();
         assert_eq!(hello.name, "py");
         assert_eq!(hello.version, "3.12");
         let wrong = parse_hello(br#"{"protocol": "utf8conf/999", "name": "x", "version": "1"}"#);

@@ -64,9 +64,7 @@ pub fn split_command_line(command_line: &str) -> Result<Vec<String>, CommandLine
                                 word.push('\\');
                                 word.push(other);
                             }
-                            None => {
-                                return Err(CommandLineError("unterminated \" quote".into()))
-                            }
+                            None => return Err(CommandLineError("unterminated \" quote".into())),
                         },
                         Some(quoted) => word.push(quoted),
                         None => return Err(CommandLineError("unterminated \" quote".into())),

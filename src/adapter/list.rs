@@ -54,7 +54,11 @@ impl AdapterList {
             ));
         }
         if let Some(entry) = list.adapters.iter().find(|entry| entry.cmd.is_empty()) {
-            return Err(format!("{}: adapter {} has an empty cmd", path.display(), entry.name));
+            return Err(format!(
+                "{}: adapter {} has an empty cmd",
+                path.display(),
+                entry.name
+            ));
         }
         Ok(list)
     }
@@ -70,7 +74,10 @@ impl AdapterEntry {
             .cloned()
             .collect();
         if !self.requires_one_of.is_empty()
-            && self.requires_one_of.iter().all(|tool| find_on_path(tool).is_none())
+            && self
+                .requires_one_of
+                .iter()
+                .all(|tool| find_on_path(tool).is_none())
         {
             missing.push(format!("one of {}", self.requires_one_of.join("/")));
         }

@@ -228,7 +228,9 @@ impl ExternalDecoder {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A panic while holding the lock leaves the state usable: at worst a process that
         // gets restarted.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -288,9 +290,10 @@ fn start_process(config: &AdapterConfig) -> Result<(AdapterProcess, Hello), Adap
             )))
         }
         NextLine::Ended => {
-            let status = process
-                .exit_status(Duration::from_millis(500))
-                .map_or_else(|| "closed its stdout".to_string(), |s| format!("exited ({s})"));
+            let status = process.exit_status(Duration::from_millis(500)).map_or_else(
+                || "closed its stdout".to_string(),
+                |s| format!("exited ({s})"),
+            );
             return Err(AdapterError(format!(
                 "adapter `{command}` {status} before its hello line{}",
                 stderr_suffix(&process)
@@ -325,20 +328,21 @@ fn read_answer(
     timeout: Duration,
 ) -> Result<Outcome, DecoderFailure> {
     match process.next_line(deadline) {
-        NextLine::Line(line) => parse_answer(decoder_name, &line).map_err(|reason| {
-            DecoderFailure {
+        NextLine::Line(line) => {
+            parse_answer(decoder_name, &line).map_err(|reason| DecoderFailure {
                 kind: FailureKind::Protocol,
                 message: format!("malformed answer: {reason}"),
-            }
-        }),
+            })
+        }
         NextLine::TooLong => Err(DecoderFailure {
             kind: FailureKind::Protocol,
             message: format!("answer line longer than {} bytes", process::MAX_LINE_BYTES),
         }),
         NextLine::Ended => {
-            let status = process
-                .exit_status(Duration::from_millis(500))
-                .map_or_else(|| "closed its stdout".to_string(), |s| format!("exited ({s})"));
+            let status = process.exit_status(Duration::from_millis(500)).map_or_else(
+                || "closed its stdout".to_string(),
+                |s| format!("exited ({s})"),
+            );
             Err(DecoderFailure {
                 kind: FailureKind::Crash,
                 message: format!(

@@ -152,7 +152,11 @@ impl AdapterProcess {
     pub fn stderr_tail(&self) -> String {
         // Give the stderr thread a moment to collect what a dying process wrote last.
         thread::sleep(Duration::from_millis(20));
-        let tail = self.stderr_tail.lock().map(|t| t.clone()).unwrap_or_default();
+        let tail = self
+            .stderr_tail
+            .lock()
+            .map(|t| t.clone())
+            .unwrap_or_default();
         let text = String::from_utf8_lossy(&tail);
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }

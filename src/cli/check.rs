@@ -38,7 +38,12 @@ const ALL_HELLO_TIMEOUT: Duration = Duration::from_secs(300);
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The adapter command, split like a shell would (quotes work) but run without one.
-    #[arg(long, value_name = "'PROGRAM ARG...'", conflicts_with = "all", required_unless_present = "all")]
+    #[arg(
+        long,
+        value_name = "'PROGRAM ARG...'",
+        conflicts_with = "all",
+        required_unless_present = "all"
+    )]
     cmd: Option<String>,
     /// The name to report under (default: the name in the adapter's hello).
     #[arg(long, requires = "cmd")]
@@ -76,7 +81,10 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     if args.all {
         return check_all(&args, &inputs, answer_timeout, hello_timeout);
     }
-    let command_line = args.cmd.as_deref().expect("clap requires --cmd without --all");
+    let command_line = args
+        .cmd
+        .as_deref()
+        .expect("clap requires --cmd without --all");
     let argv = split_command_line(command_line).map_err(|e| CliError(format!("--cmd: {e}")))?;
     let config = AdapterConfig {
         argv,
@@ -88,7 +96,10 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let (created, stamp) = utc_now();
     let report = check_one(Subject::External(&external), &inputs, args.quiet, created)?;
     let directory = args.out.clone().unwrap_or_else(|| {
-        Path::new("reports").join(format!("check-{}-{stamp}", file_name_part(&report.decoder.name)))
+        Path::new("reports").join(format!(
+            "check-{}-{stamp}",
+            file_name_part(&report.decoder.name)
+        ))
     });
     report
         .write(&directory)
@@ -164,7 +175,11 @@ fn check_all(
         .and_then(Path::parent)
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let root = if root.as_os_str().is_empty() { PathBuf::from(".") } else { root };
+    let root = if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    };
     let (created, stamp) = utc_now();
     let directory = args
         .out
@@ -183,7 +198,12 @@ fn check_all(
     };
 
     for decoder in decoders::builtin() {
-        let report = check_one(Subject::InProcess(decoder.as_ref()), inputs, args.quiet, created.clone())?;
+        let report = check_one(
+            Subject::InProcess(decoder.as_ref()),
+            inputs,
+            args.quiet,
+            created.clone(),
+        )?;
         write_report(&report, &mut rows)?;
     }
     for entry in &list.adapters {
@@ -191,7 +211,10 @@ fn check_all(
         if !missing.is_empty() {
             let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
             eprintln!("utf8conf: skipping {}: {reason}", entry.name);
-            skipped.push(Skipped { name: entry.name.clone(), reason });
+            skipped.push(Skipped {
+                name: entry.name.clone(),
+                reason,
+            });
             continue;
         }
         let config = AdapterConfig {
@@ -205,15 +228,26 @@ fn check_all(
             Err(error) => {
                 let reason = format!("could not be started: {error}");
                 eprintln!("utf8conf: skipping {}: {reason}", entry.name);
-                skipped.push(Skipped { name: entry.name.clone(), reason });
+                skipped.push(Skipped {
+                    name: entry.name.clone(),
+                    reason,
+                });
                 continue;
             }
         };
-        match check_one(Subject::External(&external), inputs, args.quiet, created.clone()) {
+        match check_one(
+            Subject::External(&external),
+            inputs,
+            args.quiet,
+            created.clone(),
+        ) {
             Ok(report) => write_report(&report, &mut rows)?,
             Err(CliError(reason)) => {
                 eprintln!("utf8conf: {} stopped: {reason}", entry.name);
-                skipped.push(Skipped { name: entry.name.clone(), reason });
+                skipped.push(Skipped {
+                    name: entry.name.clone(),
+                    reason,
+                });
             }
         }
     }
@@ -229,7 +263,10 @@ fn check_all(
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     println!("matrix: {}", directory.join("matrix.md").display());
-    let all_conformant = matrix.decoders.iter().all(|row| row.verdict == "conformant");
+    let all_conformant = matrix
+        .decoders
+        .iter()
+        .all(|row| row.verdict == "conformant");
     Ok(if all_conformant { 0 } else { 1 })
 }
 
@@ -243,6 +280,12 @@ fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {
 /// A decoder name made safe as a file name part.
 fn file_name_part(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }

@@ -134,9 +134,18 @@ impl MapState {
     /// Every state, with its code and meaning, for the map legend.
     pub const LEGEND: [(MapState, &'static str); 5] = [
         (MapState::Agree, "agrees with the reference"),
-        (MapState::Policy, "only the U+FFFD count differs (replacement policy)"),
-        (MapState::ScalarsDiffer, "lossy decode differs beyond the U+FFFD count"),
-        (MapState::StrictDiffers, "strict verdict differs (valid, valid_up_to or error_len)"),
+        (
+            MapState::Policy,
+            "only the U+FFFD count differs (replacement policy)",
+        ),
+        (
+            MapState::ScalarsDiffer,
+            "lossy decode differs beyond the U+FFFD count",
+        ),
+        (
+            MapState::StrictDiffers,
+            "strict verdict differs (valid, valid_up_to or error_len)",
+        ),
         (MapState::Failure, "crash, timeout or protocol failure"),
     ];
 }
@@ -306,7 +315,8 @@ pub fn evaluate(
                 evaluation.map_state = MapState::Policy;
             }
         } else {
-            let count = |scalars: &[u32], wanted: u32| scalars.iter().filter(|&&s| s == wanted).count();
+            let count =
+                |scalars: &[u32], wanted: u32| scalars.iter().filter(|&&s| s == wanted).count();
             let lost_noncharacter = expected
                 .iter()
                 .any(|&s| is_noncharacter(s) && count(answered, s) < count(expected, s));
@@ -380,7 +390,14 @@ mod tests {
 
     #[test]
     fn the_reference_agrees_with_itself() {
-        for text in ["", "41", "E4 BD", "ED A0 80 41", "EF BB BF 41", "61 F1 80 80 E1 80 C2 62"] {
+        for text in [
+            "",
+            "41",
+            "E4 BD",
+            "ED A0 80 41",
+            "EF BB BF 41",
+            "61 F1 80 80 E1 80 C2 62",
+        ] {
             let evaluation = grade(text, reference(text));
             assert!(evaluation.departures.is_empty(), "{text}");
             assert_eq!(evaluation.map_state, MapState::Agree);
@@ -395,8 +412,14 @@ mod tests {
         assert_eq!(
             evaluation.departures,
             vec![
-                Departure { aspect: Aspect::Valid, categories: vec![Category::Surrogate] },
-                Departure { aspect: Aspect::Scalars, categories: vec![Category::Surrogate] },
+                Departure {
+                    aspect: Aspect::Valid,
+                    categories: vec![Category::Surrogate]
+                },
+                Departure {
+                    aspect: Aspect::Scalars,
+                    categories: vec![Category::Surrogate]
+                },
             ]
         );
         assert_eq!(evaluation.map_state, MapState::StrictDiffers);
@@ -423,8 +446,14 @@ mod tests {
         assert_eq!(
             evaluation.departures,
             vec![
-                Departure { aspect: Aspect::ErrorLen, categories: vec![Category::TruncatedInterrupted] },
-                Departure { aspect: Aspect::Scalars, categories: vec![Category::TruncatedInterrupted] },
+                Departure {
+                    aspect: Aspect::ErrorLen,
+                    categories: vec![Category::TruncatedInterrupted]
+                },
+                Departure {
+                    aspect: Aspect::Scalars,
+                    categories: vec![Category::TruncatedInterrupted]
+                },
             ]
         );
     }
@@ -441,7 +470,11 @@ mod tests {
         answer.scalars = Some(vec![0x41, REPLACEMENT]);
         let evaluation = grade("41 EF BF BF", answer);
         assert_eq!(
-            evaluation.departures.iter().map(|d| (d.aspect, d.categories.clone())).collect::<Vec<_>>(),
+            evaluation
+                .departures
+                .iter()
+                .map(|d| (d.aspect, d.categories.clone()))
+                .collect::<Vec<_>>(),
             vec![
                 (Aspect::Valid, vec![Category::NoncharacterRejected]),
                 (Aspect::Scalars, vec![Category::NoncharacterRejected]),
@@ -452,11 +485,17 @@ mod tests {
     #[test]
     fn failures_are_departures_about_the_input_categories() {
         let input = parse_hex("41 FF").unwrap();
-        let failure = DecoderFailure { kind: FailureKind::Crash, message: "died".into() };
+        let failure = DecoderFailure {
+            kind: FailureKind::Crash,
+            message: "died".into(),
+        };
         let evaluation = evaluate(&input, &ReferenceView::of(&input), &Err(failure));
         assert_eq!(
             evaluation.departures,
-            vec![Departure { aspect: Aspect::Crash, categories: vec![Category::InvalidLead] }]
+            vec![Departure {
+                aspect: Aspect::Crash,
+                categories: vec![Category::InvalidLead]
+            }]
         );
         assert_eq!(evaluation.map_state, MapState::Failure);
     }

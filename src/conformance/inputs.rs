@@ -23,8 +23,8 @@ use crate::hex::parse_hex;
 /// (overlong leads: C0); C2..DF (C2, DF); E0; E1..EC (E1); ED; EE..EF (EF); F0; F1..F3
 /// (F1); F4; F5..F7 (F5); F8..FB (F8); FC..FD (FC); FE..FF (FF).
 pub const BOUNDARY_BYTES: [u8; 22] = [
-    0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF,
-    0xF0, 0xF1, 0xF4, 0xF5, 0xF8, 0xFC, 0xFF,
+    0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0,
+    0xF1, 0xF4, 0xF5, 0xF8, 0xFC, 0xFF,
 ];
 
 /// A named probe: (name, hex bytes, why it is here).
@@ -96,7 +96,8 @@ pub fn probes() -> impl Iterator<Item = Vec<u8>> {
 /// Every input of a check, each tagged with its source.
 pub fn check_inputs() -> Vec<Input> {
     let mut inputs = Vec::new();
-    let sources: [(&str, Box<dyn Iterator<Item = Vec<u8>>>); 3] = [
+    type Source = Box<dyn Iterator<Item = Vec<u8>>>;
+    let sources: [(&str, Source); 3] = [
         ("probes", Box::new(probes())),
         ("exhaustive-0-2", Box::new(exhaustive_up_to_two())),
         ("boundary-3-4", Box::new(boundary_three_and_four())),
@@ -123,7 +124,10 @@ mod tests {
     #[test]
     fn counts_match_the_documentation() {
         assert_eq!(exhaustive_up_to_two().count(), 65_793);
-        assert_eq!(boundary_three_and_four().count(), 22usize.pow(3) + 22usize.pow(4));
+        assert_eq!(
+            boundary_three_and_four().count(),
+            22usize.pow(3) + 22usize.pow(4)
+        );
         let inputs = check_inputs();
         assert_eq!(inputs.len(), PROBES.len() + 65_793 + 244_904);
     }

@@ -84,7 +84,11 @@ impl MatrixRow {
         MatrixRow {
             name: report.decoder.name.clone(),
             version: report.decoder.version.clone(),
-            kind: if report.decoder.command.is_some() { "adapter" } else { "builtin" },
+            kind: if report.decoder.command.is_some() {
+                "adapter"
+            } else {
+                "builtin"
+            },
             command: report.decoder.command.clone(),
             reports: report.decoder.reports.clone(),
             verdict: report.verdict,
@@ -149,11 +153,16 @@ impl Matrix {
         let _ = writeln!(out, "\n## Departures\n");
         for row in &self.decoders {
             let _ = writeln!(out, "### {}\n", row.name);
-            if row.departures.is_empty() && row.replacement_policy == "maximal-subpart" && !row.bom_stripped {
+            if row.departures.is_empty()
+                && row.replacement_policy == "maximal-subpart"
+                && !row.bom_stripped
+            {
                 let _ = writeln!(out, "None.\n");
                 continue;
             }
-            if row.replacement_policy != "maximal-subpart" && row.replacement_policy != "not-observed" {
+            if row.replacement_policy != "maximal-subpart"
+                && row.replacement_policy != "not-observed"
+            {
                 let _ = writeln!(out, "- policy: U+FFFD {}", row.replacement_policy);
             }
             if row.bom_stripped {
@@ -214,7 +223,12 @@ impl Matrix {
         if !self.skipped.is_empty() {
             let _ = writeln!(out, "<p>Not run:</p><ul>");
             for skipped in &self.skipped {
-                let _ = writeln!(out, "<li>{}: {}</li>", escape_html(&skipped.name), escape_html(&skipped.reason));
+                let _ = writeln!(
+                    out,
+                    "<li>{}: {}</li>",
+                    escape_html(&skipped.name),
+                    escape_html(&skipped.reason)
+                );
             }
             let _ = writeln!(out, "</ul>");
         }

@@ -203,7 +203,9 @@ pub fn run_check(
 }
 
 fn record(run: &mut CheckRun, input: &Input, answer: Result<Outcome, DecoderFailure>) {
-    *run.inputs_per_source.entry(input.origin.source()).or_default() += 1;
+    *run.inputs_per_source
+        .entry(input.origin.source())
+        .or_default() += 1;
     let bytes = &input.bytes;
     let reference = ReferenceView::of(bytes);
     for category in tested_categories(bytes, &reference) {
@@ -271,7 +273,7 @@ fn record(run: &mut CheckRun, input: &Input, answer: Result<Outcome, DecoderFail
                 .bom
                 .example
                 .as_ref()
-                .is_none_or(|existing| candidate.is_smaller_than(existing))
+                .map_or(true, |existing| candidate.is_smaller_than(existing))
             {
                 run.bom.example = Some(candidate);
             }
@@ -304,7 +306,12 @@ fn tested_categories(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
         reference.error_categories(input)
     } else {
         let mut well_formed = vec![Category::ValidRejected, Category::ValidMisdecoded];
-        if reference.decoded.scalars.iter().any(|&s| grade::is_noncharacter(s)) {
+        if reference
+            .decoded
+            .scalars
+            .iter()
+            .any(|&s| grade::is_noncharacter(s))
+        {
             well_formed.push(Category::NoncharacterRejected);
         }
         well_formed
@@ -322,8 +329,8 @@ fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Ada
     let groups = std::mem::take(&mut run.departures);
     for (departure, mut group) in groups {
         let mut departure = departure;
-        let worth_shrinking = group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING
-            || departure.categories.len() > 1;
+        let worth_shrinking =
+            group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING || departure.categories.len() > 1;
         if worth_shrinking && departure.aspect != Aspect::Timeout {
             let mut adapter_error = None;
             let shrunk = minimise::minimise(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
@@ -398,7 +405,9 @@ fn shows_departure(
 
 /// The policy that explains the evidence: the first of [`ReplacementPolicy::ALL`] that
 /// predicts every observation, else `None` (with the closest as the second value).
-pub fn recognise_policy(evidence: &PolicyEvidence) -> (Option<ReplacementPolicy>, ReplacementPolicy) {
+pub fn recognise_policy(
+    evidence: &PolicyEvidence,
+) -> (Option<ReplacementPolicy>, ReplacementPolicy) {
     let closest = ReplacementPolicy::ALL
         .into_iter()
         .zip(evidence.explained)

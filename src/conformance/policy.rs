@@ -136,7 +136,7 @@ pub fn expected_scalars(input: &[u8], segments: &[Segment], policy: ReplacementP
                 match policy {
                     ReplacementPolicy::MaximalSubpart => scalars.push(REPLACEMENT),
                     ReplacementPolicy::PerByte => {
-                        scalars.extend(std::iter::repeat_n(REPLACEMENT, len))
+                        scalars.extend(std::iter::repeat(REPLACEMENT).take(len))
                     }
                     ReplacementPolicy::PerRun => {
                         if !previous_was_error {
@@ -172,8 +172,14 @@ pub fn lead_sized_len(input: &[u8], offset: usize) -> usize {
 
 /// The length of the first replacement unit under `policy` starting at the first error,
 /// i.e. the `error_len` a strict decoder following that policy would report.
-pub fn first_unit_len(input: &[u8], segments: &[Segment], policy: ReplacementPolicy) -> Option<usize> {
-    let first = segments.iter().position(|s| matches!(s, Segment::Error { .. }))?;
+pub fn first_unit_len(
+    input: &[u8],
+    segments: &[Segment],
+    policy: ReplacementPolicy,
+) -> Option<usize> {
+    let first = segments
+        .iter()
+        .position(|s| matches!(s, Segment::Error { .. }))?;
     let Segment::Error { offset, len } = segments[first] else {
         unreachable!("position found an error segment")
     };
@@ -224,7 +230,11 @@ mod tests {
         let input = parse_hex("61 F1 80 80 E1 80 C2 62 80 63 80 BF 64").unwrap();
         let decoded = Reference::rfc3629().decode(&input);
         assert_eq!(
-            expected_scalars(&input, &segments(&input, &decoded), ReplacementPolicy::MaximalSubpart),
+            expected_scalars(
+                &input,
+                &segments(&input, &decoded),
+                ReplacementPolicy::MaximalSubpart
+            ),
             decoded.scalars
         );
     }
@@ -234,19 +244,28 @@ mod tests {
         use ReplacementPolicy::*;
         // Unicode 3.9's worked example, Table 3-8's row: one per maximal subpart.
         let text = "61 F1 80 80 E1 80 C2 62 80 63 80 BF 64";
-        assert_eq!(replacements(text, MaximalSubpart), [0x61, F, F, F, 0x62, F, 0x63, F, F, 0x64]);
+        assert_eq!(
+            replacements(text, MaximalSubpart),
+            [0x61, F, F, F, 0x62, F, 0x63, F, F, 0x64]
+        );
         assert_eq!(
             replacements(text, PerByte),
             [0x61, F, F, F, F, F, F, 0x62, F, 0x63, F, F, 0x64]
         );
-        assert_eq!(replacements(text, PerRun), [0x61, F, 0x62, F, 0x63, F, 0x64]);
+        assert_eq!(
+            replacements(text, PerRun),
+            [0x61, F, 0x62, F, 0x63, F, 0x64]
+        );
         assert_eq!(
             replacements(text, PerLeadSizedSequence),
             [0x61, F, F, F, 0x62, F, 0x63, F, F, 0x64]
         );
         assert_eq!(replacements("ED A0 80 41", PerLeadSizedSequence), [F, 0x41]);
         assert_eq!(replacements("ED A0 80 41", MaximalSubpart), [F, F, F, 0x41]);
-        assert_eq!(replacements("F8 88 80 80 80 80", PerLeadSizedSequence), [F, F]);
+        assert_eq!(
+            replacements("F8 88 80 80 80 80", PerLeadSizedSequence),
+            [F, F]
+        );
         assert_eq!(replacements("80 80", PerLeadSizedSequence), [F, F]);
         // A valid U+FFFD in the input is a character, not an error.
         assert_eq!(replacements("EF BF BD 80", PerRun), [F, F]);
@@ -261,14 +280,23 @@ mod tests {
         assert_eq!(first_unit_len(&input, &segments, MaximalSubpart), Some(3));
         assert_eq!(first_unit_len(&input, &segments, PerByte), Some(1));
         assert_eq!(first_unit_len(&input, &segments, PerRun), Some(4));
-        assert_eq!(first_unit_len(&input, &segments, PerLeadSizedSequence), Some(3));
+        assert_eq!(
+            first_unit_len(&input, &segments, PerLeadSizedSequence),
+            Some(3)
+        );
         let valid = parse_hex("41").unwrap();
         let decoded = Reference::rfc3629().decode(&valid);
-        assert_eq!(first_unit_len(&valid, &super::segments(&valid, &decoded), PerByte), None);
+        assert_eq!(
+            first_unit_len(&valid, &super::segments(&valid, &decoded), PerByte),
+            None
+        );
     }
 
     #[test]
     fn collapsing_runs() {
-        assert_eq!(collapse_replacements(&[F, F, 0x41, F, 0x42, F, F, F]), [F, 0x41, F, 0x42, F]);
+        assert_eq!(
+            collapse_replacements(&[F, F, 0x41, F, 0x42, F, F, F]),
+            [F, 0x41, F, 0x42, F]
+        );
     }
 }

@@ -30,8 +30,17 @@ fn categories_text(categories: &[crate::taxonomy::Category]) -> String {
 pub fn markdown(report: &ConformanceReport) -> String {
     let mut out = String::new();
     let decoder = &report.decoder;
-    let _ = writeln!(out, "# Conformance: {} ({})\n", decoder.name, decoder.version);
-    let _ = writeln!(out, "Verdict: **{}**. {}\n", report.verdict, verdict_sentence(report));
+    let _ = writeln!(
+        out,
+        "# Conformance: {} ({})\n",
+        decoder.name, decoder.version
+    );
+    let _ = writeln!(
+        out,
+        "Verdict: **{}**. {}\n",
+        report.verdict,
+        verdict_sentence(report)
+    );
     if let Some(command) = &decoder.command {
         let _ = writeln!(out, "- Adapter: `{}`", command.join(" "));
     }
@@ -54,10 +63,17 @@ pub fn markdown(report: &ConformanceReport) -> String {
     if let Some(note) = &summary.exit_note {
         let _ = writeln!(out, "- At the end: {note}");
     }
-    let _ = writeln!(out, "- Checked by utf8conf {} at {}\n", report.tool_version, report.created);
+    let _ = writeln!(
+        out,
+        "- Checked by utf8conf {} at {}\n",
+        report.tool_version, report.created
+    );
 
     let _ = writeln!(out, "## Categories\n");
-    let _ = writeln!(out, "| Category | Status | Inputs | Failing aspects (smallest input) |");
+    let _ = writeln!(
+        out,
+        "| Category | Status | Inputs | Failing aspects (smallest input) |"
+    );
     let _ = writeln!(out, "|---|---|---:|---|");
     for row in &report.categories {
         let detail = if !row.failures.is_empty() {
@@ -101,7 +117,11 @@ pub fn markdown(report: &ConformanceReport) -> String {
         );
     }
     write_examples(&mut out, "Examples", &policy.examples);
-    write_examples(&mut out, "Counterexamples to the closest policy", &policy.counterexamples);
+    write_examples(
+        &mut out,
+        "Counterexamples to the closest policy",
+        &policy.counterexamples,
+    );
 
     let _ = writeln!(out, "\n## Wrapper policies\n");
     for wrapper in &report.wrapper_policies {
@@ -109,7 +129,11 @@ pub fn markdown(report: &ConformanceReport) -> String {
             out,
             "- {}: {} (dropped a leading U+FEFF in {} inputs, kept it in {}){}",
             wrapper.policy,
-            if wrapper.observed { "observed" } else { "not observed" },
+            if wrapper.observed {
+                "observed"
+            } else {
+                "not observed"
+            },
             wrapper.inputs_stripped,
             wrapper.inputs_kept,
             wrapper
@@ -163,7 +187,10 @@ fn write_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
         return;
     }
     let _ = writeln!(out, "\n{title}:\n");
-    let _ = writeln!(out, "| Input | Categories | Decoder | Maximal subpart (reference) |");
+    let _ = writeln!(
+        out,
+        "| Input | Categories | Decoder | Maximal subpart (reference) |"
+    );
     let _ = writeln!(out, "|---|---|---|---|");
     for example in examples {
         let _ = writeln!(
@@ -172,7 +199,12 @@ fn write_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
             example.input_hex,
             categories_text(&example.categories),
             scalars_text(&example.decoder_scalars),
-            scalars_text(example.predictions.get("maximal-subpart").map_or(&[][..], |v| v))
+            scalars_text(
+                example
+                    .predictions
+                    .get("maximal-subpart")
+                    .map_or(&[][..], |v| v)
+            )
         );
     }
 }
@@ -319,7 +351,10 @@ pub fn html(report: &ConformanceReport) -> String {
         policy.observations,
         policy.differing_from_maximal_subpart
     );
-    let _ = writeln!(out, "<table><tr><th>Hypothesis</th><th>Explains</th><th>What it does</th></tr>");
+    let _ = writeln!(
+        out,
+        "<table><tr><th>Hypothesis</th><th>Explains</th><th>What it does</th></tr>"
+    );
     for hypothesis in &policy.hypotheses {
         let _ = writeln!(
             out,
@@ -332,7 +367,11 @@ pub fn html(report: &ConformanceReport) -> String {
     }
     let _ = writeln!(out, "</table>");
     html_examples(&mut out, "Examples", &policy.examples);
-    html_examples(&mut out, "Counterexamples to the closest policy", &policy.counterexamples);
+    html_examples(
+        &mut out,
+        "Counterexamples to the closest policy",
+        &policy.counterexamples,
+    );
 
     let _ = writeln!(out, "<h2>Wrapper policies</h2><ul>");
     for wrapper in &report.wrapper_policies {
@@ -372,7 +411,11 @@ pub fn html(report: &ConformanceReport) -> String {
     }
 
     let map = &report.first_two_bytes_map;
-    let _ = writeln!(out, "<h2>Two-byte map</h2><p>{}.</p><p class=\"legend\">", escape_html(map.description));
+    let _ = writeln!(
+        out,
+        "<h2>Two-byte map</h2><p>{}.</p><p class=\"legend\">",
+        escape_html(map.description)
+    );
     for (code, color) in MAP_COLORS {
         let code = code.to_string();
         if let Some(meaning) = map.legend.get(&code) {
@@ -446,9 +489,8 @@ fn html_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
     }
     let _ = writeln!(out, "<p>{title}:</p><table><tr><th>Input</th><th>Categories</th><th>Decoder</th><th>Maximal subpart (reference)</th><th>Per byte</th><th>Per run</th><th>Per lead-sized sequence</th></tr>");
     for example in examples {
-        let prediction = |name: &str| {
-            scalars_text(example.predictions.get(name).map_or(&[][..], |v| v))
-        };
+        let prediction =
+            |name: &str| scalars_text(example.predictions.get(name).map_or(&[][..], |v| v));
         let _ = writeln!(
             out,
             "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>",

@@ -279,7 +279,11 @@ impl ConformanceReport {
                 let mut examples: Vec<(&Vec<Category>, &Example)> =
                     run.policy.examples.iter().collect();
                 examples.sort_by_key(|(categories, example)| {
-                    (categories.len() > 1, example.bytes.len(), example.bytes.clone())
+                    (
+                        categories.len() > 1,
+                        example.bytes.len(),
+                        example.bytes.clone(),
+                    )
                 });
                 examples
                     .into_iter()
@@ -343,7 +347,9 @@ impl ConformanceReport {
                     run.policy
                         .examples
                         .iter()
-                        .filter(|(categories, _)| categories.contains(&category))
+                        // Only inputs about this category alone: in a mixed input the
+                        // difference may come from another category's bytes.
+                        .filter(|(categories, _)| categories.as_slice() == [category])
                         .map(|(_, example)| &example.bytes)
                         .min_by_key(|bytes| (bytes.len(), bytes.to_vec()))
                         .map(|bytes| hex_of(bytes))
@@ -369,10 +375,8 @@ impl ConformanceReport {
             })
             .collect();
 
-        let conformant = departures.is_empty()
-            && !policy_departs
-            && !bom.observed
-            && run.exit_note.is_none();
+        let conformant =
+            departures.is_empty() && !policy_departs && !bom.observed && run.exit_note.is_none();
         let inputs: u64 = run.inputs_per_source.values().sum();
         let summary = Summary {
             inputs,
@@ -397,7 +401,11 @@ impl ConformanceReport {
                 command: run.command.clone(),
                 reports: run.reported_fields.clone(),
             },
-            verdict: if conformant { "conformant" } else { "deviations" },
+            verdict: if conformant {
+                "conformant"
+            } else {
+                "deviations"
+            },
             summary,
             categories,
             replacement_policy,
@@ -455,7 +463,11 @@ fn explanation(input: &[u8]) -> String {
     let reference = Reference::rfc3629();
     let decoded = reference.decode(input);
     if decoded.errors.is_empty() {
-        let scalars: Vec<String> = decoded.scalars.iter().map(|s| format!("U+{s:04X}")).collect();
+        let scalars: Vec<String> = decoded
+            .scalars
+            .iter()
+            .map(|s| format!("U+{s:04X}"))
+            .collect();
         return format!(
             "well-formed: {} = {} character(s): {}",
             reference.sequence_rule(),
@@ -472,7 +484,10 @@ fn explanation(input: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join(" | ");
     if decoded.errors.len() > SHOWN_UNITS {
-        text.push_str(&format!(" | ... ({} error units in all)", decoded.errors.len()));
+        text.push_str(&format!(
+            " | ... ({} error units in all)",
+            decoded.errors.len()
+        ));
     }
     text
 }
@@ -603,7 +618,11 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153;
     let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 } as u32;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    } as u32;
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     (year, month, day)
 }
