@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn quotes_keep_blanks_and_specials_literal() {
         assert_eq!(split("'a b' \"c d\""), ["a b", "c d"]);
-        assert_eq!(split("x'$HOME'y"), ["x$HOME"]);
+        assert_eq!(split("x'$HOME'y"), ["x$HOMEy"]);
         assert_eq!(split("echo $HOME *"), ["echo", "$HOME", "*"]);
         assert_eq!(split(r#""say \"hi\" \n""#), [r#"say "hi" \n"#]);
         assert_eq!(split("'' b"), ["", "b"]);
