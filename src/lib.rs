@@ -8,7 +8,7 @@
 //!   (`utf8conf check`).
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
 //! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
-//! - [`reference`]: the oracle, RFC 3629 §4's ABNF parsed and interpreted.
+//! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
 //! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
 //!   kind of ill-formed byte something is, how bytes are written for people).
 

@@ -77,7 +77,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         None if args.all => ALL_HELLO_TIMEOUT,
         None => DEFAULT_HELLO_TIMEOUT,
     };
-    let inputs = check_inputs();
+    let inputs = check_inputs().map_err(|e| CliError(format!("vectors: {e}")))?;
     if args.all {
         return check_all(&args, &inputs, answer_timeout, hello_timeout);
     }

@@ -11,9 +11,18 @@
 //!   examples of Unicode §3.9, a byte order mark in first and later position, CESU-8
 //!   pairs, 5- and 6-byte forms, noncharacters, and multilingual text.
 //!
+//! - `vectors`: every authored test vector (`vectors/*.toml`, [`crate::corpus::vectors`]).
+//! - the generated corpora `faults` and `placement` (seed 0, the first
+//!   [`GENERATED_PER_SOURCE`] inputs of each): every ill-formed category injected into
+//!   multilingual text, and faults placed across 16/32/64/128-byte boundaries.
+//!
 //! Inputs are numbered per source so that a report can say where an input came from
 //! ([`Origin::Generator`] with the source name and the index).
 
+use crate::corpus::faults::FaultGenerator;
+use crate::corpus::generator::Generator;
+use crate::corpus::placement::PlacementGenerator;
+use crate::corpus::vectors::{self, VectorError};
 use crate::corpus::{Input, Origin};
 use crate::hex::parse_hex;
 
@@ -93,9 +102,29 @@ pub fn probes() -> impl Iterator<Item = Vec<u8>> {
         .map(|(name, hex, _)| parse_hex(hex).unwrap_or_else(|e| panic!("probe {name}: {e}")))
 }
 
-/// Every input of a check, each tagged with its source.
-pub fn check_inputs() -> Vec<Input> {
+/// Inputs taken from each generated corpus.
+pub const GENERATED_PER_SOURCE: u64 = 20_000;
+
+/// Every input of a check, each tagged with its source. Fails when the embedded vectors
+/// do not load.
+pub fn check_inputs() -> Result<Vec<Input>, VectorError> {
     let mut inputs = Vec::new();
+    for vector in vectors::embedded()? {
+        inputs.push(Input {
+            bytes: vector.bytes,
+            origin: Origin::Vector {
+                file: vector.file,
+                id: vector.id,
+            },
+        });
+    }
+    let generators: [&dyn Generator; 2] = [&FaultGenerator::new(0), &PlacementGenerator::new(0)];
+    for generator in generators {
+        let count = generator
+            .len_hint()
+            .map_or(GENERATED_PER_SOURCE, |len| len.min(GENERATED_PER_SOURCE));
+        inputs.extend((0..count).filter_map(|index| generator.input_at(index)));
+    }
     type Source = Box<dyn Iterator<Item = Vec<u8>>>;
     let sources: [(&str, Source); 3] = [
         ("probes", Box::new(probes())),
@@ -114,7 +143,7 @@ pub fn check_inputs() -> Vec<Input> {
             });
         }
     }
-    inputs
+    Ok(inputs)
 }
 
 #[cfg(test)]
@@ -128,8 +157,18 @@ mod tests {
             boundary_three_and_four().count(),
             22usize.pow(3) + 22usize.pow(4)
         );
-        let inputs = check_inputs();
-        assert_eq!(inputs.len(), PROBES.len() + 65_793 + 244_904);
+        let inputs = check_inputs().unwrap();
+        let count = |source: &str| {
+            inputs
+                .iter()
+                .filter(|i| i.origin.source() == source)
+                .count()
+        };
+        assert_eq!(count("probes"), PROBES.len());
+        assert_eq!(count("exhaustive-0-2"), 65_793);
+        assert_eq!(count("boundary-3-4"), 244_904);
+        assert!(count("vectors") > 100);
+        assert!(count("faults") > 1000 && count("placement") > 1000);
     }
 
     #[test]
