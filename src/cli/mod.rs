@@ -3,6 +3,7 @@
 //! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
 //! findings, 2 for a usage or I/O error, which is always reported as one line on stderr.
 
+mod check;
 mod decode;
 mod decoders;
 pub mod seed_corpus;
@@ -29,6 +30,8 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// List the decoders with their versions and what they report.
     Decoders(decoders::DecodersArgs),
+    /// Grade an external decoder (adapter protocol) or all of them for conformance.
+    Check(check::CheckArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
 }
@@ -49,6 +52,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),
+        Some(Command::Check(args)) => check::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         None => {
             use clap::CommandFactory;
