@@ -5,12 +5,17 @@
 //! every corpus and regression file, so a file replays exactly as its target ran it, on
 //! stable Rust and without libFuzzer.
 //!
-//! Every check returns a [`Finding`] whose input is already minimised: the smallest input,
-//! found by removing bytes, on which the same decoder still diverges with the same signature.
+//! Every target reduces to one question, asked in [`check_pair`]: does this [`Decoder`]
+//! agree with the reference on these bytes? A streaming decoder fed in the input's chunk
+//! plan ([`ChunkedDecoder`]) and a backend called on a copy of the bytes at an alignment
+//! offset ([`AlignedDecoder`]) are decoders too, so the comparison, the signature and the
+//! minimisation are the same for all four targets. A finding's input is already minimised:
+//! the smallest input, found by removing bytes, on which the same decoder, under the same
+//! conditions (chunk sizes, alignment offset), still diverges with the same signature.
 
 use arbitrary::{Arbitrary, Unstructured};
 use utf8conf::corpus::Origin;
-use utf8conf::decoders::Decoder;
+use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
 use utf8conf::hex::format_hex;
 use utf8conf::outcome::Outcome;
 
@@ -39,32 +44,60 @@ fn diverges(decoder: &dyn Decoder, input: &[u8], reference: &Outcome) -> Option<
     compare(input, reference, &outcome, decoder.capabilities())
 }
 
-/// The first divergence of any of `decoders` from the reference on `input`, minimised.
-pub fn differential(
+/// How a finding is reproduced and described, beyond the decoder and the bytes.
+struct Context<'a> {
+    /// The fuzz target.
+    target: &'a str,
+    /// The raw fuzz input.
+    fuzz_input: &'a [u8],
+    /// The conditions the decoder ran under, in words (chunk plan, alignment offset).
+    conditions: Option<String>,
+    /// The fuzz input that reproduces the finding from the minimised bytes.
+    reproducer: fn(&[u8]) -> Vec<u8>,
+}
+
+/// `decoder` against the reference on `input`; on a divergence, the minimised finding.
+fn check_pair(decoder: &dyn Decoder, input: &[u8], context: Context<'_>) -> Option<Finding> {
+    let divergence = diverges(decoder, input, &reference_outcome(input))?;
+    let signature = divergence.signature();
+    let minimized = minimize(input, |candidate| {
+        diverges(decoder, candidate, &reference_outcome(candidate))
+            .is_some_and(|found| found.signature() == signature)
+    });
+    let reproduce = reproduce_command(context.target, decoder.name(), &{
+        (context.reproducer)(&minimized)
+    });
+    Some(Finding {
+        divergence,
+        input: input.to_vec(),
+        minimized,
+        fuzz_input: context.fuzz_input.to_vec(),
+        conditions: context.conditions,
+        origin: Origin::Fuzz {
+            target: context.target.to_string(),
+        },
+        reproduce,
+    })
+}
+
+/// The first divergence of any of `decoders` from the reference on plain bytes.
+fn differential(
     target: &str,
     fuzz_input: &[u8],
     input: &[u8],
     decoders: &[&dyn Decoder],
 ) -> Option<Finding> {
-    let reference = reference_outcome(input);
     decoders.iter().find_map(|&decoder| {
-        let divergence = diverges(decoder, input, &reference)?;
-        let signature = divergence.signature();
-        let minimized = minimize(input, |candidate| {
-            diverges(decoder, candidate, &reference_outcome(candidate))
-                .is_some_and(|found| found.signature() == signature)
-        });
-        Some(Finding {
-            divergence,
-            input: input.to_vec(),
-            reproduce: reproduce_command(decoder.name(), &minimized),
-            minimized,
-            fuzz_input: fuzz_input.to_vec(),
-            conditions: None,
-            origin: Origin::Fuzz {
-                target: target.to_string(),
+        check_pair(
+            decoder,
+            input,
+            Context {
+                target,
+                fuzz_input,
+                conditions: None,
+                reproducer: <[u8]>::to_vec,
             },
-        })
+        )
     })
 }
 
@@ -81,41 +114,69 @@ pub fn structured_target(data: &[u8], decoders: &[&dyn Decoder]) -> Option<Findi
     differential("structured", data, &program.to_bytes(), decoders)
 }
 
+/// A streaming decoder fed its input in a fixed chunk plan, as a [`Decoder`].
+pub struct ChunkedDecoder<'a> {
+    streamer: &'a dyn StreamingDecoder,
+    sizes: Vec<usize>,
+}
+
+impl<'a> ChunkedDecoder<'a> {
+    /// `streamer`, fed in chunks of `sizes` (cycled; empty: one chunk).
+    pub fn new(streamer: &'a dyn StreamingDecoder, sizes: Vec<usize>) -> Self {
+        ChunkedDecoder { streamer, sizes }
+    }
+}
+
+impl Decoder for ChunkedDecoder<'_> {
+    fn name(&self) -> &str {
+        self.streamer.name()
+    }
+
+    fn version(&self) -> String {
+        String::new()
+    }
+
+    fn description(&self) -> &str {
+        "a streaming decoder fed in the chunk plan of the fuzz input"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.streamer.capabilities()
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        let plan = ChunkPlan {
+            sizes: self.sizes.clone(),
+            text: input,
+        };
+        Ok(self.streamer.decode_chunks(&plan.chunks()))
+    }
+}
+
 /// The `streaming` target: a chunk plan and a text (see [`crate::streaming`]); every
 /// streaming decoder, fed the chunks, against the reference on the whole text.
 pub fn streaming_target(data: &[u8], streamers: &[&dyn StreamingDecoder]) -> Option<Finding> {
     let plan = ChunkPlan::parse(data);
-    let reference = reference_outcome(plan.text);
     streamers.iter().find_map(|&streamer| {
-        let outcome = streamer.decode_chunks(&plan.chunks());
-        let divergence = compare(plan.text, &reference, &outcome, streamer.capabilities())?;
-        let signature = divergence.signature();
-        let minimized_data = minimize(data, |candidate| {
-            let plan = ChunkPlan::parse(candidate);
-            let outcome = streamer.decode_chunks(&plan.chunks());
-            compare(
-                plan.text,
-                &reference_outcome(plan.text),
-                &outcome,
-                streamer.capabilities(),
-            )
-            .is_some_and(|found| found.signature() == signature)
-        });
-        let minimized_plan = ChunkPlan::parse(&minimized_data);
-        Some(Finding {
-            divergence,
-            input: plan.text.to_vec(),
-            minimized: minimized_plan.text.to_vec(),
-            fuzz_input: data.to_vec(),
-            conditions: Some(format!(
-                "{} (minimised: {})",
-                plan.describe(),
-                minimized_plan.describe()
-            )),
-            origin: Origin::Fuzz {
-                target: "streaming".to_string(),
+        let chunked = ChunkedDecoder::new(streamer, plan.sizes.clone());
+        let sizes = plan.sizes.clone();
+        let finding = check_pair(
+            &chunked,
+            plan.text,
+            Context {
+                target: "streaming",
+                fuzz_input: data,
+                conditions: Some(plan.describe()),
+                reproducer: |text| text.to_vec(),
             },
-            reproduce: fuzz_reproduce_command("streaming", &minimized_data),
+        )?;
+        // The reproducer needs the plan in front of the minimised text.
+        Some(Finding {
+            reproduce: fuzz_reproduce_command(
+                "streaming",
+                &ChunkPlan::encode(&sizes, &finding.minimized),
+            ),
+            ..finding
         })
     })
 }
@@ -148,35 +209,65 @@ impl AlignedCopy {
     }
 }
 
+/// A decoder called on a copy of its input placed `offset` bytes past a 64-byte boundary.
+pub struct AlignedDecoder<'a> {
+    decoder: &'a dyn Decoder,
+    offset: usize,
+}
+
+impl<'a> AlignedDecoder<'a> {
+    /// `decoder`, at alignment `offset` (0..=63).
+    pub fn new(decoder: &'a dyn Decoder, offset: usize) -> Self {
+        AlignedDecoder { decoder, offset }
+    }
+}
+
+impl Decoder for AlignedDecoder<'_> {
+    fn name(&self) -> &str {
+        self.decoder.name()
+    }
+
+    fn version(&self) -> String {
+        self.decoder.version()
+    }
+
+    fn description(&self) -> &str {
+        self.decoder.description()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.decoder.capabilities()
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        self.decoder
+            .decode(AlignedCopy::new(input, self.offset).bytes())
+    }
+}
+
 /// The `backends` target: every backend, called explicitly, on the input placed at every
 /// alignment offset 0..=63, against the reference.
 pub fn backends_target(data: &[u8], backends: &[&dyn Decoder]) -> Option<Finding> {
     let reference = reference_outcome(data);
     for &backend in backends {
         for offset in ALIGNMENT_OFFSETS {
-            let copy = AlignedCopy::new(data, offset);
-            let Some(divergence) = diverges(backend, copy.bytes(), &reference) else {
+            let aligned = AlignedDecoder::new(backend, offset);
+            // The reference outcome does not depend on alignment: decode it once.
+            if diverges(&aligned, data, &reference).is_none() {
                 continue;
-            };
-            let signature = divergence.signature();
-            let minimized = minimize(data, |candidate| {
-                let copy = AlignedCopy::new(candidate, offset);
-                diverges(backend, copy.bytes(), &reference_outcome(candidate))
-                    .is_some_and(|found| found.signature() == signature)
-            });
-            return Some(Finding {
-                divergence,
-                input: data.to_vec(),
-                reproduce: fuzz_reproduce_command("backends", &minimized),
-                minimized,
-                fuzz_input: data.to_vec(),
-                conditions: Some(format!(
-                    "input placed {offset} bytes past a 64-byte boundary"
-                )),
-                origin: Origin::Fuzz {
-                    target: "backends".to_string(),
+            }
+            return check_pair(
+                &aligned,
+                data,
+                Context {
+                    target: "backends",
+                    fuzz_input: data,
+                    conditions: Some(format!(
+                        "input placed {offset} bytes past a 64-byte boundary"
+                    )),
+                    reproducer: <[u8]>::to_vec,
                 },
-            });
+            );
         }
     }
     None
@@ -188,24 +279,29 @@ fn fuzz_reproduce_command(target: &str, data: &[u8]) -> String {
     format!("printf '{escaped}' > case && cargo fuzz run {target} case")
 }
 
-/// The command that reproduces a differential finding (from either target that decodes
-/// plain bytes): `utf8conf decode` for a built-in decoder, else the `differential` target on
-/// the minimised bytes.
-fn reproduce_command(decoder: &str, minimized: &[u8]) -> String {
-    if utf8conf::decoders::by_name(decoder).is_some() {
-        format!(
+/// The command that reproduces a finding: `utf8conf decode` for a built-in decoder on plain
+/// bytes, else the fuzz target on `data` (plain bytes from `structured` go to
+/// `differential`).
+fn reproduce_command(target: &str, decoder: &str, data: &[u8]) -> String {
+    let plain_bytes = matches!(target, "differential" | "structured");
+    if plain_bytes && utf8conf::decoders::by_name(decoder).is_some() {
+        return format!(
             "utf8conf decode --decoder {decoder} --hex '{}'",
-            format_hex(minimized)
+            format_hex(data)
+        );
+    }
+    let target = if target == "structured" {
+        "differential"
+    } else {
+        target
+    };
+    let command = fuzz_reproduce_command(target, data);
+    if decoder == crate::buggy::NAME {
+        command.replace(
+            "cargo fuzz run",
+            "cargo fuzz run --features buggy-above-max",
         )
     } else {
-        let command = fuzz_reproduce_command("differential", minimized);
-        if decoder == crate::buggy::NAME {
-            command.replace(
-                "cargo fuzz run",
-                "cargo fuzz run --features buggy-above-max",
-            )
-        } else {
-            command
-        }
+        command
     }
 }
