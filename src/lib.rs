@@ -5,7 +5,7 @@
 //!
 //! - [`cli`]: the `utf8conf` commands.
 //! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
-//! - [`reference`]: the oracle, RFC 3629 §4's ABNF parsed and interpreted.
+//! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
 //! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
 //!   kind of ill-formed byte something is, how bytes are written for people).
 

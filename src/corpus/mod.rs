@@ -4,6 +4,8 @@
 //! came from and how to get them again (a vector id, or a generator with its seed and
 //! index).
 
+pub mod vectors;
+
 use serde::{Deserialize, Serialize};
 
 /// One input for the engine.
