@@ -10,9 +10,9 @@
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
 pub mod cli;
-pub mod engine;
 pub mod corpus;
 pub mod decoders;
+pub mod engine;
 pub mod hex;
 pub mod outcome;
 pub mod reference;

@@ -5,6 +5,8 @@
 
 mod decode;
 mod decoders;
+mod reproduce;
+mod run;
 
 use std::process::ExitCode;
 
@@ -28,6 +30,12 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// List the decoders with their versions and what they report.
     Decoders(decoders::DecodersArgs),
+    /// Run every decoder against the reference over the vectors and generated corpora,
+    /// and report each divergence as JSON (the default command).
+    Run(run::RunArgs),
+    /// Re-run a divergence report's decoder pair on its minimised input; exit 1 if the
+    /// divergence is still there, 0 if not.
+    Reproduce(reproduce::ReproduceArgs),
 }
 
 /// An error that ends the command with exit code 2 and one line on stderr.
@@ -46,13 +54,10 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),
-        None => {
-            use clap::CommandFactory;
-            Cli::command()
-                .print_help()
-                .map(|_| 0)
-                .map_err(CliError::from)
-        }
+        Some(Command::Run(args)) => run::run(args),
+        Some(Command::Reproduce(args)) => reproduce::run(args),
+        // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
+        None => run::run(run::RunArgs::defaults()),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -10,8 +10,7 @@ use std::cell::RefCell;
 use bstr::ByteSlice;
 
 use super::{
-    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder,
-    DecoderFailure,
+    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
 };
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 

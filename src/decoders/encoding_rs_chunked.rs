@@ -22,8 +22,7 @@ use encoding_rs::{CoderResult, DecoderResult, UTF_8};
 
 use super::chunk_plan::chunk_plan;
 use super::{
-    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder,
-    DecoderFailure,
+    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
 };
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
@@ -52,11 +51,8 @@ fn strict_units(input: &[u8], output: &mut String, units: &mut Vec<(usize, usize
                 .max_utf8_buffer_length_without_replacement(chunk.len() - consumed)
                 .unwrap_or(chunk.len() * 3 + 16);
             output.reserve(needed);
-            let (result, read) = decoder.decode_to_string_without_replacement(
-                &chunk[consumed..],
-                output,
-                last,
-            );
+            let (result, read) =
+                decoder.decode_to_string_without_replacement(&chunk[consumed..], output, last);
             consumed += read;
             read_total += read;
             match result {

@@ -34,9 +34,8 @@ fn own_version() -> String {
 fn cesu8_pair(bytes: &[u8]) -> Option<u32> {
     let half = |at: usize, second: std::ops::RangeInclusive<u8>| -> Option<u32> {
         let b = bytes.get(at..at + 3)?;
-        (b[0] == 0xED && second.contains(&b[1]) && b[2] & 0xC0 == 0x80).then(|| {
-            0xD000 | (u32::from(b[1]) & 0x3F) << 6 | (u32::from(b[2]) & 0x3F)
-        })
+        (b[0] == 0xED && second.contains(&b[1]) && b[2] & 0xC0 == 0x80)
+            .then(|| 0xD000 | (u32::from(b[1]) & 0x3F) << 6 | (u32::from(b[2]) & 0x3F))
     };
     let high = half(0, 0xA0..=0xAF)?;
     let low = half(3, 0xB0..=0xBF)?;

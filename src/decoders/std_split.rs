@@ -16,8 +16,7 @@
 use std::borrow::Cow;
 
 use super::{
-    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder,
-    DecoderFailure,
+    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
 };
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
@@ -188,14 +187,15 @@ mod tests {
     #[test]
     fn reused_outcomes_forget_the_previous_input() {
         let mut outcome = Outcome::verdict("x", false);
-        for decoder in [
-            &StdFromUtf8 as &dyn Decoder,
-            &StdLossy,
-            &StdUtf8Chunks,
-        ] {
+        for decoder in [&StdFromUtf8 as &dyn Decoder, &StdLossy, &StdUtf8Chunks] {
             decoder.decode_into(&[0xFF, 0x80], &mut outcome).unwrap();
             decoder.decode_into(b"ok", &mut outcome).unwrap();
-            assert_eq!(outcome, decoder.decode(b"ok").unwrap(), "{}", decoder.name());
+            assert_eq!(
+                outcome,
+                decoder.decode(b"ok").unwrap(),
+                "{}",
+                decoder.name()
+            );
         }
     }
 }

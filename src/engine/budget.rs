@@ -74,8 +74,14 @@ mod tests {
 
     #[test]
     fn parses_durations_and_counts() {
-        assert_eq!(Budget::parse("60s"), Ok(Budget::Time(Duration::from_secs(60))));
-        assert_eq!(Budget::parse("2m"), Ok(Budget::Time(Duration::from_secs(120))));
+        assert_eq!(
+            Budget::parse("60s"),
+            Ok(Budget::Time(Duration::from_secs(60)))
+        );
+        assert_eq!(
+            Budget::parse("2m"),
+            Ok(Budget::Time(Duration::from_secs(120)))
+        );
         assert_eq!(
             Budget::parse("250ms"),
             Ok(Budget::Time(Duration::from_millis(250)))

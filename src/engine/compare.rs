@@ -81,7 +81,9 @@ impl Aspect {
 
     /// Parses a name written by [`Aspect::as_str`].
     pub fn from_name(name: &str) -> Option<Aspect> {
-        Aspect::ALL.into_iter().find(|aspect| aspect.as_str() == name)
+        Aspect::ALL
+            .into_iter()
+            .find(|aspect| aspect.as_str() == name)
     }
 
     /// The aspect's position in [`Aspect::ALL`] (an index into per-aspect counters).

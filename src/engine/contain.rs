@@ -60,7 +60,10 @@ mod tests {
         assert_eq!(contained(|| 7), Ok(7));
         let message = contained(|| -> u8 { panic!("decoder exploded at {}", 3) }).unwrap_err();
         assert!(message.contains("decoder exploded at 3"), "{message}");
-        assert!(message.contains("contain.rs"), "location recorded: {message}");
+        assert!(
+            message.contains("contain.rs"),
+            "location recorded: {message}"
+        );
         assert!(!CONTAINING.with(Cell::get));
     }
 }

@@ -73,7 +73,7 @@ pub fn explain(input: &[u8]) -> String {
         matched.join(", ")
     );
     for note in notes {
-        explanation.push_str("\n");
+        explanation.push('\n');
         explanation.push_str(&note);
     }
     explanation

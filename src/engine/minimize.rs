@@ -51,11 +51,7 @@ impl<F: FnMut(&[u8]) -> bool> Tester<F> {
 }
 
 /// Minimises `input`, for which `still_fails` is true, calling it at most `budget` times.
-pub fn minimize(
-    input: &[u8],
-    budget: usize,
-    still_fails: impl FnMut(&[u8]) -> bool,
-) -> Minimized {
+pub fn minimize(input: &[u8], budget: usize, still_fails: impl FnMut(&[u8]) -> bool) -> Minimized {
     let mut tester = Tester {
         still_fails,
         calls: 0,
@@ -151,10 +147,7 @@ mod tests {
             let ff = bytes.iter().position(|&b| b == 0xFF);
             matches!((ed, ff), (Some(a), Some(b)) if a < b)
         };
-        let input: Vec<u8> = b"hello \xED world, this is padding \xFF and more"
-            .iter()
-            .copied()
-            .collect();
+        let input = b"hello \xED world, this is padding \xFF and more".to_vec();
         let result = minimize(&input, 10_000, fails);
         assert_eq!(result.bytes, vec![0xED, 0xFF]);
         assert!(!result.budget_exhausted);

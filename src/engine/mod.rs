@@ -189,11 +189,8 @@ impl Engine {
                 });
             }
             drop(sender);
-            let mut progress = Progress::new(
-                options.progress,
-                options.budget,
-                options.expected_inputs,
-            );
+            let mut progress =
+                Progress::new(options.progress, options.budget, options.expected_inputs);
             let mut pending: BTreeMap<u64, BatchResult> = BTreeMap::new();
             let mut next_batch = 0;
             let mut first_error: Option<io::Error> = None;
@@ -220,7 +217,9 @@ impl Engine {
             return Err(error);
         }
         let duration = started.elapsed();
-        let feed = feed.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let feed = feed
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let stopped_by = if feed.exhausted {
             "corpus-exhausted"
         } else {
@@ -249,7 +248,10 @@ fn fresh_run_dir(out_dir: &Path, run_id: &str) -> io::Result<PathBuf> {
     }
     Err(io::Error::new(
         io::ErrorKind::AlreadyExists,
-        format!("no free run directory for {run_id} in {}", out_dir.display()),
+        format!(
+            "no free run directory for {run_id} in {}",
+            out_dir.display()
+        ),
     ))
 }
 
@@ -491,10 +493,13 @@ impl<'e> Collector<'e> {
             if let Some(&slot) = self.report_of.get(&found.signature) {
                 let report = &mut self.reports[slot];
                 report.occurrences += found.count;
-                let room = self.options.origins_kept - report.other_origins.len().min(self.options.origins_kept);
-                report
-                    .other_origins
-                    .extend(std::iter::once(found.origin).chain(found.other_origins).take(room));
+                let room = self.options.origins_kept
+                    - report.other_origins.len().min(self.options.origins_kept);
+                report.other_origins.extend(
+                    std::iter::once(found.origin)
+                        .chain(found.other_origins)
+                        .take(room),
+                );
                 continue;
             }
             if self.reports.len() >= self.options.max_reports {
@@ -513,9 +518,10 @@ impl<'e> Collector<'e> {
         let decoder = self.engine.decoders[found.decoder].as_ref();
         let mut checker = PairChecker::new(decoder);
         let target = found.signature.clone();
-        let minimized = minimize::minimize(&found.bytes, self.options.minimization_calls, |candidate| {
-            checker.signature(candidate).as_ref() == Some(&target)
-        });
+        let minimized =
+            minimize::minimize(&found.bytes, self.options.minimization_calls, |candidate| {
+                checker.signature(candidate).as_ref() == Some(&target)
+            });
         let report = build_report(
             decoder,
             &found.signature,
@@ -602,7 +608,12 @@ impl<'e> Collector<'e> {
             duration_seconds,
             threads,
             reference: entry(&crate::decoders::reference::ReferenceDecoder),
-            decoders: self.engine.decoders.iter().map(|d| entry(d.as_ref())).collect(),
+            decoders: self
+                .engine
+                .decoders
+                .iter()
+                .map(|d| entry(d.as_ref()))
+                .collect(),
             sources: self.sources,
             total_inputs: self.total_inputs,
             total_bytes: self.total_bytes,

@@ -77,7 +77,10 @@ pub fn categorize(
     if !reference.is_valid() {
         return taxonomy::categories_of_units(
             input,
-            reference.errors.iter().map(|error| (error.offset, error.len)),
+            reference
+                .errors
+                .iter()
+                .map(|error| (error.offset, error.len)),
         );
     }
     let Some(outcome) = outcome else {
@@ -134,7 +137,10 @@ mod tests {
             signature.canonical(),
             "utf8conf/divergence/1\nreference\nmutant-cesu8\nvalid\ncesu8-pair\naccepts-ill-formed"
         );
-        assert_eq!(signature.id(), fnv1a64_hex(signature.canonical().as_bytes()));
+        assert_eq!(
+            signature.id(),
+            fnv1a64_hex(signature.canonical().as_bytes())
+        );
         let mut other = signature.clone();
         other.shape = "rejects-well-formed".into();
         assert_ne!(signature.id(), other.id());
