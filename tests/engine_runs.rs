@@ -461,3 +461,18 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+#[test]
+fn a_stop_request_ends_the_run_with_a_summary() {
+    let dir = out_dir("stop");
+    let engine = Engine::new(vec![decoder("std")]);
+    let mut options = RunOptions::new(&dir);
+    options.budget = Budget::Inputs(1_000);
+    options
+        .stop
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let result = run(&engine, cesu8_corpus(), &options);
+    assert_eq!(result.summary.stopped_by, "interrupted");
+    assert_eq!(result.summary.total_inputs, 0);
+    assert!(result.run_dir.join("summary.json").is_file());
+}

@@ -20,7 +20,9 @@
 //!   at once; later occurrences only add to its count. At the end every report is rewritten
 //!   with its final count, and `summary.json` is written.
 //!
-//! The run ends when the budget ([`budget::Budget`]) is spent or the corpus runs out.
+//! The run ends when the budget ([`budget::Budget`]) is spent, the corpus runs out, or
+//! [`RunOptions::stop`] is raised (by Ctrl-C in `utf8conf run`); in every case the batches
+//! already taken are finished and the reports and summary are written.
 
 pub mod budget;
 pub mod check;
@@ -34,8 +36,9 @@ pub mod signature;
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
 use crate::corpus::{Input, Origin};
@@ -85,6 +88,8 @@ pub struct RunOptions {
     pub max_reports: usize,
     /// Origins kept per report besides the first.
     pub origins_kept: usize,
+    /// Raised to end the run early (no new batch is started once it is set).
+    pub stop: Arc<AtomicBool>,
 }
 
 impl RunOptions {
@@ -102,6 +107,7 @@ impl RunOptions {
             minimization_calls: 4_000,
             max_reports: 1_000,
             origins_kept: 4,
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 }
@@ -181,7 +187,9 @@ impl Engine {
                 let feed = &feed;
                 scope.spawn(move || {
                     let mut worker = Worker::new(self, options.origins_kept);
-                    while let Some(batch) = take_batch(feed, deadline, options.batch_size) {
+                    while let Some(batch) =
+                        take_batch(feed, deadline, &options.stop, options.batch_size)
+                    {
                         if sender.send(worker.process(batch)).is_err() {
                             break;
                         }
@@ -222,6 +230,8 @@ impl Engine {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let stopped_by = if feed.exhausted {
             "corpus-exhausted"
+        } else if options.stop.load(Ordering::Relaxed) {
+            "interrupted"
         } else {
             "budget"
         };
@@ -271,9 +281,15 @@ struct Batch {
     inputs: Vec<Input>,
 }
 
-/// Takes the next batch, or `None` when the budget is spent or the corpus is exhausted.
-fn take_batch(feed: &Mutex<Feed<'_>>, deadline: Option<Instant>, size: usize) -> Option<Batch> {
-    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+/// Takes the next batch, or `None` when the budget is spent, the corpus is exhausted or
+/// a stop was requested.
+fn take_batch(
+    feed: &Mutex<Feed<'_>>,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+    size: usize,
+) -> Option<Batch> {
+    if deadline.is_some_and(|deadline| Instant::now() >= deadline) || stop.load(Ordering::Relaxed) {
         return None;
     }
     let mut feed = feed.lock().ok()?;

@@ -77,7 +77,7 @@ pub struct Summary {
     pub seed: u64,
     /// The budget.
     pub budget: BudgetEntry,
-    /// Why the run ended: `budget` or `corpus-exhausted`.
+    /// Why the run ended: `budget`, `corpus-exhausted` or `interrupted`.
     pub stopped_by: String,
     /// Start time (RFC 3339, UTC).
     pub started: String,
