@@ -4,7 +4,17 @@
 //! came from and how to get them again (a vector id, or a generator with its seed and
 //! index).
 
+pub mod chunking;
+pub mod exhaustive;
+pub mod faults;
+pub mod generator;
+pub mod placement;
+pub mod random;
+pub mod rng;
+pub mod text;
 pub mod vectors;
+
+pub use generator::{default_generators, regenerate, Generator, Inputs, Mixed};
 
 use serde::{Deserialize, Serialize};
 
