@@ -1,8 +1,10 @@
 //! `utf8conf run` (also plain `utf8conf`): the main job (DESIGN.md §3.1).
 //!
-//! Every decoder (by default every built-in one) against the reference, over the embedded
-//! vectors, any vector files given with `--vectors`, and the generated corpora, within a
-//! budget (by default about a minute). Reports go to `<out>/<run-id>/`, progress to stderr,
+//! Every decoder (by default every built-in one) against the reference, over any vector
+//! files given with `--vectors`, the embedded vectors, and then the generated corpora of
+//! [`crate::corpus::default_generators`] for `--seed` (their bounded sources interleaved,
+//! then the enumeration of every input of length 0..=3), within a budget (by default
+//! about a minute). Reports go to `<out>/<run-id>/`, progress to stderr,
 //! and a closing table to stdout: one row per decoder, one column per aspect, each cell
 //! `inputs compared/divergences`. Exit 0: no divergence; 1: divergences; 2: error.
 
@@ -11,7 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::corpus::{vectors, Input, Origin};
+use crate::corpus::{self, vectors, Input, Origin};
 use crate::decoders::{self, Decoder};
 use crate::engine::budget::{Budget, DEFAULT_BUDGET};
 use crate::engine::compare::Aspect;
@@ -141,9 +143,10 @@ fn corpus(user_files: &[PathBuf], seed: u64) -> Result<(InputStream, Option<u64>
             },
         })
         .collect();
-    let count = vector_inputs.len() as u64;
-    let _ = seed;
-    Ok((Box::new(vector_inputs.into_iter()), Some(count)))
+    let vector_count = vector_inputs.len() as u64;
+    let generated = corpus::default_generators(seed);
+    let total = generated.len_hint().map(|count| count + vector_count);
+    Ok((Box::new(vector_inputs.into_iter().chain(generated)), total))
 }
 
 /// Prints the closing table: decoders by aspects, cells `compared/divergences`.

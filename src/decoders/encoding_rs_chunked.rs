@@ -3,8 +3,8 @@
 //! The one-shot [`super::encoding_rs::EncodingRsDecoder`] hands encoding_rs the whole input
 //! at once. Streaming is where decoders keep state between calls (a sequence whose first
 //! bytes arrived in the previous chunk), so this decoder feeds the same input in the
-//! deterministic [`chunk_plan`] of its bytes, then signals the end of input with an empty
-//! `last = true` call, twice:
+//! deterministic chunk plan of its bytes ([`super::chunk_plan`]), then signals the end of
+//! input with an empty `last = true` call, twice:
 //!
 //! - with `decode_to_string_without_replacement`, whose `DecoderResult::Malformed(bad,
 //!   after)` gives each error unit (it ends `after` bytes before the bytes read so far and
@@ -20,10 +20,11 @@ use std::cell::RefCell;
 
 use encoding_rs::{CoderResult, DecoderResult, UTF_8};
 
-use super::chunk_plan::chunk_plan;
+use super::chunk_plan::chunk_boundaries;
 use super::{
     decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
 };
+use crate::corpus::chunking::chunks;
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// encoding_rs's streaming decoder, fed in the input's chunk plan.
@@ -36,11 +37,16 @@ thread_local! {
 
 /// Feeds `input` in its chunk plan to a strict streaming decoder and pushes every error
 /// unit: `(offset, len, incomplete)`.
-fn strict_units(input: &[u8], output: &mut String, units: &mut Vec<(usize, usize, bool)>) {
+fn strict_units(
+    input: &[u8],
+    boundaries: &[usize],
+    output: &mut String,
+    units: &mut Vec<(usize, usize, bool)>,
+) {
     let mut decoder = UTF_8.new_decoder_without_bom_handling();
     let mut read_total = 0;
     let end_of_input: &[u8] = &[];
-    for (chunk, last) in chunk_plan(input)
+    for (chunk, last) in chunks(input, boundaries)
         .map(|chunk| (chunk, false))
         .chain(std::iter::once((end_of_input, true)))
     {
@@ -68,10 +74,10 @@ fn strict_units(input: &[u8], output: &mut String, units: &mut Vec<(usize, usize
 }
 
 /// Feeds `input` in its chunk plan to a replacing streaming decoder and pushes the scalars.
-fn lossy_scalars(input: &[u8], output: &mut String, scalars: &mut Vec<u32>) {
+fn lossy_scalars(input: &[u8], boundaries: &[usize], output: &mut String, scalars: &mut Vec<u32>) {
     let mut decoder = UTF_8.new_decoder_without_bom_handling();
     let end_of_input: &[u8] = &[];
-    for (chunk, last) in chunk_plan(input)
+    for (chunk, last) in chunks(input, boundaries)
         .map(|chunk| (chunk, false))
         .chain(std::iter::once((end_of_input, true)))
     {
@@ -118,10 +124,11 @@ impl Decoder for EncodingRsChunked {
         reset_outcome(outcome, self.name());
         let mut scalars = reuse_scalars(outcome);
         let mut errors = reuse_errors(outcome);
+        let boundaries = chunk_boundaries(input);
         OUTPUT.with(|output| {
             let mut output = output.borrow_mut();
             let mut units = Vec::new();
-            strict_units(input, &mut output, &mut units);
+            strict_units(input, &boundaries, &mut output, &mut units);
             if let Some(&(offset, len, incomplete)) = units.first() {
                 outcome.valid = false;
                 outcome.valid_up_to = Some(offset);
@@ -136,7 +143,7 @@ impl Decoder for EncodingRsChunked {
                 len,
                 category: None,
             }));
-            lossy_scalars(input, &mut output, &mut scalars);
+            lossy_scalars(input, &boundaries, &mut output, &mut scalars);
         });
         outcome.scalars = Some(scalars);
         outcome.errors = Some(errors);
