@@ -476,3 +476,19 @@ fn a_stop_request_ends_the_run_with_a_summary() {
     assert_eq!(result.summary.total_inputs, 0);
     assert!(result.run_dir.join("summary.json").is_file());
 }
+
+#[test]
+fn the_report_limit_bounds_the_work_but_not_the_counts() {
+    let dir = out_dir("limit");
+    let engine = Engine::new(vec![decoder("mutant-cesu8"), decoder("mutant-panic")]);
+    let mut inputs = cesu8_corpus();
+    inputs.push(generated("ff", 0, vec![0x41, 0xFF]));
+    inputs.push(generated("ff", 1, vec![0xFF, 0x80]));
+    let mut options = RunOptions::new(&dir);
+    options.budget = Budget::Inputs(1_000);
+    options.max_reports = 1;
+    let result = run(&engine, inputs, &options);
+    assert_eq!(result.reports.len(), 1);
+    assert_eq!(result.summary.unreported_signatures, 2);
+    assert_eq!(result.summary.exit_code, 1);
+}

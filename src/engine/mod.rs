@@ -33,7 +33,7 @@ pub mod minimize;
 pub mod progress;
 pub mod signature;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -468,6 +468,7 @@ struct Collector<'e> {
     run_dir: PathBuf,
     reports: Vec<DivergenceReport>,
     report_of: HashMap<Signature, usize>,
+    over_limit: HashSet<Signature>,
     counters: Vec<AspectCounters>,
     sources: BTreeMap<String, u64>,
     total_inputs: u64,
@@ -484,6 +485,7 @@ impl<'e> Collector<'e> {
             run_dir: run_dir.to_path_buf(),
             reports: Vec::new(),
             report_of: HashMap::new(),
+            over_limit: HashSet::new(),
             counters: vec![AspectCounters::default(); engine.decoders.len()],
             sources: BTreeMap::new(),
             total_inputs: 0,
@@ -519,6 +521,7 @@ impl<'e> Collector<'e> {
                 continue;
             }
             if self.reports.len() >= self.options.max_reports {
+                self.over_limit.insert(found.signature);
                 continue;
             }
             let signature = found.signature.clone();
@@ -641,6 +644,7 @@ impl<'e> Collector<'e> {
             comparisons,
             divergent_inputs: self.divergent_inputs,
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
+            unreported_signatures: self.over_limit.len() as u64,
             exit_code,
         };
         write_json_atomically(&self.run_dir.join("summary.json"), &summary)?;

@@ -105,6 +105,9 @@ pub struct Summary {
     pub divergent_inputs: u64,
     /// The ids of the reports written (one per distinct divergence).
     pub reports: Vec<String>,
+    /// Distinct divergences found after the report limit was reached (counted in
+    /// `divergent_inputs`, but not minimised or written).
+    pub unreported_signatures: u64,
     /// The process exit code (0: no divergence, 1: divergences).
     pub exit_code: u8,
 }
