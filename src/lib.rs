@@ -4,12 +4,17 @@
 //! listed above it:
 //!
 //! - [`cli`]: the `utf8conf` commands.
+//! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
+//!   (`utf8conf check`).
+//! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
 //! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
 //! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
 //! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
+pub mod adapter;
 pub mod cli;
+pub mod conformance;
 pub mod corpus;
 pub mod decoders;
 pub mod engine;

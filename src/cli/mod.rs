@@ -3,6 +3,7 @@
 //! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
 //! findings, 2 for a usage or I/O error, which is always reported as one line on stderr.
 
+mod check;
 mod decode;
 mod decoders;
 mod reproduce;
@@ -36,6 +37,8 @@ enum Command {
     /// Re-run a divergence report's decoder pair on its minimised input; exit 1 if the
     /// divergence is still there, 0 if not.
     Reproduce(reproduce::ReproduceArgs),
+    /// Grade an external decoder (adapter protocol) or all of them for conformance.
+    Check(check::CheckArgs),
 }
 
 /// An error that ends the command with exit code 2 and one line on stderr.
@@ -56,6 +59,7 @@ pub fn main() -> ExitCode {
         Some(Command::Decoders(args)) => decoders::run(args),
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Reproduce(args)) => reproduce::run(args),
+        Some(Command::Check(args)) => check::run(args),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };
