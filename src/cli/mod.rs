@@ -6,6 +6,8 @@
 mod check;
 mod decode;
 mod decoders;
+mod reproduce;
+mod run;
 pub mod seed_corpus;
 
 use std::process::ExitCode;
@@ -30,6 +32,12 @@ enum Command {
     Decode(decode::DecodeArgs),
     /// List the decoders with their versions and what they report.
     Decoders(decoders::DecodersArgs),
+    /// Run every decoder against the reference over the vectors and generated corpora,
+    /// and report each divergence as JSON (the default command).
+    Run(run::RunArgs),
+    /// Re-run a divergence report's decoder pair on its minimised input; exit 1 if the
+    /// divergence is still there, 0 if not.
+    Reproduce(reproduce::ReproduceArgs),
     /// Grade an external decoder (adapter protocol) or all of them for conformance.
     Check(check::CheckArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
@@ -52,15 +60,12 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),
+        Some(Command::Run(args)) => run::run(args),
+        Some(Command::Reproduce(args)) => reproduce::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
-        None => {
-            use clap::CommandFactory;
-            Cli::command()
-                .print_help()
-                .map(|_| 0)
-                .map_err(CliError::from)
-        }
+        // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
+        None => run::run(run::RunArgs::defaults()),
     };
     match result {
         Ok(code) => ExitCode::from(code),

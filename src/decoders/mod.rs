@@ -6,13 +6,19 @@
 //! only the fields both sides really produce; a field a decoder cannot produce is absent
 //! from its outcome, never invented.
 
+pub mod bstr;
+pub mod chunk_plan;
 pub mod encoding_rs;
+pub mod encoding_rs_chunked;
+pub mod mutants;
 pub mod reference;
+pub mod simdutf8;
 pub mod std_lib;
+pub mod std_split;
 
 use serde::Serialize;
 
-use crate::outcome::Outcome;
+use crate::outcome::{ErrorUnit, Outcome};
 
 /// Which fields of an [`Outcome`] a decoder reports (`valid` is always reported).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
@@ -104,6 +110,51 @@ pub trait Decoder: Send + Sync {
     fn capabilities(&self) -> Capabilities;
     /// Decodes one input.
     fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure>;
+    /// Decodes one input into `outcome`, which the caller reuses from input to input (the
+    /// engine's hot path). Implementations may keep the allocations of `outcome.scalars` and
+    /// `outcome.errors` (see [`reuse_scalars`], [`reuse_errors`]) but must set every field:
+    /// after the call `outcome` says exactly what [`Decoder::decode`] would have said.
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        *outcome = self.decode(input)?;
+        Ok(())
+    }
+}
+
+/// Resets `outcome` to "valid, nothing else reported" under the decoder name `name`, keeping
+/// the allocations of its `scalars` and `errors` buffers for [`reuse_scalars`] and
+/// [`reuse_errors`].
+pub fn reset_outcome(outcome: &mut Outcome, name: &str) {
+    if outcome.decoder != name {
+        outcome.decoder.clear();
+        outcome.decoder.push_str(name);
+    }
+    outcome.valid = true;
+    outcome.valid_up_to = None;
+    outcome.error_len = None;
+    outcome.error = None;
+}
+
+/// Takes the scalar buffer out of `outcome`, emptied, so a decoder can fill it and put it
+/// back with `outcome.scalars = Some(buffer)` without a fresh allocation.
+pub fn reuse_scalars(outcome: &mut Outcome) -> Vec<u32> {
+    let mut scalars = outcome.scalars.take().unwrap_or_default();
+    scalars.clear();
+    scalars
+}
+
+/// Takes the error-unit buffer out of `outcome`, emptied (see [`reuse_scalars`]).
+pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
+    let mut errors = outcome.errors.take().unwrap_or_default();
+    errors.clear();
+    errors
+}
+
+/// Runs [`Decoder::decode_into`] on a fresh outcome: the `decode` of decoders whose real
+/// work is in `decode_into`.
+pub fn decode_fresh(decoder: &dyn Decoder, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+    let mut outcome = Outcome::verdict(decoder.name(), true);
+    decoder.decode_into(input, &mut outcome)?;
+    Ok(outcome)
 }
 
 /// The built-in decoders, the reference first.
@@ -111,13 +162,24 @@ pub fn builtin() -> Vec<Box<dyn Decoder>> {
     vec![
         Box::new(reference::ReferenceDecoder),
         Box::new(std_lib::StdDecoder),
+        Box::new(std_split::StdFromUtf8),
+        Box::new(std_split::StdLossy),
+        Box::new(std_split::StdUtf8Chunks),
         Box::new(encoding_rs::EncodingRsDecoder),
+        Box::new(encoding_rs_chunked::EncodingRsChunked),
+        Box::new(simdutf8::Simdutf8Basic),
+        Box::new(simdutf8::Simdutf8Compat),
+        Box::new(bstr::BstrDecoder),
     ]
 }
 
-/// Finds a built-in decoder by name.
+/// Finds a decoder by name: a built-in one, or one of the deliberately wrong
+/// [`mutants`] that exist to test the harness itself.
 pub fn by_name(name: &str) -> Option<Box<dyn Decoder>> {
-    builtin().into_iter().find(|decoder| decoder.name() == name)
+    builtin()
+        .into_iter()
+        .chain(mutants::all())
+        .find(|decoder| decoder.name() == name)
 }
 
 /// The names of the built-in decoders, for error messages.
