@@ -14,14 +14,14 @@
 mod buggy;
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
-#[path = "../fuzz/src/compare.rs"]
-mod compare;
 #[path = "../fuzz/src/decoders.rs"]
 mod decoders;
 #[path = "../fuzz/src/findings.rs"]
 mod findings;
 #[path = "../fuzz/src/program.rs"]
 mod program;
+#[path = "../fuzz/src/report.rs"]
+mod report;
 #[path = "../fuzz/src/streaming.rs"]
 mod streaming;
 
@@ -54,27 +54,34 @@ fn is_note(path: &Path) -> bool {
     path.extension().is_some_and(|extension| extension == "md")
 }
 
-/// Runs `target`'s check on `data`, returning a description of any divergence.
+/// Where replayed findings would say their report is (nothing is written there).
+fn report_dir() -> PathBuf {
+    std::env::temp_dir().join("utf8conf-fuzz-replay")
+}
+
+/// Runs `target`'s check on `data`, returning the report of any divergence.
 fn replay(target: &str, data: &[u8]) -> Option<String> {
+    let report_dir = report_dir();
+    let report_dir = report_dir.as_path();
     let in_process = decoders::in_process();
     let in_process: Vec<&dyn Decoder> = in_process.iter().map(|d| d.as_ref()).collect();
     let finding = match target {
-        "differential" => checks::differential_target(data, &in_process),
-        "structured" => checks::structured_target(data, &in_process),
+        "differential" => checks::differential_target(data, &in_process, report_dir),
+        "structured" => checks::structured_target(data, &in_process, report_dir),
         "streaming" => {
             let streamers = decoders::streaming();
             let streamers: Vec<&dyn streaming::StreamingDecoder> =
                 streamers.iter().map(|d| d.as_ref()).collect();
-            checks::streaming_target(data, &streamers)
+            checks::streaming_target(data, &streamers, report_dir)
         }
         "backends" => {
             let backends = decoders::backends();
             let backends: Vec<&dyn Decoder> = backends.iter().map(|d| d.as_ref()).collect();
-            checks::backends_target(data, &backends)
+            checks::backends_target(data, &backends, report_dir)
         }
         other => panic!("unknown fuzz target {other}"),
     };
-    finding.map(|finding| serde_json::to_string_pretty(&finding.report_json()).unwrap())
+    finding.map(|finding| serde_json::to_string_pretty(&finding.report).unwrap())
 }
 
 fn replay_all(root: &str) -> usize {
@@ -107,9 +114,25 @@ fn every_regression_file_replays_without_divergence() {
     replay_all("regressions");
 }
 
+/// The divergence report schema the main job's reports are validated against.
+fn divergence_schema() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/divergence.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+fn assert_valid_report(report: &serde_json::Value) {
+    let errors: Vec<String> = divergence_schema()
+        .iter_errors(report)
+        .map(|error| format!("{} at {}", error, error.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{report:#}");
+}
+
 /// The regression file of the planted `above-max` bug still catches that bug: with the
 /// buggy decoder plugged in, replaying it gives an `above-max` report whose minimised input
-/// is at most 4 bytes.
+/// is at most 4 bytes, valid against the main job's report schema.
 #[test]
 fn the_above_max_regression_catches_the_planted_bug() {
     let files = files_of("regressions", "differential");
@@ -123,14 +146,37 @@ fn the_above_max_regression_catches_the_planted_bug() {
         })
         .expect("regressions/differential/ holds the above-max finding");
     let data = std::fs::read(file).unwrap();
-    let finding = checks::differential_target(&data, &[&buggy::BuggyAboveMax])
+    let finding = checks::differential_target(&data, &[&buggy::BuggyAboveMax], &report_dir())
         .expect("the buggy decoder diverges on its regression file");
-    assert_eq!(finding.divergence.categories, [Category::AboveMax]);
-    assert!(finding.minimized.len() <= 4, "{:02X?}", finding.minimized);
-    let report = finding.report_json();
-    assert_eq!(report["schema"], compare::SCHEMA);
+    assert_eq!(finding.signature.categories, [Category::AboveMax]);
+    assert!(
+        finding.minimized().len() <= 4,
+        "{}",
+        finding.report.minimized_hex
+    );
+    let report = serde_json::to_value(&finding.report).unwrap();
+    assert_valid_report(&report);
     assert_eq!(report["categories"][0], "above-max");
     assert_eq!(report["origin"]["kind"], "fuzz");
+    assert_eq!(report["run_id"], "fuzz-differential");
+}
+
+/// Findings of every target are reports the main job's schema accepts, with the target's
+/// conditions in the explanation.
+#[test]
+fn findings_of_every_target_are_schema_valid_reports() {
+    let dir = report_dir();
+    let buggy: [&dyn Decoder; 1] = [&buggy::BuggyAboveMax];
+    let text = b"text \xF4\x90\x80\x80 more";
+    let differential = checks::differential_target(text, &buggy, &dir).unwrap();
+    let backends = checks::backends_target(text, &buggy, &dir).unwrap();
+    assert!(backends
+        .report
+        .explanation
+        .contains("bytes past a 64-byte boundary"));
+    for finding in [differential, backends] {
+        assert_valid_report(&serde_json::to_value(&finding.report).unwrap());
+    }
 }
 
 /// Outside `F4 90..BF` the buggy decoder agrees with the reference, so every divergence it
@@ -153,12 +199,17 @@ fn the_buggy_decoder_differs_only_above_max() {
             inputs.extend((0..=255u8).map(|c| vec![a, b, c]));
         }
     }
+    let dir = report_dir();
     for input in inputs {
-        let finding = checks::differential_target(&input, &[&buggy::BuggyAboveMax]);
+        let finding = checks::differential_target(&input, &[&buggy::BuggyAboveMax], &dir);
         match finding {
             Some(finding) => {
                 assert!(planted(&input), "{input:02X?}");
-                assert_eq!(finding.divergence.categories, [Category::AboveMax]);
+                assert!(
+                    finding.signature.categories.contains(&Category::AboveMax),
+                    "{input:02X?}: {:?}",
+                    finding.signature.categories
+                );
             }
             None => assert!(!planted(&input), "{input:02X?}"),
         }
@@ -172,30 +223,17 @@ fn reports_are_bucketed_by_signature() {
     let dir = std::env::temp_dir().join(format!("utf8conf-fuzz-replay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let decoders: [&dyn Decoder; 1] = [&buggy::BuggyAboveMax];
-    let first = checks::differential_target(b"ab\xF4\x90\x80\x80", &decoders).unwrap();
-    let second = checks::differential_target(b"\xF4\xA0\x80\x80xyz", &decoders).unwrap();
-    assert_eq!(first.divergence.signature(), second.divergence.signature());
+    let first = checks::differential_target(b"ab\xF4\x90\x80\x80", &decoders, &dir).unwrap();
+    let second = checks::differential_target(b"\xF4\xA0\x80\x80xyz", &decoders, &dir).unwrap();
+    assert_eq!(first.signature, second.signature);
     let path = match findings::record(&first, &dir).unwrap() {
         findings::Recorded::New(path) => path,
         other => panic!("first report not new: {other:?}"),
     };
     let written: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    for field in [
-        "schema",
-        "id",
-        "decoders",
-        "aspect",
-        "categories",
-        "input_hex",
-        "minimized_hex",
-        "outcomes",
-        "explanation",
-        "origin",
-        "reproduce",
-    ] {
-        assert!(!written[field].is_null(), "report lacks {field}");
-    }
+    assert_valid_report(&written);
+    assert_eq!(written["id"], first.report.id);
     assert!(matches!(
         findings::record(&second, &dir).unwrap(),
         findings::Recorded::Known(_)

@@ -15,7 +15,7 @@ fn backends() -> &'static [Box<dyn Decoder>] {
 
 fuzz_target!(|data: &[u8]| {
     let backends: Vec<&dyn Decoder> = backends().iter().map(|d| d.as_ref()).collect();
-    if let Some(finding) = checks::backends_target(data, &backends) {
+    if let Some(finding) = checks::backends_target(data, &backends, findings::report_dir()) {
         findings::abort_if_new(finding);
     }
 });

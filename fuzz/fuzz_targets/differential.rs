@@ -22,7 +22,7 @@ fn decoders_under_test() -> &'static [Box<dyn Decoder>] {
 
 fuzz_target!(|data: &[u8]| {
     let decoders: Vec<&dyn Decoder> = decoders_under_test().iter().map(|d| d.as_ref()).collect();
-    if let Some(finding) = checks::differential_target(data, &decoders) {
+    if let Some(finding) = checks::differential_target(data, &decoders, findings::report_dir()) {
         findings::abort_if_new(finding);
     }
 });

@@ -16,7 +16,7 @@ fn streaming_decoders() -> &'static [Box<dyn StreamingDecoder>] {
 fuzz_target!(|data: &[u8]| {
     let decoders: Vec<&dyn StreamingDecoder> =
         streaming_decoders().iter().map(|d| d.as_ref()).collect();
-    if let Some(finding) = checks::streaming_target(data, &decoders) {
+    if let Some(finding) = checks::streaming_target(data, &decoders, findings::report_dir()) {
         findings::abort_if_new(finding);
     }
 });

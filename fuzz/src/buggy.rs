@@ -7,13 +7,15 @@
 //!          %xF4 %x80-8F 2( UTF8-tail )
 //! ```
 //!
-//! Everywhere else it agrees with the reference exactly (strict result, scalars, maximal
-//! subparts), so every divergence it causes is an `above-max` bug. The `differential` target
+//! It is a validator: it reports the strict result and the error units (maximal subparts),
+//! not a lossy decode, since the code points it wrongly accepts are not scalar values and
+//! have no place in an outcome's `scalars`. Everywhere else it agrees with the reference
+//! exactly, so every divergence it causes is an `above-max` bug. The `differential` target
 //! uses it only when built with `--features buggy-above-max`; the replay tests use it to
 //! check that the regression file for this bug still catches it.
 
 use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
-use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
+use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The decoder's name in reports.
 pub const NAME: &str = "buggy-above-max";
@@ -35,20 +37,18 @@ fn lead_rule(lead: u8) -> Option<(usize, std::ops::RangeInclusive<u8>)> {
     }
 }
 
-/// The decoder that accepts `F4 90..BF` (see the module header).
+/// The validator that accepts `F4 90..BF` (see the module header).
 pub struct BuggyAboveMax;
 
 impl BuggyAboveMax {
-    /// Decodes `input` into scalars and `(offset, len, incomplete)` error units.
-    pub fn decode_units(input: &[u8]) -> (Vec<u32>, Vec<(usize, usize, bool)>) {
-        let mut scalars = Vec::new();
+    /// Validates `input` into `(offset, len, incomplete)` error units.
+    pub fn error_units(input: &[u8]) -> Vec<(usize, usize, bool)> {
         let mut units = Vec::new();
         let mut offset = 0;
         while offset < input.len() {
             let lead = input[offset];
             let Some((len, second)) = lead_rule(lead) else {
                 units.push((offset, 1, false));
-                scalars.push(REPLACEMENT);
                 offset += 1;
                 continue;
             };
@@ -68,23 +68,14 @@ impl BuggyAboveMax {
                 }
                 matched += 1;
             }
-            if matched == len {
-                let payload_bits = [0x7F, 0x1F, 0x0F, 0x07][len - 1];
-                let scalar = input[offset + 1..offset + len]
-                    .iter()
-                    .fold(u32::from(lead & payload_bits), |value, &byte| {
-                        (value << 6) | u32::from(byte & 0x3F)
-                    });
-                scalars.push(scalar);
-            } else {
+            if matched < len {
                 // A prefix cut by the end of input could still be completed.
                 let incomplete = offset + matched == input.len();
                 units.push((offset, matched, incomplete));
-                scalars.push(REPLACEMENT);
             }
             offset += matched;
         }
-        (scalars, units)
+        units
     }
 }
 
@@ -102,11 +93,16 @@ impl Decoder for BuggyAboveMax {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities::ALL
+        Capabilities {
+            valid_up_to: true,
+            error_len: true,
+            scalars: false,
+            errors: true,
+        }
     }
 
     fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        let (scalars, units) = Self::decode_units(input);
+        let units = Self::error_units(input);
         let first_error = units.first().map(|&(offset, len, incomplete)| {
             let len = if incomplete {
                 ErrorLen::Incomplete
@@ -116,7 +112,6 @@ impl Decoder for BuggyAboveMax {
             (offset, len)
         });
         let mut outcome = Outcome::from_strict(NAME, first_error);
-        outcome.scalars = Some(scalars);
         outcome.errors = Some(
             units
                 .into_iter()

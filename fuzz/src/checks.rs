@@ -13,105 +13,57 @@
 //! the smallest input, found by removing bytes, on which the same decoder, under the same
 //! conditions (chunk sizes, alignment offset), still diverges with the same signature.
 
-use arbitrary::{Arbitrary, Unstructured};
-use utf8conf::corpus::Origin;
-use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
-use utf8conf::hex::format_hex;
-use utf8conf::outcome::Outcome;
+use std::path::Path;
 
-use crate::compare::{compare, minimize, reference_outcome, Divergence, Finding};
+use arbitrary::{Arbitrary, Unstructured};
+use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
+use utf8conf::engine::check::check_decoder;
+use utf8conf::outcome::Outcome;
+use utf8conf::reference::Reference;
+
 use crate::program::Program;
+use crate::report::{check_pair, Finding, FuzzContext};
 use crate::streaming::{ChunkPlan, StreamingDecoder};
 
 /// The alignment offsets the `backends` target tries: every offset in a 64-byte line.
 pub const ALIGNMENT_OFFSETS: std::ops::RangeInclusive<usize> = 0..=63;
 
-/// Runs `decoder` on `input` and compares it with the reference outcome.
-fn diverges(decoder: &dyn Decoder, input: &[u8], reference: &Outcome) -> Option<Divergence> {
-    let outcome = match decoder.decode(input) {
-        Ok(outcome) => outcome,
-        Err(failure) => {
-            let mut outcome = Outcome::verdict(decoder.name(), false);
-            outcome.error = Some(failure.message);
-            return Some(Divergence {
-                reference: reference.clone(),
-                other: outcome,
-                aspect: failure.kind.as_str(),
-                categories: Vec::new(),
-            });
-        }
-    };
-    compare(input, reference, &outcome, decoder.capabilities())
-}
-
-/// How a finding is reproduced and described, beyond the decoder and the bytes.
-struct Context<'a> {
-    /// The fuzz target.
-    target: &'a str,
-    /// The raw fuzz input.
-    fuzz_input: &'a [u8],
-    /// The conditions the decoder ran under, in words (chunk plan, alignment offset).
-    conditions: Option<String>,
-    /// The fuzz input that reproduces the finding from the minimised bytes.
-    reproducer: fn(&[u8]) -> Vec<u8>,
-}
-
-/// `decoder` against the reference on `input`; on a divergence, the minimised finding.
-fn check_pair(decoder: &dyn Decoder, input: &[u8], context: Context<'_>) -> Option<Finding> {
-    let divergence = diverges(decoder, input, &reference_outcome(input))?;
-    let signature = divergence.signature();
-    let minimized = minimize(input, |candidate| {
-        diverges(decoder, candidate, &reference_outcome(candidate))
-            .is_some_and(|found| found.signature() == signature)
-    });
-    let reproduce = reproduce_command(context.target, decoder.name(), &{
-        (context.reproducer)(&minimized)
-    });
-    Some(Finding {
-        divergence,
-        input: input.to_vec(),
-        minimized,
-        fuzz_input: context.fuzz_input.to_vec(),
-        conditions: context.conditions,
-        origin: Origin::Fuzz {
-            target: context.target.to_string(),
-        },
-        reproduce,
-    })
-}
-
 /// The first divergence of any of `decoders` from the reference on plain bytes.
 fn differential(
     target: &str,
-    fuzz_input: &[u8],
     input: &[u8],
     decoders: &[&dyn Decoder],
+    report_dir: &Path,
 ) -> Option<Finding> {
-    decoders.iter().find_map(|&decoder| {
-        check_pair(
-            decoder,
-            input,
-            Context {
-                target,
-                fuzz_input,
-                conditions: None,
-                reproducer: <[u8]>::to_vec,
-            },
-        )
-    })
+    let context = FuzzContext {
+        target,
+        conditions: None,
+        report_dir,
+    };
+    decoders
+        .iter()
+        .find_map(|&decoder| check_pair(decoder, input, context))
 }
 
 /// The `differential` target: the fuzz input is the bytes to decode.
-pub fn differential_target(data: &[u8], decoders: &[&dyn Decoder]) -> Option<Finding> {
-    differential("differential", data, data, decoders)
+pub fn differential_target(
+    data: &[u8],
+    decoders: &[&dyn Decoder],
+    report_dir: &Path,
+) -> Option<Finding> {
+    differential("differential", data, decoders, report_dir)
 }
 
 /// The `structured` target: the fuzz input is an [`arbitrary`]-encoded [`Program`], turned
 /// into bytes and checked like `differential`. Inputs too short to build a program are
 /// skipped (`None`).
-pub fn structured_target(data: &[u8], decoders: &[&dyn Decoder]) -> Option<Finding> {
+pub fn structured_target(
+    data: &[u8],
+    decoders: &[&dyn Decoder],
+    report_dir: &Path,
+) -> Option<Finding> {
     let program = Program::arbitrary_take_rest(Unstructured::new(data)).ok()?;
-    differential("structured", data, &program.to_bytes(), decoders)
+    differential("structured", &program.to_bytes(), decoders, report_dir)
 }
 
 /// A streaming decoder fed its input in a fixed chunk plan, as a [`Decoder`].
@@ -155,29 +107,21 @@ impl Decoder for ChunkedDecoder<'_> {
 
 /// The `streaming` target: a chunk plan and a text (see [`crate::streaming`]); every
 /// streaming decoder, fed the chunks, against the reference on the whole text.
-pub fn streaming_target(data: &[u8], streamers: &[&dyn StreamingDecoder]) -> Option<Finding> {
+pub fn streaming_target(
+    data: &[u8],
+    streamers: &[&dyn StreamingDecoder],
+    report_dir: &Path,
+) -> Option<Finding> {
     let plan = ChunkPlan::parse(data);
+    let conditions = plan.describe();
+    let context = FuzzContext {
+        target: "streaming",
+        conditions: Some(&conditions),
+        report_dir,
+    };
     streamers.iter().find_map(|&streamer| {
         let chunked = ChunkedDecoder::new(streamer, plan.sizes.clone());
-        let sizes = plan.sizes.clone();
-        let finding = check_pair(
-            &chunked,
-            plan.text,
-            Context {
-                target: "streaming",
-                fuzz_input: data,
-                conditions: Some(plan.describe()),
-                reproducer: |text| text.to_vec(),
-            },
-        )?;
-        // The reproducer needs the plan in front of the minimised text.
-        Some(Finding {
-            reproduce: fuzz_reproduce_command(
-                "streaming",
-                &ChunkPlan::encode(&sizes, &finding.minimized),
-            ),
-            ..finding
-        })
+        check_pair(&chunked, plan.text, context)
     })
 }
 
@@ -247,61 +191,35 @@ impl Decoder for AlignedDecoder<'_> {
 
 /// The `backends` target: every backend, called explicitly, on the input placed at every
 /// alignment offset 0..=63, against the reference.
-pub fn backends_target(data: &[u8], backends: &[&dyn Decoder]) -> Option<Finding> {
-    let reference = reference_outcome(data);
+pub fn backends_target(
+    data: &[u8],
+    backends: &[&dyn Decoder],
+    report_dir: &Path,
+) -> Option<Finding> {
+    // The reference does not depend on alignment: decode once, then only compare.
+    let reference = Reference::rfc3629().decode(data);
     for &backend in backends {
+        let mut outcome = Outcome::verdict(backend.name(), true);
         for offset in ALIGNMENT_OFFSETS {
             let aligned = AlignedDecoder::new(backend, offset);
-            // The reference outcome does not depend on alignment: decode it once.
-            if diverges(&aligned, data, &reference).is_none() {
+            let checked = check_decoder(
+                &aligned,
+                aligned.capabilities(),
+                data,
+                &reference,
+                &mut outcome,
+            );
+            if checked.comparison.primary.is_none() {
                 continue;
             }
-            return check_pair(
-                &aligned,
-                data,
-                Context {
-                    target: "backends",
-                    fuzz_input: data,
-                    conditions: Some(format!(
-                        "input placed {offset} bytes past a 64-byte boundary"
-                    )),
-                    reproducer: <[u8]>::to_vec,
-                },
-            );
+            let conditions = format!("input placed {offset} bytes past a 64-byte boundary");
+            let context = FuzzContext {
+                target: "backends",
+                conditions: Some(&conditions),
+                report_dir,
+            };
+            return check_pair(&aligned, data, context);
         }
     }
     None
-}
-
-/// A shell command that replays `data` through a fuzz target.
-fn fuzz_reproduce_command(target: &str, data: &[u8]) -> String {
-    let escaped: String = data.iter().map(|byte| format!("\\x{byte:02x}")).collect();
-    format!("printf '{escaped}' > case && cargo fuzz run {target} case")
-}
-
-/// The command that reproduces a finding: `utf8conf decode` for a built-in decoder on plain
-/// bytes, else the fuzz target on `data` (plain bytes from `structured` go to
-/// `differential`).
-fn reproduce_command(target: &str, decoder: &str, data: &[u8]) -> String {
-    let plain_bytes = matches!(target, "differential" | "structured");
-    if plain_bytes && utf8conf::decoders::by_name(decoder).is_some() {
-        return format!(
-            "utf8conf decode --decoder {decoder} --hex '{}'",
-            format_hex(data)
-        );
-    }
-    let target = if target == "structured" {
-        "differential"
-    } else {
-        target
-    };
-    let command = fuzz_reproduce_command(target, data);
-    if decoder == crate::buggy::NAME {
-        command.replace(
-            "cargo fuzz run",
-            "cargo fuzz run --features buggy-above-max",
-        )
-    } else {
-        command
-    }
 }

@@ -11,17 +11,21 @@
 //!   so libFuzzer saves the input as a crash artifact;
 //! - the file exists (this bug was already reported, by this process or another job): the
 //!   input is not a new finding and the target returns, so fuzzing goes on;
-//! - except when the input is the report's own input or minimised input (someone is
-//!   replaying the artifact), or when `UTF8CONF_FUZZ_KNOWN=abort` is set (for
+//! - except when the bytes decoded are the report's own input or minimised input (someone
+//!   is replaying the artifact), or when `UTF8CONF_FUZZ_KNOWN=abort` is set (for
 //!   `cargo fuzz tmin`, which must see every smaller input that keeps the bug crash).
+//!
+//! The report is the engine's [`utf8conf::report::divergence::DivergenceReport`], written
+//! as pretty JSON exactly as `utf8conf run` writes it.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use utf8conf::hex::format_hex;
 
-use crate::compare::Finding;
+use crate::report::Finding;
 
 /// The environment variable naming the report directory.
 pub const REPORTS_ENV: &str = "UTF8CONF_FUZZ_REPORTS";
@@ -42,17 +46,19 @@ pub enum Recorded {
     Replayed(PathBuf),
 }
 
-/// The report directory from the environment.
-pub fn report_dir() -> PathBuf {
-    std::env::var_os(REPORTS_ENV)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORTS))
+/// The report directory from the environment, read once.
+pub fn report_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        std::env::var_os(REPORTS_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_REPORTS))
+    })
 }
 
 /// Writes the report of `finding` into `dir` unless its signature has one already.
 pub fn record(finding: &Finding, dir: &Path) -> io::Result<Recorded> {
-    let report = finding.report_json();
-    let id = finding.divergence.signature();
+    let id = &finding.report.id;
     let path = dir.join(format!("{id}.json"));
     if path.exists() {
         return Ok(known_or_replayed(finding, path));
@@ -61,7 +67,7 @@ pub fn record(finding: &Finding, dir: &Path) -> io::Result<Recorded> {
     let temporary = dir.join(format!(".{id}.{}.tmp", std::process::id()));
     {
         let mut file = fs::File::create(&temporary)?;
-        let mut text = serde_json::to_string_pretty(&report).expect("a report serialises");
+        let mut text = serde_json::to_string_pretty(&finding.report).expect("a report serialises");
         text.push('\n');
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
@@ -80,23 +86,23 @@ pub fn record(finding: &Finding, dir: &Path) -> io::Result<Recorded> {
 
 fn known_or_replayed(finding: &Finding, path: PathBuf) -> Recorded {
     let forced = std::env::var(KNOWN_ENV).is_ok_and(|value| value == "abort");
-    if forced || is_reported_input(&path, &finding.fuzz_input) {
+    if forced || is_reported_input(&path, &finding.input) {
         Recorded::Replayed(path)
     } else {
         Recorded::Known(path)
     }
 }
 
-/// True when the report at `path` was made from this very fuzz input.
-fn is_reported_input(path: &Path, fuzz_input: &[u8]) -> bool {
+/// True when the report at `path` was made from these very bytes.
+fn is_reported_input(path: &Path, input: &[u8]) -> bool {
     let Ok(text) = fs::read_to_string(path) else {
         return false;
     };
     let Ok(report) = serde_json::from_str::<serde_json::Value>(&text) else {
         return false;
     };
-    let hex = format_hex(fuzz_input);
-    ["fuzz_input_hex", "minimized_hex"]
+    let hex = format_hex(input);
+    ["input_hex", "minimized_hex"]
         .iter()
         .any(|field| report[*field].as_str() == Some(hex.as_str()))
 }
@@ -104,21 +110,21 @@ fn is_reported_input(path: &Path, fuzz_input: &[u8]) -> bool {
 /// Records `finding` in the report directory and panics (so libFuzzer keeps the input as a
 /// crash artifact) unless its signature was already reported. The targets call this.
 pub fn abort_if_new(finding: Finding) {
-    let divergence = &finding.divergence;
+    let report = &finding.report;
     let summary = format!(
-        "{} vs {}: {} differs ({}), minimised input [{}]",
-        divergence.reference.decoder,
-        divergence.other.decoder,
-        divergence.aspect,
-        divergence
+        "{}: {} differs ({}, categories [{}]), minimised input [{}]",
+        report.decoders.join(" vs "),
+        report.aspect,
+        report.shape,
+        report
             .categories
             .iter()
             .map(|category| category.as_str())
             .collect::<Vec<_>>()
             .join(", "),
-        format_hex(&finding.minimized)
+        report.minimized_hex
     );
-    match record(&finding, &report_dir()) {
+    match record(&finding, report_dir()) {
         Ok(Recorded::Known(_)) => {}
         Ok(Recorded::New(path)) => panic!("new divergence {summary}; report {}", path.display()),
         Ok(Recorded::Replayed(path)) => {

@@ -3,14 +3,15 @@
 //! The four targets in `fuzz_targets/` are thin wrappers around [`checks`]: each turns the
 //! fuzz input into bytes (raw, from a [`program::Program`], from a chunk plan, at an
 //! alignment offset), runs decoders against the RFC 3629 reference, and hands any divergence
-//! to [`findings`], which writes the report and decides whether to abort. The checks are
+//! to [`findings`], which writes the report and decides whether to abort. Comparison,
+//! minimisation and the report itself are the engine's ([`report`]). The checks are
 //! plain functions so that `cargo test` replays every corpus and regression file through
 //! them on stable Rust (`tests/fuzz_replay.rs` includes these files).
 
 pub mod buggy;
 pub mod checks;
-pub mod compare;
 pub mod decoders;
 pub mod findings;
 pub mod program;
+pub mod report;
 pub mod streaming;
