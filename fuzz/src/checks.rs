@@ -9,9 +9,10 @@
 //! agree with the reference on these bytes? A streaming decoder fed in the input's chunk
 //! plan ([`ChunkedDecoder`]) and a backend called on a copy of the bytes at an alignment
 //! offset ([`AlignedDecoder`]) are decoders too, so the comparison, the signature and the
-//! minimisation are the same for all four targets. A finding's input is already minimised:
-//! the smallest input, found by removing bytes, on which the same decoder, under the same
-//! conditions (chunk sizes, alignment offset), still diverges with the same signature.
+//! minimisation (the engine's, see [`crate::report`]) are the same for all four targets. A
+//! finding's input is already minimised: a smallest input, found by removing bytes, on which
+//! the same decoder, under the same conditions (chunk sizes, alignment offset), still
+//! diverges on the same aspect in the same way.
 
 use std::path::Path;
 
