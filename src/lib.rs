@@ -1,1 +1,3 @@
 //! utf8conf: a UTF-8 fuzzing and conformance harness.
+
+pub mod fast;

@@ -1,0 +1,143 @@
+//! AVX2 backend (x86-64): 32-byte vectors for validation; the 16-byte conversion kernel
+//! of the SSE backend compiled with VEX encodings, with 256-bit ASCII widening.
+//!
+//! This file only implements [`Vector`] and [`Utf32Kernel`] with AVX2 intrinsics and
+//! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
+//! functions; [`is_available`] must hold before any of them is called.
+
+use core::arch::x86_64::*;
+
+use super::sse42::Sse41Kernel;
+use super::{Utf32Kernel, Vector};
+use crate::fast::Utf8Error;
+
+/// Whether this CPU has AVX2.
+#[inline]
+pub fn is_available() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+// SAFETY (every method below): the trait contract requires the caller to have checked
+// `is_available()`, so the AVX2 instructions exist; pointer arguments are valid for the
+// stated number of bytes by the callers' bounds checks.
+impl Vector for __m256i {
+    const BYTES: usize = 32;
+
+    #[inline(always)]
+    unsafe fn splat(byte: u8) -> Self {
+        _mm256_set1_epi8(byte as i8)
+    }
+    #[inline(always)]
+    unsafe fn load_unaligned(ptr: *const u8) -> Self {
+        _mm256_loadu_si256(ptr as *const __m256i)
+    }
+    #[inline(always)]
+    unsafe fn repeat16(table: &[u8; 16]) -> Self {
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr() as *const __m128i))
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        _mm256_or_si256(self, other)
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        _mm256_and_si256(self, other)
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        _mm256_xor_si256(self, other)
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        _mm256_and_si256(_mm256_srli_epi16(self, 4), _mm256_set1_epi8(0x0F))
+    }
+    #[inline(always)]
+    unsafe fn lookup16(self, table: Self) -> Self {
+        _mm256_shuffle_epi8(table, self)
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, previous: Self) -> Self {
+        // Lane 0 of `straddle` is the high lane of `previous`, lane 1 the low lane of
+        // `self`; `alignr` then shifts each lane pair of (self, straddle) by 15 bytes.
+        let straddle = _mm256_permute2x128_si256(previous, self, 0x21);
+        _mm256_alignr_epi8(self, straddle, 15)
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, previous: Self) -> Self {
+        let straddle = _mm256_permute2x128_si256(previous, self, 0x21);
+        _mm256_alignr_epi8(self, straddle, 14)
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, previous: Self) -> Self {
+        let straddle = _mm256_permute2x128_si256(previous, self, 0x21);
+        _mm256_alignr_epi8(self, straddle, 13)
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        _mm256_subs_epu8(self, other)
+    }
+    #[inline(always)]
+    unsafe fn any_bit_set(self) -> bool {
+        _mm256_testz_si256(self, self) == 0
+    }
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        _mm256_movemask_epi8(self) != 0
+    }
+}
+
+/// The SSE4.1 kernel with 256-bit ASCII widening.
+pub struct Avx2Kernel;
+
+// SAFETY (every method below): as above; `widen16` writes 16 `u32` at `dst`, which the
+// caller reserves.
+impl Utf32Kernel for Avx2Kernel {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load16(ptr: *const u8) -> __m128i {
+        Sse41Kernel::load16(ptr)
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(v: __m128i) -> u32 {
+        Sse41Kernel::high_bit_mask(v)
+    }
+    #[inline(always)]
+    unsafe fn tail_mask(v: __m128i) -> u32 {
+        Sse41Kernel::tail_mask(v)
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u32) {
+        let low = _mm_loadl_epi64(src as *const __m128i);
+        let high = _mm_loadl_epi64(src.add(8) as *const __m128i);
+        let out = dst as *mut __m256i;
+        _mm256_storeu_si256(out, _mm256_cvtepu8_epi32(low));
+        _mm256_storeu_si256(out.add(1), _mm256_cvtepu8_epi32(high));
+    }
+    #[inline(always)]
+    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
+        Sse41Kernel::shuffle(v, shuffle)
+    }
+    #[inline(always)]
+    unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
+        Sse41Kernel::assemble_store(v, dst)
+    }
+}
+
+/// Validates `bytes` (see [`super::validate`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2")]
+pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
+    super::validate::<__m256i>(bytes)
+}
+
+/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2")]
+pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
+    super::decode_utf32::<__m256i, Avx2Kernel>(bytes, out)
+}

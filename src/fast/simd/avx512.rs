@@ -1,0 +1,140 @@
+//! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
+//! block; the 16-byte conversion kernel with 512-bit ASCII widening.
+//!
+//! This file only implements [`Vector`] and [`Utf32Kernel`] with AVX-512 intrinsics and
+//! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
+//! functions; [`is_available`] must hold before any of them is called.
+
+use core::arch::x86_64::*;
+
+use super::sse42::Sse41Kernel;
+use super::{Utf32Kernel, Vector};
+use crate::fast::Utf8Error;
+
+/// Whether this CPU has AVX512F and AVX512BW.
+#[inline]
+pub fn is_available() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+}
+
+// SAFETY (every method below): the trait contract requires the caller to have checked
+// `is_available()`, so the AVX512F/BW instructions exist; pointer arguments are valid for
+// the stated number of bytes by the callers' bounds checks.
+impl Vector for __m512i {
+    const BYTES: usize = 64;
+
+    #[inline(always)]
+    unsafe fn splat(byte: u8) -> Self {
+        _mm512_set1_epi8(byte as i8)
+    }
+    #[inline(always)]
+    unsafe fn load_unaligned(ptr: *const u8) -> Self {
+        _mm512_loadu_si512(ptr as *const __m512i)
+    }
+    #[inline(always)]
+    unsafe fn repeat16(table: &[u8; 16]) -> Self {
+        _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr() as *const __m128i))
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        _mm512_or_si512(self, other)
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        _mm512_and_si512(self, other)
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        _mm512_xor_si512(self, other)
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        _mm512_and_si512(_mm512_srli_epi16(self, 4), _mm512_set1_epi8(0x0F))
+    }
+    #[inline(always)]
+    unsafe fn lookup16(self, table: Self) -> Self {
+        _mm512_shuffle_epi8(table, self)
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, previous: Self) -> Self {
+        // `straddle` holds, per 128-bit lane i, lane i - 1 of the 128-byte sequence
+        // (previous, self): qwords 6..7 of `previous`, then qwords 0..5 of `self`.
+        let straddle = _mm512_alignr_epi64(self, previous, 6);
+        _mm512_alignr_epi8(self, straddle, 15)
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, previous: Self) -> Self {
+        let straddle = _mm512_alignr_epi64(self, previous, 6);
+        _mm512_alignr_epi8(self, straddle, 14)
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, previous: Self) -> Self {
+        let straddle = _mm512_alignr_epi64(self, previous, 6);
+        _mm512_alignr_epi8(self, straddle, 13)
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        _mm512_subs_epu8(self, other)
+    }
+    #[inline(always)]
+    unsafe fn any_bit_set(self) -> bool {
+        _mm512_test_epi64_mask(self, self) != 0
+    }
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        _mm512_movepi8_mask(self) != 0
+    }
+}
+
+/// The SSE4.1 kernel with 512-bit ASCII widening.
+pub struct Avx512Kernel;
+
+// SAFETY (every method below): as above; `widen16` writes 16 `u32` at `dst`, which the
+// caller reserves.
+impl Utf32Kernel for Avx512Kernel {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load16(ptr: *const u8) -> __m128i {
+        Sse41Kernel::load16(ptr)
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(v: __m128i) -> u32 {
+        Sse41Kernel::high_bit_mask(v)
+    }
+    #[inline(always)]
+    unsafe fn tail_mask(v: __m128i) -> u32 {
+        Sse41Kernel::tail_mask(v)
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u32) {
+        let v = _mm_loadu_si128(src as *const __m128i);
+        _mm512_storeu_si512(dst as *mut __m512i, _mm512_cvtepu8_epi32(v));
+    }
+    #[inline(always)]
+    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
+        Sse41Kernel::shuffle(v, shuffle)
+    }
+    #[inline(always)]
+    unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
+        Sse41Kernel::assemble_store(v, dst)
+    }
+}
+
+/// Validates `bytes` (see [`super::validate`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
+    super::validate::<__m512i>(bytes)
+}
+
+/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
+    super::decode_utf32::<__m512i, Avx512Kernel>(bytes, out)
+}

@@ -1,0 +1,456 @@
+//! The SIMD algorithms, written once over two small vector traits.
+//!
+//! * [`Vector`] is a register of 16, 32 or 64 bytes with the handful of byte-wise
+//!   operations the validation algorithm needs. [`validate`] is the lookup algorithm of
+//!   Keiser & Lemire, "Validating UTF-8 In Less Than One Instruction Per Byte"
+//!   (Software: Practice and Experience, 2021), with an ASCII fast path per 64-byte
+//!   block. It only *detects*: when a block is flagged, the exact error offset and
+//!   maximal subpart come from the scalar DFA ([`crate::fast::dfa`]), restarted at the
+//!   last character boundary before that block. So a SIMD backend can never report a
+//!   different error than the DFA, only find it faster.
+//! * [`Utf32Kernel`] is a 16-byte register with a shuffle. [`decode_utf32`] validates
+//!   the input chunk by chunk with [`validate`] and converts each chunk, known to be
+//!   well-formed, with a table-driven kernel: from the positions of character ends
+//!   in 12 bytes, a table (built at compile time by [`tables`]) picks a shuffle that
+//!   puts the bytes of the next 3 or 4 characters into 32-bit lanes, and a few masks
+//!   and shifts assemble the scalar values. Runs of 16 ASCII bytes are widened directly.
+//!
+//! The per-ISA modules (`sse42`, `avx2`, `avx512`, `neon`) only implement these traits
+//! with intrinsics and instantiate the generic functions inside a
+//! `#[target_feature(enable = ...)]` function, exactly like memchr's `arch/generic`.
+//! The trait methods are `#[inline(always)]` so that they are compiled with the
+//! instantiating function's target features.
+//!
+//! Every trait method is `unsafe`: it may only run on a CPU that has the backend's
+//! instruction set, which the backend's `is_available()` checks before any call.
+
+#![allow(clippy::missing_safety_doc)]
+
+use super::dfa;
+use super::Utf8Error;
+
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
+#[cfg(target_arch = "aarch64")]
+pub mod neon;
+#[cfg(target_arch = "x86_64")]
+pub mod sse42;
+pub mod tables;
+
+/// A SIMD register of `BYTES` bytes, with the byte-wise operations of the lookup
+/// algorithm. Implementations must be `#[inline(always)]`.
+pub trait Vector: Copy {
+    /// Register width in bytes (16, 32 or 64; divides 64).
+    const BYTES: usize;
+    /// Every byte set to `byte`.
+    unsafe fn splat(byte: u8) -> Self;
+    /// Loads `BYTES` bytes from `ptr` (no alignment needed).
+    unsafe fn load_unaligned(ptr: *const u8) -> Self;
+    /// The 16-byte `table` repeated in every 128-bit lane (for [`Vector::lookup16`]).
+    unsafe fn repeat16(table: &[u8; 16]) -> Self;
+    /// Bitwise or.
+    unsafe fn or(self, other: Self) -> Self;
+    /// Bitwise and.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Bitwise exclusive or.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Each byte shifted right by 4 (its high nibble).
+    unsafe fn high_nibbles(self) -> Self;
+    /// Each byte `i` (all below 16) replaced by `table[i]`, per 128-bit lane.
+    unsafe fn lookup16(self, table: Self) -> Self;
+    /// The bytes of `self` moved up by 1, the last byte of `previous` shifted in.
+    unsafe fn prev1(self, previous: Self) -> Self;
+    /// The bytes of `self` moved up by 2, the last 2 bytes of `previous` shifted in.
+    unsafe fn prev2(self, previous: Self) -> Self;
+    /// The bytes of `self` moved up by 3, the last 3 bytes of `previous` shifted in.
+    unsafe fn prev3(self, previous: Self) -> Self;
+    /// Byte-wise unsigned saturating subtraction.
+    unsafe fn saturating_sub(self, other: Self) -> Self;
+    /// Whether any bit is set.
+    unsafe fn any_bit_set(self) -> bool;
+    /// Whether any byte is 0x80 or above (not ASCII).
+    unsafe fn any_high_bit(self) -> bool;
+}
+
+/// Bits of the lookup tables, one per kind of error in a pair of consecutive bytes
+/// (`prev1`, `byte`), named as in Keiser & Lemire section 5.
+mod error_bits {
+    /// `11______ 0_______` or `11______ 11______`: a lead not followed by a tail.
+    pub const TOO_SHORT: u8 = 1 << 0;
+    /// `0_______ 10______`: a tail after ASCII.
+    pub const TOO_LONG: u8 = 1 << 1;
+    /// `11100000 100_____`: 3-byte overlong (E0 80..9F).
+    pub const OVERLONG_3: u8 = 1 << 2;
+    /// `11110100 1001____`, `11110100 101_____`, `11110101+ 1001____ ..`: above U+10FFFF.
+    pub const TOO_LARGE: u8 = 1 << 3;
+    /// `11101101 101_____`: surrogate (ED A0..BF).
+    pub const SURROGATE: u8 = 1 << 4;
+    /// `1100000_ 10______`: 2-byte overlong (C0, C1).
+    pub const OVERLONG_2: u8 = 1 << 5;
+    /// `11110101+ 1000____`: above U+10FFFF with an 80..8F tail (F5..FF 80..8F).
+    pub const TOO_LARGE_1000: u8 = 1 << 6;
+    /// `11110000 1000____`: 4-byte overlong (F0 80..8F); shares its bit with
+    /// `TOO_LARGE_1000`, as the two never meet the same first nibble row.
+    pub const OVERLONG_4: u8 = 1 << 6;
+    /// `10______ 10______`: two tails in a row; only an error when the second is not
+    /// the 3rd or 4th byte of a character, which the `must_be_tail` check decides.
+    pub const TWO_TAILS: u8 = 1 << 7;
+    /// Errors possible whatever the low nibble of `prev1`.
+    pub const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_TAILS;
+}
+
+use error_bits::*;
+
+/// Indexed by the high nibble of `prev1`.
+const PREV1_HIGH: [u8; 16] = [
+    // 0_______ (ASCII): a tail after it is too long.
+    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+    // 10______ (a tail).
+    TWO_TAILS, TWO_TAILS, TWO_TAILS, TWO_TAILS,
+    // 1100____ (C0..CF).
+    TOO_SHORT | OVERLONG_2,
+    // 1101____ (D0..DF).
+    TOO_SHORT,
+    // 1110____ (E0..EF).
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    // 1111____ (F0..FF).
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+/// Indexed by the low nibble of `prev1`.
+const PREV1_LOW: [u8; 16] = [
+    // ____0000: C0, E0, F0.
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    // ____0001: C1.
+    CARRY | OVERLONG_2,
+    // ____001_
+    CARRY,
+    CARRY,
+    // ____0100: F4.
+    CARRY | TOO_LARGE,
+    // ____0101 .. ____1100: F5..FC.
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    // ____1101: ED, FD.
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    // ____111_: FE, FF.
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+];
+
+/// Indexed by the high nibble of the current byte.
+const BYTE_HIGH: [u8; 16] = [
+    // 0_______: no tail where one was needed.
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    // 1000____
+    TOO_LONG | OVERLONG_2 | TWO_TAILS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    // 1001____
+    TOO_LONG | OVERLONG_2 | TWO_TAILS | OVERLONG_3 | TOO_LARGE,
+    // 101_____
+    TOO_LONG | OVERLONG_2 | TWO_TAILS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_TAILS | SURROGATE | TOO_LARGE,
+    // 11______: a lead where a tail was needed.
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+];
+
+/// The lookup tables and constants, broadcast once per call.
+struct Lookup<V> {
+    prev1_high: V,
+    prev1_low: V,
+    byte_high: V,
+    low_nibble_mask: V,
+    third_byte_threshold: V,
+    fourth_byte_threshold: V,
+    high_bit: V,
+}
+
+impl<V: Vector> Lookup<V> {
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        Lookup {
+            prev1_high: V::repeat16(&PREV1_HIGH),
+            prev1_low: V::repeat16(&PREV1_LOW),
+            byte_high: V::repeat16(&BYTE_HIGH),
+            low_nibble_mask: V::splat(0x0F),
+            // `prev2 -sat (0xE0 - 0x80)` has its high bit set iff prev2 >= E0 (a 3- or
+            // 4-byte lead two bytes back: this byte must be a tail).
+            third_byte_threshold: V::splat(0xE0 - 0x80),
+            // Likewise iff prev3 >= F0 (a 4-byte lead three bytes back).
+            fourth_byte_threshold: V::splat(0xF0 - 0x80),
+            high_bit: V::splat(0x80),
+        }
+    }
+
+    /// Error bits for `input` preceded by `previous` (zero where well-formed).
+    #[inline(always)]
+    unsafe fn check(&self, input: V, previous: V) -> V {
+        let prev1 = input.prev1(previous);
+        let special_cases = prev1
+            .high_nibbles()
+            .lookup16(self.prev1_high)
+            .and(prev1.and(self.low_nibble_mask).lookup16(self.prev1_low))
+            .and(input.high_nibbles().lookup16(self.byte_high));
+        let prev2 = input.prev2(previous);
+        let prev3 = input.prev3(previous);
+        let must_be_tail = prev2
+            .saturating_sub(self.third_byte_threshold)
+            .or(prev3.saturating_sub(self.fourth_byte_threshold))
+            .and(self.high_bit);
+        // A tail after a tail (TWO_TAILS) is right exactly where a tail must be.
+        must_be_tail.xor(special_cases)
+    }
+}
+
+/// `last` ends in the middle of a character: nonzero if one of its last three bytes is
+/// a lead needing more bytes than remain in the register.
+#[inline(always)]
+unsafe fn incomplete_tail<V: Vector>(last: V) -> V {
+    /// 0xFF everywhere except the last 3 bytes: EF (a 4-byte lead F0+ three from the
+    /// end is incomplete), DF (E0+ two from the end), BF (C0+ at the end).
+    static MAX_ALLOWED: [u8; 64] = {
+        let mut table = [0xFF; 64];
+        table[61] = 0xEF;
+        table[62] = 0xDF;
+        table[63] = 0xBF;
+        table
+    };
+    // SAFETY: `V::BYTES <= 64`, so the load of `V::BYTES` bytes ending at the end of the
+    // 64-byte static is in bounds.
+    let max_allowed = V::load_unaligned(MAX_ALLOWED.as_ptr().add(64 - V::BYTES));
+    last.saturating_sub(max_allowed)
+}
+
+/// Bytes per block of the validation loop.
+const BLOCK: usize = 64;
+
+/// Validates `bytes`: SIMD detection, DFA location of the first error.
+#[inline(always)]
+pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
+    match first_bad_block::<V>(bytes) {
+        None => Ok(()),
+        Some(block_start) => dfa::validate_from(bytes, dfa::boundary_before(bytes, block_start)),
+    }
+}
+
+/// Offset of the first 64-byte block in which the lookup algorithm sees an error (an
+/// error in a character that started up to 3 bytes before the block counts for the
+/// block), or `None` if `bytes` is well-formed.
+#[inline(always)]
+unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
+    let lookup = Lookup::<V>::new();
+    let vectors_per_block = BLOCK / V::BYTES;
+    let zero = V::splat(0);
+    let mut previous = zero;
+    let mut previous_incomplete = zero;
+    let mut pos = 0;
+    let len = bytes.len();
+    let mut padded = [0u8; BLOCK];
+    while pos < len {
+        let block: *const u8 = if pos + BLOCK <= len {
+            // SAFETY (of the loads below): `pos + BLOCK <= len`, so the block is inside
+            // `bytes`.
+            bytes.as_ptr().add(pos)
+        } else {
+            // The last partial block, padded with zeros (ASCII). A character cut off by
+            // the end of input is then followed by 00, which the lookup flags.
+            padded[..len - pos].copy_from_slice(&bytes[pos..]);
+            padded.as_ptr()
+        };
+        let mut all = zero;
+        let mut i = 0;
+        while i < vectors_per_block {
+            all = all.or(V::load_unaligned(block.add(i * V::BYTES)));
+            i += 1;
+        }
+        let error = if !all.any_high_bit() {
+            previous = V::load_unaligned(block.add(BLOCK - V::BYTES));
+            let error = previous_incomplete;
+            previous_incomplete = zero;
+            error
+        } else {
+            let mut error = zero;
+            let mut i = 0;
+            while i < vectors_per_block {
+                let input = V::load_unaligned(block.add(i * V::BYTES));
+                error = error.or(lookup.check(input, previous));
+                previous = input;
+                i += 1;
+            }
+            previous_incomplete = incomplete_tail(previous);
+            error
+        };
+        if error.any_bit_set() {
+            return Some(pos);
+        }
+        pos += BLOCK;
+    }
+    if previous_incomplete.any_bit_set() {
+        // Only reachable when `len` is a multiple of 64: the input ends mid-character.
+        return Some(len - BLOCK);
+    }
+    None
+}
+
+/// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
+/// `#[inline(always)]`.
+pub trait Utf32Kernel {
+    /// The 16-byte register type.
+    type V: Copy;
+    /// Loads 16 bytes from `ptr` (no alignment needed).
+    unsafe fn load16(ptr: *const u8) -> Self::V;
+    /// Bit `i` set iff byte `i` is 0x80 or above.
+    unsafe fn high_bit_mask(v: Self::V) -> u32;
+    /// Bit `i` set iff byte `i` is a tail (80..BF).
+    unsafe fn tail_mask(v: Self::V) -> u32;
+    /// Zero-extends the 16 bytes at `src` (all ASCII) to 16 `u32` stored at `dst`.
+    unsafe fn widen16(src: *const u8, dst: *mut u32);
+    /// Byte `i` of the result is `v[shuffle[i]]`, or 0 where `shuffle[i]` has its high
+    /// bit set.
+    unsafe fn shuffle(v: Self::V, shuffle: &[u8; 16]) -> Self::V;
+    /// Assembles scalar values in each 32-bit lane holding the bytes of one character,
+    /// last byte first ([`assemble_lane`] is the scalar model), and stores the 4 lanes.
+    unsafe fn assemble_store(v: Self::V, dst: *mut u32);
+}
+
+/// The arithmetic [`Utf32Kernel::assemble_store`] performs per 32-bit lane. A lane holds
+/// one character's bytes in reverse order (`b0` = last byte, zeros above the lead):
+///
+/// ```text
+/// 1 byte:  0xxxxxxx                               -> xxxxxxx
+/// 2 bytes: 10xxxxxx 110yyyyy                       -> yyyyyxxxxxx
+/// 3 bytes: 10xxxxxx 10yyyyyy 1110zzzz              -> zzzzyyyyyyxxxxxx
+/// 4 bytes: 10xxxxxx 10yyyyyy 10zzzzzz 11110www     -> wwwzzzzzzyyyyyyxxxxxx
+/// ```
+///
+/// `b0 & 7F` is the ASCII value or the tail payload; `b1 & 3F` the payload of a tail or
+/// of a 2-byte lead (whose bit 5 is 0); `b2 & 3F` is right for a tail but keeps bit 5 of
+/// a 3-byte lead `1110zzzz`, which is cleared by xoring in bit 6 (set only in leads)
+/// shifted down; `b3 & 07` is a 4-byte lead's payload.
+#[inline(always)]
+pub const fn assemble_lane(lane: u32) -> u32 {
+    let byte0 = lane & 0x7F;
+    let byte1 = (lane & 0x3F00) >> 2;
+    let byte2 = ((lane & 0x3F_0000) ^ ((lane & 0x40_0000) >> 1)) >> 4;
+    let byte3 = (lane & 0x0700_0000) >> 6;
+    byte0 | byte1 | byte2 | byte3
+}
+
+/// Input bytes validated and converted per step of [`decode_utf32`]: large enough to
+/// amortise the validation call, small enough to stay in L1 between the two passes.
+const DECODE_CHUNK: usize = 8 * 1024;
+
+/// Appends the scalar values of `bytes` to `out`; on error, those of the well-formed
+/// prefix, and returns the error (std's shape).
+#[inline(always)]
+pub unsafe fn decode_utf32<V: Vector, K: Utf32Kernel>(
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), Utf8Error> {
+    let len = bytes.len();
+    let mut start = 0;
+    while start < len {
+        let mut end = (start + DECODE_CHUNK).min(len);
+        if end < len {
+            // Cut at a character boundary so that each chunk is validated on its own:
+            // back over at most 3 tails. (If 4 tails precede `end`, the input is
+            // ill-formed there and the next chunk's validation reports it.)
+            let mut cut = end;
+            while cut > end - 3 && dfa::is_continuation(bytes[cut]) {
+                cut -= 1;
+            }
+            if !dfa::is_continuation(bytes[cut]) {
+                end = cut;
+            }
+        }
+        let chunk = &bytes[start..end];
+        if first_bad_block::<V>(chunk).is_some() {
+            // The scalar DFA decodes the well-formed prefix and locates the error;
+            // `start` is a character boundary and everything before it is well-formed.
+            return dfa::decode_utf32_from(bytes, start, out);
+        }
+        convert_valid::<K>(chunk, out);
+        start = end;
+    }
+    Ok(())
+}
+
+/// Converts well-formed `bytes` to scalar values appended to `out`.
+#[inline(always)]
+unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
+    let len = bytes.len();
+    // At most one scalar per byte; the kernel stores up to 16 lanes past its cursor but
+    // never past `len` scalars in total (see the bounds below).
+    out.reserve(len);
+    let base = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve(len)` above makes `base + len` elements of capacity.
+    let dst = out.as_mut_ptr().add(base);
+    let mut pos = 0;
+    let mut written = 0;
+    // Invariant: `written <= pos` (one scalar needs at least one byte), so a store of up
+    // to 16 lanes at `written` while `pos + 16 <= len` stays below `base + len`.
+    while pos + 16 <= len {
+        // SAFETY: `pos + 16 <= len`.
+        let v = K::load16(src.add(pos));
+        let high = K::high_bit_mask(v);
+        if high == 0 {
+            // SAFETY: 16 bytes readable at `pos`, 16 lanes writable at `written`.
+            K::widen16(src.add(pos), dst.add(written));
+            pos += 16;
+            written += 16;
+            continue;
+        }
+        let ascii_run = high.trailing_zeros() as usize;
+        if ascii_run >= 4 {
+            // SAFETY: as above; lanes past `ascii_run` are overwritten later.
+            K::widen16(src.add(pos), dst.add(written));
+            pos += ascii_run;
+            written += ascii_run;
+            continue;
+        }
+        // Byte i (i < 12) ends a character iff byte i + 1 is not a tail.
+        let ends = !(K::tail_mask(v) >> 1) & 0xFFF;
+        let step = &tables::STEPS[tables::STEP_INDEX[ends as usize] as usize];
+        if step.consumed == 0 {
+            // Not reachable for well-formed input; leave the rest to the DFA.
+            break;
+        }
+        // SAFETY: 4 lanes writable at `written` (see the invariant).
+        K::assemble_store(K::shuffle(v, &step.shuffle), dst.add(written));
+        pos += step.consumed as usize;
+        written += step.chars as usize;
+    }
+    // SAFETY: `written` lanes at `base..` were initialised by the stores above, and
+    // `base + written <= base + len` is within capacity.
+    out.set_len(base + written);
+    // The last < 16 bytes, which start at a character boundary: the DFA cannot fail on
+    // well-formed input.
+    let tail = dfa::decode_utf32_from(bytes, pos, out);
+    debug_assert!(tail.is_ok());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assemble_lane_matches_char_decoding() {
+        for scalar in (0..=0x10FFFFu32).step_by(7).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let encoded = scalar.encode_utf8(&mut buf).as_bytes();
+            let mut lane = 0u32;
+            for (i, &byte) in encoded.iter().rev().enumerate() {
+                lane |= (byte as u32) << (8 * i);
+            }
+            assert_eq!(assemble_lane(lane), scalar as u32, "{encoded:02X?}");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! SSE4.2 backend (x86-64): 16-byte vectors for both validation and conversion.
+//!
+//! This file only implements [`Vector`] and [`Utf32Kernel`] with SSE intrinsics and
+//! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
+//! functions; [`is_available`] must hold before any of them is called.
+
+use core::arch::x86_64::*;
+
+use super::{Utf32Kernel, Vector};
+use crate::fast::Utf8Error;
+
+/// Whether this CPU has SSE4.2 (and so SSSE3 and SSE4.1, which it implies).
+#[inline]
+pub fn is_available() -> bool {
+    std::is_x86_feature_detected!("sse4.2")
+}
+
+// SAFETY (every method below): the trait contract requires the caller to have checked
+// `is_available()`, so the SSE2..SSE4.2 instructions exist; pointer arguments are valid
+// for the stated number of bytes by the callers' bounds checks.
+impl Vector for __m128i {
+    const BYTES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn splat(byte: u8) -> Self {
+        _mm_set1_epi8(byte as i8)
+    }
+    #[inline(always)]
+    unsafe fn load_unaligned(ptr: *const u8) -> Self {
+        _mm_loadu_si128(ptr as *const __m128i)
+    }
+    #[inline(always)]
+    unsafe fn repeat16(table: &[u8; 16]) -> Self {
+        _mm_loadu_si128(table.as_ptr() as *const __m128i)
+    }
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        _mm_or_si128(self, other)
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        _mm_and_si128(self, other)
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        _mm_xor_si128(self, other)
+    }
+    #[inline(always)]
+    unsafe fn high_nibbles(self) -> Self {
+        _mm_and_si128(_mm_srli_epi16(self, 4), _mm_set1_epi8(0x0F))
+    }
+    #[inline(always)]
+    unsafe fn lookup16(self, table: Self) -> Self {
+        _mm_shuffle_epi8(table, self)
+    }
+    #[inline(always)]
+    unsafe fn prev1(self, previous: Self) -> Self {
+        _mm_alignr_epi8(self, previous, 15)
+    }
+    #[inline(always)]
+    unsafe fn prev2(self, previous: Self) -> Self {
+        _mm_alignr_epi8(self, previous, 14)
+    }
+    #[inline(always)]
+    unsafe fn prev3(self, previous: Self) -> Self {
+        _mm_alignr_epi8(self, previous, 13)
+    }
+    #[inline(always)]
+    unsafe fn saturating_sub(self, other: Self) -> Self {
+        _mm_subs_epu8(self, other)
+    }
+    #[inline(always)]
+    unsafe fn any_bit_set(self) -> bool {
+        _mm_testz_si128(self, self) == 0
+    }
+    #[inline(always)]
+    unsafe fn any_high_bit(self) -> bool {
+        _mm_movemask_epi8(self) != 0
+    }
+}
+
+/// The SSE4.1 conversion kernel, shared by the AVX2 and AVX-512 backends (which compile
+/// it with VEX/EVEX encodings and replace only the ASCII widening).
+pub struct Sse41Kernel;
+
+// SAFETY (every method below): as for `Vector for __m128i` above; `widen16` and
+// `assemble_store` write 16 and 4 `u32` at `dst`, which the caller reserves.
+impl Utf32Kernel for Sse41Kernel {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load16(ptr: *const u8) -> __m128i {
+        _mm_loadu_si128(ptr as *const __m128i)
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(v: __m128i) -> u32 {
+        _mm_movemask_epi8(v) as u32
+    }
+    #[inline(always)]
+    unsafe fn tail_mask(v: __m128i) -> u32 {
+        // Tails 80..BF are exactly the bytes below -64 as signed bytes.
+        _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))) as u32
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u32) {
+        let v = _mm_loadu_si128(src as *const __m128i);
+        let out = dst as *mut __m128i;
+        _mm_storeu_si128(out, _mm_cvtepu8_epi32(v));
+        _mm_storeu_si128(out.add(1), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
+        _mm_storeu_si128(out.add(2), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
+        _mm_storeu_si128(out.add(3), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+    }
+    #[inline(always)]
+    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
+        _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i))
+    }
+    #[inline(always)]
+    unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
+        _mm_storeu_si128(dst as *mut __m128i, assemble(v));
+    }
+}
+
+/// [`super::assemble_lane`] on four lanes.
+#[inline(always)]
+pub(super) unsafe fn assemble(v: __m128i) -> __m128i {
+    let byte0 = _mm_and_si128(v, _mm_set1_epi32(0x7F));
+    let byte1 = _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3F00)), 2);
+    let byte2_bits = _mm_and_si128(v, _mm_set1_epi32(0x3F_0000));
+    let lead_bit6 = _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x40_0000)), 1);
+    let byte2 = _mm_srli_epi32(_mm_xor_si128(byte2_bits, lead_bit6), 4);
+    let byte3 = _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x0700_0000)), 6);
+    _mm_or_si128(_mm_or_si128(byte0, byte1), _mm_or_si128(byte2, byte3))
+}
+
+/// Validates `bytes` (see [`super::validate`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "sse4.2")]
+pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
+    super::validate::<__m128i>(bytes)
+}
+
+/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "sse4.2")]
+pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
+    super::decode_utf32::<__m128i, Sse41Kernel>(bytes, out)
+}

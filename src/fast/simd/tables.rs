@@ -1,0 +1,142 @@
+//! Compile-time tables for the UTF-32 conversion kernel.
+//!
+//! The kernel looks at 16 bytes that start at a character boundary and computes a 12-bit
+//! mask of character ends (bit `i` set iff byte `i` is the last byte of a character).
+//! Twelve bytes always hold at least three complete characters (at most 4 bytes each),
+//! so each step converts the first 4 characters if they end within 12 bytes, else the
+//! first 3. [`STEP_INDEX`] maps the mask to a [`Step`]: the shuffle that moves the bytes
+//! of those characters into 32-bit lanes (last byte in the lowest byte of the lane,
+//! zeros above the lead, as [`super::assemble_lane`] expects), how many bytes they use
+//! and how many characters they are.
+//!
+//! A step is identified by its character lengths: two bits `length - 1` per character,
+//! plus 256 when there are three characters; one extra entry marks masks that
+//! well-formed input cannot produce (a "character" longer than 4 bytes).
+
+/// One conversion step: a shuffle and how far it advances.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct Step {
+    /// Byte `4k + j` of the output takes input byte `shuffle[4k + j]`, or 0 if 0x80.
+    pub shuffle: [u8; 16],
+    /// Input bytes covered by the characters converted.
+    pub consumed: u8,
+    /// Characters converted (3 or 4); 0 for [`UNREACHABLE_STEP`].
+    pub chars: u8,
+}
+
+/// Number of step identifiers (two bits per character for up to 4 characters, and a
+/// flag for three-character steps).
+pub const STEP_COUNT: usize = 512;
+
+/// The step for masks that well-formed input cannot produce: converts nothing.
+pub const UNREACHABLE_STEP: u16 = (STEP_COUNT - 1) as u16;
+
+const fn step_id(lengths: &[u8; 4], chars: usize) -> u16 {
+    let mut id = if chars == 3 { 256 } else { 0 };
+    let mut k = 0;
+    while k < chars {
+        id |= ((lengths[k] - 1) as u16) << (2 * k);
+        k += 1;
+    }
+    id
+}
+
+const fn build_steps() -> [Step; STEP_COUNT] {
+    let empty = Step {
+        shuffle: [0x80; 16],
+        consumed: 0,
+        chars: 0,
+    };
+    let mut steps = [empty; STEP_COUNT];
+    let mut id = 0;
+    while id < STEP_COUNT - 1 {
+        let chars = if id >= 256 { 3 } else { 4 };
+        if chars == 4 || id < 256 + 64 {
+            let mut step = empty;
+            let mut start = 0u8;
+            let mut k = 0;
+            while k < chars {
+                let length = ((id >> (2 * k)) & 3) as u8 + 1;
+                let last = start + length - 1;
+                let mut j = 0;
+                while j < length {
+                    step.shuffle[4 * k + j as usize] = last - j;
+                    j += 1;
+                }
+                start += length;
+                k += 1;
+            }
+            step.consumed = start;
+            step.chars = chars as u8;
+            steps[id] = step;
+        }
+        id += 1;
+    }
+    steps
+}
+
+const fn build_step_index() -> [u16; 4096] {
+    let mut index = [UNREACHABLE_STEP; 4096];
+    let mut mask = 0usize;
+    while mask < 4096 {
+        let mut lengths = [0u8; 4];
+        let mut chars = 0;
+        let mut start = 0;
+        let mut valid = true;
+        while chars < 4 {
+            // The next character end at or after `start`.
+            let mut end = start;
+            while end < 12 && mask & (1 << end) == 0 {
+                end += 1;
+            }
+            if end == 12 {
+                break;
+            }
+            let length = end - start + 1;
+            if length > 4 {
+                valid = false;
+                break;
+            }
+            lengths[chars] = length as u8;
+            chars += 1;
+            start = end + 1;
+        }
+        if valid && chars >= 3 {
+            index[mask] = step_id(&lengths, chars);
+        }
+        mask += 1;
+    }
+    index
+}
+
+/// The steps, by identifier.
+pub static STEPS: [Step; STEP_COUNT] = build_steps();
+
+/// Character-end mask of 12 bytes to step identifier.
+pub static STEP_INDEX: [u16; 4096] = build_step_index();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_cover_the_first_characters() {
+        // "aé中😀": lengths 1, 2, 3, 4 -> ends at bytes 0, 2, 5, 9.
+        let mask = (1 << 0) | (1 << 2) | (1 << 5) | (1 << 9);
+        let step = &STEPS[STEP_INDEX[mask] as usize];
+        assert_eq!(step.chars, 4);
+        assert_eq!(step.consumed, 10);
+        assert_eq!(
+            step.shuffle,
+            [0, 0x80, 0x80, 0x80, 2, 1, 0x80, 0x80, 5, 4, 3, 0x80, 9, 8, 7, 6]
+        );
+        // Three 4-byte characters.
+        let mask = (1 << 3) | (1 << 7) | (1 << 11);
+        let step = &STEPS[STEP_INDEX[mask] as usize];
+        assert_eq!((step.chars, step.consumed), (3, 12));
+        // No character end in the first 5 bytes: impossible in well-formed input.
+        assert_eq!(STEP_INDEX[0b1111_1110_0000], UNREACHABLE_STEP);
+        assert_eq!(STEPS[UNREACHABLE_STEP as usize].consumed, 0);
+    }
+}
