@@ -404,15 +404,32 @@ mod tests {
         let cases: [(&[u8], &[u32]); 5] = [
             (
                 b"\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64",
-                &[0x61, 0xFFFD, 0xFFFD, 0xFFFD, 0x62, 0xFFFD, 0x63, 0xFFFD, 0xFFFD, 0x64],
+                &[
+                    0x61, 0xFFFD, 0xFFFD, 0xFFFD, 0x62, 0xFFFD, 0x63, 0xFFFD, 0xFFFD, 0x64,
+                ],
             ),
-            (b"\xC0\xAF\xE0\x80\xBF\xF0\x81\x82\x41", &[0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41]),
-            (b"\xED\xA0\x80\xED\xBF\xBF\xED\xAF\x41", &[0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41]),
+            (
+                b"\xC0\xAF\xE0\x80\xBF\xF0\x81\x82\x41",
+                &[
+                    0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41,
+                ],
+            ),
+            (
+                b"\xED\xA0\x80\xED\xBF\xBF\xED\xAF\x41",
+                &[
+                    0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41,
+                ],
+            ),
             (
                 b"\xF4\x91\x92\x93\xFF\x41\x80\xBF\x42",
-                &[0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41, 0xFFFD, 0xFFFD, 0x42],
+                &[
+                    0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41, 0xFFFD, 0xFFFD, 0x42,
+                ],
             ),
-            (b"\xE1\x80\xE2\xF0\x91\x92\xF1\xBF\x41", &[0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41]),
+            (
+                b"\xE1\x80\xE2\xF0\x91\x92\xF1\xBF\x41",
+                &[0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD, 0x41],
+            ),
         ];
         for backend in Backend::available() {
             for (input, expected) in cases {

@@ -139,8 +139,7 @@ impl StreamDecoder {
         let mut pos = self.finish_pending(chunk, sink);
         while pos < chunk.len() {
             let rest = &chunk[pos..];
-            let result = validate_with(self.backend, rest)
-                .unwrap_or_else(|| dfa::validate(rest));
+            let result = validate_with(self.backend, rest).unwrap_or_else(|| dfa::validate(rest));
             let valid_len = match result {
                 Ok(()) => rest.len(),
                 Err(error) => error.valid_up_to(),

@@ -106,9 +106,19 @@ use error_bits::*;
 /// Indexed by the high nibble of `prev1`.
 const PREV1_HIGH: [u8; 16] = [
     // 0_______ (ASCII): a tail after it is too long.
-    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
     // 10______ (a tail).
-    TWO_TAILS, TWO_TAILS, TWO_TAILS, TWO_TAILS,
+    TWO_TAILS,
+    TWO_TAILS,
+    TWO_TAILS,
+    TWO_TAILS,
     // 1100____ (C0..CF).
     TOO_SHORT | OVERLONG_2,
     // 1101____ (D0..DF).
@@ -149,7 +159,14 @@ const PREV1_LOW: [u8; 16] = [
 /// Indexed by the high nibble of the current byte.
 const BYTE_HIGH: [u8; 16] = [
     // 0_______: no tail where one was needed.
-    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
     // 1000____
     TOO_LONG | OVERLONG_2 | TWO_TAILS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
     // 1001____
@@ -158,7 +175,10 @@ const BYTE_HIGH: [u8; 16] = [
     TOO_LONG | OVERLONG_2 | TWO_TAILS | SURROGATE | TOO_LARGE,
     TOO_LONG | OVERLONG_2 | TWO_TAILS | SURROGATE | TOO_LARGE,
     // 11______: a lead where a tail was needed.
-    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
 ];
 
 /// The lookup tables and constants, broadcast once per call.
@@ -440,6 +460,48 @@ unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The SIMD detector must accept well-formed text outright (a false positive would
+    /// still give the right answer, through the DFA, but slowly) and flag errors.
+    fn check_detector(first_bad_block: unsafe fn(&[u8]) -> Option<usize>) {
+        let text = "aé中😀 Ελληνικά 我能吞下玻璃 🦀\u{10FFFF}\u{FEFF}".repeat(40);
+        for shift in 0..8 {
+            let shifted = format!("{}{text}", "x".repeat(shift));
+            // SAFETY: callers only pass the detector of an available backend.
+            assert_eq!(unsafe { first_bad_block(shifted.as_bytes()) }, None);
+        }
+        for at in [0, 15, 16, 31, 32, 63, 64, 100, 1000] {
+            let mut bytes = text.as_bytes().to_vec();
+            bytes.insert(at, 0xFF);
+            // SAFETY: as above.
+            let block = unsafe { first_bad_block(&bytes) }.expect("error detected");
+            assert_eq!(block, at / BLOCK * BLOCK);
+        }
+        let cut = "ab中".as_bytes();
+        // SAFETY: as above.
+        assert_eq!(unsafe { first_bad_block(&cut[..cut.len() - 1]) }, Some(0));
+    }
+
+    #[test]
+    fn detectors_have_no_false_positives_or_negatives() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{__m128i, __m256i, __m512i};
+            if sse42::is_available() {
+                check_detector(first_bad_block::<__m128i>);
+            }
+            if avx2::is_available() {
+                check_detector(first_bad_block::<__m256i>);
+            }
+            if avx512::is_available() {
+                check_detector(first_bad_block::<__m512i>);
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        if neon::is_available() {
+            check_detector(first_bad_block::<core::arch::aarch64::uint8x16_t>);
+        }
+    }
 
     #[test]
     fn assemble_lane_matches_char_decoding() {
