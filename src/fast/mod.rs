@@ -357,12 +357,15 @@ fn lossy_dense(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
                 clean_run = if well_formed { clean_run + unit_len } else { 0 };
                 pos += unit_len;
             } else {
-                let is_ascii = byte < 0x80;
-                let value = if is_ascii { byte as u32 } else { REPLACEMENT };
+                // Branch-free on purpose (random input makes `byte < 0x80` a coin
+                // toss): `ascii` is 1 or 0, `ascii_mask` all ones or zero.
+                let ascii = (byte < 0x80) as usize;
+                let ascii_mask = (ascii as u32).wrapping_neg();
+                let value = REPLACEMENT ^ ((REPLACEMENT ^ byte as u32) & ascii_mask);
                 // SAFETY: as above.
                 unsafe { (base.add(written) as *mut u32).write_unaligned(value) };
-                written += if is_ascii { 1 } else { 3 };
-                clean_run = if is_ascii { clean_run + 1 } else { 0 };
+                written += 3 - 2 * ascii;
+                clean_run = (clean_run + 1) * ascii;
                 pos += 1;
             }
             if clean_run >= CLEAN_RUN_TO_LEAVE {

@@ -270,6 +270,8 @@ unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
     let zero = V::splat(0);
     let mut previous = zero;
     let mut previous_incomplete = zero;
+    // Whether `previous_incomplete` may be nonzero (the last block was not ASCII).
+    let mut maybe_incomplete = false;
     let mut pos = 0;
     let len = bytes.len();
     let mut padded = [0u8; BLOCK];
@@ -290,29 +292,47 @@ unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
             all = all.or(V::load_unaligned(block.add(i * V::BYTES)));
             i += 1;
         }
-        let error = if !all.any_high_bit() {
-            previous = V::load_unaligned(block.add(BLOCK - V::BYTES));
-            let error = previous_incomplete;
-            previous_incomplete = zero;
-            error
-        } else {
-            let mut error = zero;
-            let mut i = 0;
-            while i < vectors_per_block {
-                let input = V::load_unaligned(block.add(i * V::BYTES));
-                error = error.or(lookup.check(input, previous));
-                previous = input;
-                i += 1;
+        if !all.any_high_bit() {
+            if maybe_incomplete && previous_incomplete.any_bit_set() {
+                return Some(pos);
             }
-            previous_incomplete = incomplete_tail(previous);
-            error
-        };
+            maybe_incomplete = false;
+            // For the lookup, any ASCII bytes before a block are alike: a zero vector
+            // stands for this block in `previous`.
+            previous = zero;
+            pos += BLOCK;
+            // Skip a run of ASCII two blocks at a time.
+            while pos + 2 * BLOCK <= len {
+                let mut all = zero;
+                let mut i = 0;
+                while i < 2 * vectors_per_block {
+                    // SAFETY: `pos + 2 * BLOCK <= len`.
+                    all = all.or(V::load_unaligned(bytes.as_ptr().add(pos + i * V::BYTES)));
+                    i += 1;
+                }
+                if all.any_high_bit() {
+                    break;
+                }
+                pos += 2 * BLOCK;
+            }
+            continue;
+        }
+        let mut error = zero;
+        let mut i = 0;
+        while i < vectors_per_block {
+            let input = V::load_unaligned(block.add(i * V::BYTES));
+            error = error.or(lookup.check(input, previous));
+            previous = input;
+            i += 1;
+        }
+        previous_incomplete = incomplete_tail(previous);
+        maybe_incomplete = true;
         if error.any_bit_set() {
             return Some(pos);
         }
         pos += BLOCK;
     }
-    if previous_incomplete.any_bit_set() {
+    if maybe_incomplete && previous_incomplete.any_bit_set() {
         // Only reachable when `len` is a multiple of 64: the input ends mid-character.
         return Some(len - BLOCK);
     }
@@ -403,6 +423,11 @@ pub unsafe fn decode_utf32<V: Vector, K: Utf32Kernel>(
 }
 
 /// Converts well-formed `bytes` to scalar values appended to `out`.
+///
+/// Works on 64-byte blocks: four 16-byte loads give the block's high-bit and tail masks
+/// as `u64`, and the character-end mask follows from the tail mask. Inside the block,
+/// each step reads its 12-bit end mask with a shift, so the loop-carried dependency is
+/// only shift, table load, add.
 #[inline(always)]
 unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
     let len = bytes.len();
@@ -415,44 +440,67 @@ unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
     let dst = out.as_mut_ptr().add(base);
     let mut pos = 0;
     let mut written = 0;
-    // Invariant: `written <= pos` (one scalar needs at least one byte), so a store of up
-    // to 16 lanes at `written` while `pos + 16 <= len` stays below `base + len`.
-    while pos + 16 <= len {
-        // SAFETY: `pos + 16 <= len`.
-        let v = K::load16(src.add(pos));
-        let high = K::high_bit_mask(v);
+    // Invariant: `written <= pos (+ offset)`, since a scalar needs at least one byte;
+    // so a store of up to 16 lanes at `written`, made while the 16 input bytes at the
+    // cursor are in bounds, stays below `base + len`.
+    'blocks: while pos + BLOCK < len {
+        // SAFETY (all loads and stores in this block): `pos + 64 < len`, so bytes
+        // `pos..pos + 65` are readable; loads start at `pos + offset` with
+        // `offset <= 48` and read 16 bytes; stores are covered by the invariant.
+        let block = src.add(pos);
+        let vectors = [
+            K::load16(block),
+            K::load16(block.add(16)),
+            K::load16(block.add(32)),
+            K::load16(block.add(48)),
+        ];
+        let mut high = 0u64;
+        let mut tails = 0u64;
+        for (i, &v) in vectors.iter().enumerate() {
+            high |= (K::high_bit_mask(v) as u64) << (16 * i);
+            tails |= (K::tail_mask(v) as u64) << (16 * i);
+        }
         if high == 0 {
-            // SAFETY: 16 bytes readable at `pos`, 16 lanes writable at `written`.
-            K::widen16(src.add(pos), dst.add(written));
-            pos += 16;
-            written += 16;
+            for i in 0..4 {
+                K::widen16(block.add(16 * i), dst.add(written + 16 * i));
+            }
+            pos += BLOCK;
+            written += BLOCK;
             continue;
         }
-        let ascii_run = high.trailing_zeros() as usize;
-        if ascii_run >= 4 {
-            // SAFETY: as above; lanes past `ascii_run` are overwritten later.
-            K::widen16(src.add(pos), dst.add(written));
-            pos += ascii_run;
-            written += ascii_run;
-            continue;
+        // Byte i ends a character iff byte i + 1 is not a tail.
+        let next_is_tail = dfa::is_continuation(bytes[pos + BLOCK]) as u64;
+        let ends = !((tails >> 1) | (next_is_tail << 63));
+        let mut offset = 0;
+        while offset <= BLOCK - 16 {
+            let ascii_run = (high >> offset).trailing_zeros().min(16) as usize;
+            if ascii_run >= 4 {
+                // Lanes past `ascii_run` are overwritten by the next steps.
+                K::widen16(block.add(offset), dst.add(written));
+                offset += ascii_run;
+                written += ascii_run;
+                continue;
+            }
+            let entry = tables::STEP_INDEX[((ends >> offset) & 0xFFF) as usize];
+            let step = &tables::STEPS[tables::step_id(entry)];
+            let consumed = tables::step_consumed(entry);
+            if consumed == 0 {
+                // Not reachable for well-formed input; leave the rest to the DFA.
+                pos += offset;
+                break 'blocks;
+            }
+            let v = K::load16(block.add(offset));
+            K::assemble_store(K::shuffle(v, &step.shuffle), dst.add(written));
+            offset += consumed;
+            written += tables::step_chars(entry);
         }
-        // Byte i (i < 12) ends a character iff byte i + 1 is not a tail.
-        let ends = !(K::tail_mask(v) >> 1) & 0xFFF;
-        let step = &tables::STEPS[tables::STEP_INDEX[ends as usize] as usize];
-        if step.consumed == 0 {
-            // Not reachable for well-formed input; leave the rest to the DFA.
-            break;
-        }
-        // SAFETY: 4 lanes writable at `written` (see the invariant).
-        K::assemble_store(K::shuffle(v, &step.shuffle), dst.add(written));
-        pos += step.consumed as usize;
-        written += step.chars as usize;
+        pos += offset;
     }
     // SAFETY: `written` lanes at `base..` were initialised by the stores above, and
     // `base + written <= base + len` is within capacity.
     out.set_len(base + written);
-    // The last < 16 bytes, which start at a character boundary: the DFA cannot fail on
-    // well-formed input.
+    // The last 64 bytes or fewer, which start at a character boundary: the DFA cannot
+    // fail on well-formed input.
     let tail = dfa::decode_utf32_from(bytes, pos, out);
     debug_assert!(tail.is_ok());
 }

@@ -32,7 +32,7 @@ pub const STEP_COUNT: usize = 512;
 /// The step for masks that well-formed input cannot produce: converts nothing.
 pub const UNREACHABLE_STEP: u16 = (STEP_COUNT - 1) as u16;
 
-const fn step_id(lengths: &[u8; 4], chars: usize) -> u16 {
+const fn lengths_id(lengths: &[u8; 4], chars: usize) -> u16 {
     let mut id = if chars == 3 { 256 } else { 0 };
     let mut k = 0;
     while k < chars {
@@ -76,8 +76,34 @@ const fn build_steps() -> [Step; STEP_COUNT] {
     steps
 }
 
-const fn build_step_index() -> [u16; 4096] {
-    let mut index = [UNREACHABLE_STEP; 4096];
+/// An entry of [`STEP_INDEX`]: bits 0..9 the step identifier, 9..13 the bytes consumed,
+/// 13..16 the characters converted, so that one load gives all three.
+pub type StepEntry = u16;
+
+const fn entry(id: u16, consumed: usize, chars: usize) -> StepEntry {
+    id | ((consumed as u16) << 9) | ((chars as u16) << 13)
+}
+
+/// The step identifier of an entry (an index into [`STEPS`]).
+#[inline(always)]
+pub const fn step_id(entry: StepEntry) -> usize {
+    (entry & 0x1FF) as usize
+}
+
+/// Input bytes consumed by an entry's step (0 for masks well-formed input cannot give).
+#[inline(always)]
+pub const fn step_consumed(entry: StepEntry) -> usize {
+    ((entry >> 9) & 0xF) as usize
+}
+
+/// Characters converted by an entry's step.
+#[inline(always)]
+pub const fn step_chars(entry: StepEntry) -> usize {
+    (entry >> 13) as usize
+}
+
+const fn build_step_index() -> [StepEntry; 4096] {
+    let mut index = [entry(UNREACHABLE_STEP, 0, 0); 4096];
     let mut mask = 0usize;
     while mask < 4096 {
         let mut lengths = [0u8; 4];
@@ -103,7 +129,7 @@ const fn build_step_index() -> [u16; 4096] {
             start = end + 1;
         }
         if valid && chars >= 3 {
-            index[mask] = step_id(&lengths, chars);
+            index[mask] = entry(lengths_id(&lengths, chars), start, chars);
         }
         mask += 1;
     }
@@ -113,8 +139,8 @@ const fn build_step_index() -> [u16; 4096] {
 /// The steps, by identifier.
 pub static STEPS: [Step; STEP_COUNT] = build_steps();
 
-/// Character-end mask of 12 bytes to step identifier.
-pub static STEP_INDEX: [u16; 4096] = build_step_index();
+/// Character-end mask of 12 bytes to step (see [`StepEntry`]).
+pub static STEP_INDEX: [StepEntry; 4096] = build_step_index();
 
 #[cfg(test)]
 mod tests {
@@ -124,19 +150,21 @@ mod tests {
     fn steps_cover_the_first_characters() {
         // "aé中😀": lengths 1, 2, 3, 4 -> ends at bytes 0, 2, 5, 9.
         let mask = (1 << 0) | (1 << 2) | (1 << 5) | (1 << 9);
-        let step = &STEPS[STEP_INDEX[mask] as usize];
-        assert_eq!(step.chars, 4);
-        assert_eq!(step.consumed, 10);
+        let entry = STEP_INDEX[mask];
+        let step = &STEPS[step_id(entry)];
+        assert_eq!((step.chars, step.consumed), (4, 10));
+        assert_eq!((step_chars(entry), step_consumed(entry)), (4, 10));
         assert_eq!(
             step.shuffle,
             [0, 0x80, 0x80, 0x80, 2, 1, 0x80, 0x80, 5, 4, 3, 0x80, 9, 8, 7, 6]
         );
         // Three 4-byte characters.
         let mask = (1 << 3) | (1 << 7) | (1 << 11);
-        let step = &STEPS[STEP_INDEX[mask] as usize];
-        assert_eq!((step.chars, step.consumed), (3, 12));
+        let entry = STEP_INDEX[mask];
+        assert_eq!((step_chars(entry), step_consumed(entry)), (3, 12));
         // No character end in the first 5 bytes: impossible in well-formed input.
-        assert_eq!(STEP_INDEX[0b1111_1110_0000], UNREACHABLE_STEP);
+        assert_eq!(step_id(STEP_INDEX[0b1111_1110_0000]), UNREACHABLE_STEP as usize);
+        assert_eq!(step_consumed(STEP_INDEX[0b1111_1110_0000]), 0);
         assert_eq!(STEPS[UNREACHABLE_STEP as usize].consumed, 0);
     }
 }
