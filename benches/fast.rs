@@ -211,8 +211,11 @@ fn bench_utf32(c: &mut Criterion) {
                     // UTF-8 input of that length can hold; `convert_utf8_to_utf32`
                     // writes at most that many and returns how many (0 on error).
                     unsafe {
-                        let written =
-                            simdutf::convert_utf8_to_utf32(src.as_ptr(), src.len(), out.as_mut_ptr());
+                        let written = simdutf::convert_utf8_to_utf32(
+                            src.as_ptr(),
+                            src.len(),
+                            out.as_mut_ptr(),
+                        );
                         out.set_len(written);
                     }
                 })
@@ -232,15 +235,24 @@ fn bench_lossy(c: &mut Criterion) {
             let bytes = input.bytes();
             let id = |engine: &str| BenchmarkId::new(engine, format!("{}-{size}", input.name));
             group.throughput(Throughput::Bytes(bytes.len() as u64));
-            group.bench_function(id("fast"), |b| b.iter(|| fast::decode_lossy(black_box(bytes)).len()));
+            group.bench_function(id("fast"), |b| {
+                b.iter(|| fast::decode_lossy(black_box(bytes)).len())
+            });
             group.bench_function(id("fast-scalar"), |b| {
-                b.iter(|| fast::decode_lossy_with(Backend::Scalar, black_box(bytes)).map(|s| s.len()))
+                b.iter(|| {
+                    fast::decode_lossy_with(Backend::Scalar, black_box(bytes)).map(|s| s.len())
+                })
             });
             group.bench_function(id("std"), |b| {
                 b.iter(|| String::from_utf8_lossy(black_box(bytes)).len())
             });
             group.bench_function(id("encoding_rs"), |b| {
-                b.iter(|| encoding_rs::UTF_8.decode_without_bom_handling(black_box(bytes)).0.len())
+                b.iter(|| {
+                    encoding_rs::UTF_8
+                        .decode_without_bom_handling(black_box(bytes))
+                        .0
+                        .len()
+                })
             });
         }
     }

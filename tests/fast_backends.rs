@@ -226,9 +226,20 @@ fn random_inputs() {
     let mut checker = Checker::default();
     for round in 0..3000 {
         let len = rng.below(if round % 10 == 0 { 3000 } else { 200 });
-        let mut bytes = match round % 3 {
+        let mut bytes = match round % 4 {
             // Random bytes.
             0 => (0..len).map(|_| rng.next() as u8).collect(),
+            // Random bytes from the classes of Table 3-7's boundaries: many leads with
+            // tails, so many longer maximal subparts.
+            3 => {
+                const CLASSES: [u8; 16] = [
+                    0x41, 0x80, 0x8F, 0x9F, 0xA0, 0xBF, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0,
+                    0xF1, 0xF4, 0xF5,
+                ];
+                (0..len)
+                    .map(|_| CLASSES[rng.below(CLASSES.len())])
+                    .collect()
+            }
             // Well-formed text.
             1 => random_text(&mut rng, len),
             // Text with a few corrupted bytes.

@@ -24,6 +24,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub mod dfa;
+mod lossy;
 pub mod simd;
 pub mod stream;
 
@@ -103,11 +104,13 @@ pub enum Backend {
 struct Functions {
     validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
     decode_utf32: unsafe fn(&[u8], &mut Vec<u32>) -> Result<(), Utf8Error>,
+    decode_lossy: for<'a> unsafe fn(&'a [u8]) -> Cow<'a, str>,
 }
 
 const SCALAR_FUNCTIONS: Functions = Functions {
     validate: dfa::validate,
     decode_utf32: dfa::decode_utf32,
+    decode_lossy: lossy::decode_lossy_scalar,
 };
 
 impl Backend {
@@ -187,21 +190,25 @@ impl Backend {
             Backend::Sse42 => Functions {
                 validate: simd::sse42::validate,
                 decode_utf32: simd::sse42::decode_utf32,
+                decode_lossy: simd::sse42::decode_lossy,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => Functions {
                 validate: simd::avx2::validate,
                 decode_utf32: simd::avx2::decode_utf32,
+                decode_lossy: simd::avx2::decode_lossy,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => Functions {
                 validate: simd::avx512::validate,
                 decode_utf32: simd::avx512::decode_utf32,
+                decode_lossy: simd::avx512::decode_lossy,
             },
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => Functions {
                 validate: simd::neon::validate,
                 decode_utf32: simd::neon::decode_utf32,
+                decode_lossy: simd::neon::decode_lossy,
             },
             #[allow(unreachable_patterns)]
             _ => return None,
@@ -261,141 +268,16 @@ pub fn decode_utf32_with(
 /// U+FFFD (equal to [`String::from_utf8_lossy`]); borrowed when `bytes` is well-formed.
 #[inline]
 pub fn decode_lossy(bytes: &[u8]) -> Cow<'_, str> {
-    lossy_using(best_functions().validate, bytes)
+    let functions = best_functions();
+    // SAFETY: `functions()` only returns the entry points of an available backend.
+    unsafe { (functions.decode_lossy)(bytes) }
 }
 
 /// [`decode_lossy`] with a given backend; `None` if it is not available here.
 pub fn decode_lossy_with(backend: Backend, bytes: &[u8]) -> Option<Cow<'_, str>> {
     let functions = backend.functions()?;
-    Some(lossy_using(functions.validate, bytes))
-}
-
-/// Lossy decoding over a backend's `validate`, which must be available.
-///
-/// Long well-formed runs are found by `validate` (SIMD) and copied; where errors are
-/// dense, [`lossy_dense`] goes byte by byte without branching on the common cases, and
-/// hands back to `validate` after a clean run.
-fn lossy_using(validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>, bytes: &[u8]) -> Cow<'_, str> {
-    // SAFETY: callers pass the `validate` of an available backend.
-    let first_error = match unsafe { validate(bytes) } {
-        Ok(()) => {
-            // SAFETY: `validate` accepted `bytes`, and every backend agrees with std.
-            return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
-        }
-        Err(error) => error,
-    };
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 16);
-    out.extend_from_slice(&bytes[..first_error.valid_up_to()]);
-    let mut pos = first_error.valid_up_to();
-    while pos < bytes.len() {
-        pos = lossy_dense(bytes, pos, &mut out);
-        if pos == bytes.len() {
-            break;
-        }
-        // SAFETY: as above.
-        match unsafe { validate(&bytes[pos..]) } {
-            Ok(()) => {
-                out.extend_from_slice(&bytes[pos..]);
-                break;
-            }
-            Err(error) => {
-                out.extend_from_slice(&bytes[pos..pos + error.valid_up_to()]);
-                pos += error.valid_up_to();
-            }
-        }
-    }
-    // SAFETY: `out` holds only well-formed runs accepted by `validate` or the DFA, and
-    // whole U+FFFD encodings (see `lossy_dense`).
-    Cow::Owned(unsafe { String::from_utf8_unchecked(out) })
-}
-
-/// Clean bytes in a row after which [`lossy_dense`] hands back to SIMD validation.
-const CLEAN_RUN_TO_LEAVE: usize = 32;
-/// Input bytes [`lossy_dense`] handles per capacity reservation.
-const DENSE_WINDOW: usize = 256;
-
-/// Lossy decoding of `bytes[pos..]` (`pos` at a unit boundary) a unit at a time, until
-/// [`CLEAN_RUN_TO_LEAVE`] bytes in a row were well-formed or the input ends. Returns the
-/// position reached (a unit boundary).
-///
-/// Random-looking input has an error every byte or two, so this loop avoids
-/// data-dependent branches for the three cases that make up most of it: an ASCII byte
-/// (copied), a byte that can never start a character (80..C1, F5..FF: one U+FFFD), and a
-/// lead not followed by a tail (a maximal subpart of one byte: one U+FFFD). Each is one
-/// unconditional 4-byte store of either the byte or `EF BF BD` and a conditional
-/// advance. Only a lead followed by a tail takes the branch to the DFA.
-fn lossy_dense(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
-    const REPLACEMENT: u32 = u32::from_le_bytes([0xEF, 0xBF, 0xBD, 0]);
-    let len = bytes.len();
-    let mut clean_run = 0;
-    while pos < len {
-        let window_end = (pos + DENSE_WINDOW).min(len);
-        // Each input byte produces at most 3 output bytes; the 4-byte stores write one
-        // byte past the output cursor.
-        out.reserve(3 * (window_end - pos) + 4);
-        let base = out.as_mut_ptr();
-        let mut written = out.len();
-        while pos < window_end {
-            let byte = bytes[pos];
-            let next = if pos + 1 < len { bytes[pos + 1] } else { 0 };
-            let is_lead = (0xC2..=0xF4).contains(&byte);
-            if is_lead && dfa::is_continuation(next) {
-                // A lead and a tail: a longer character or a longer maximal subpart.
-                let unit = &bytes[pos..(pos + 4).min(len)];
-                let (unit_len, well_formed) = first_unit(unit);
-                // SAFETY: `written + 4 <= capacity` (reserved above: at most 3 output
-                // bytes per input byte of this window, plus 4).
-                unsafe {
-                    if well_formed {
-                        std::ptr::copy_nonoverlapping(unit.as_ptr(), base.add(written), unit_len);
-                        written += unit_len;
-                    } else {
-                        (base.add(written) as *mut u32).write_unaligned(REPLACEMENT);
-                        written += 3;
-                    }
-                }
-                clean_run = if well_formed { clean_run + unit_len } else { 0 };
-                pos += unit_len;
-            } else {
-                // Branch-free on purpose (random input makes `byte < 0x80` a coin
-                // toss): `ascii` is 1 or 0, `ascii_mask` all ones or zero.
-                let ascii = (byte < 0x80) as usize;
-                let ascii_mask = (ascii as u32).wrapping_neg();
-                let value = REPLACEMENT ^ ((REPLACEMENT ^ byte as u32) & ascii_mask);
-                // SAFETY: as above.
-                unsafe { (base.add(written) as *mut u32).write_unaligned(value) };
-                written += 3 - 2 * ascii;
-                clean_run = (clean_run + 1) * ascii;
-                pos += 1;
-            }
-            if clean_run >= CLEAN_RUN_TO_LEAVE {
-                // SAFETY: `written` bytes are initialised (see below).
-                unsafe { out.set_len(written) };
-                return pos;
-            }
-        }
-        // SAFETY: bytes `..written` were initialised by the stores above (whole ASCII
-        // bytes, whole U+FFFD encodings, whole well-formed characters), and
-        // `written <= capacity`.
-        unsafe { out.set_len(written) };
-    }
-    pos
-}
-
-/// The unit at the start of `unit` (1 to 4 bytes, starting with a lead): its length, and
-/// whether it is a well-formed character (else it is a maximal subpart).
-#[inline]
-fn first_unit(unit: &[u8]) -> (usize, bool) {
-    let mut state = dfa::ACCEPT;
-    for (i, &byte) in unit.iter().enumerate() {
-        state = dfa::step(state, byte);
-        match state & 63 {
-            dfa::ACCEPT => return (i + 1, true),
-            dfa::REJECT => return (i.max(1), false),
-            _ => {}
-        }
-    }
-    (unit.len(), false)
+    // SAFETY: `functions()` returned `Some`, so the backend is available.
+    Some(unsafe { (functions.decode_lossy)(bytes) })
 }
 
 #[cfg(test)]

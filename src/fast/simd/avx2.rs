@@ -1,14 +1,14 @@
 //! AVX2 backend (x86-64): 32-byte vectors for validation; the 16-byte conversion kernel
 //! of the SSE backend compiled with VEX encodings, with 256-bit ASCII widening.
 //!
-//! This file only implements [`Vector`] and [`Utf32Kernel`] with AVX2 intrinsics and
+//! This file only implements [`Vector`] and [`Kernel16`] with AVX2 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called.
 
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::{Utf32Kernel, Vector};
+use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has AVX2.
@@ -91,7 +91,7 @@ pub struct Avx2Kernel;
 
 // SAFETY (every method below): as above; `widen16` writes 16 `u32` at `dst`, which the
 // caller reserves.
-impl Utf32Kernel for Avx2Kernel {
+impl Kernel16 for Avx2Kernel {
     type V = __m128i;
 
     #[inline(always)]
@@ -122,6 +122,14 @@ impl Utf32Kernel for Avx2Kernel {
     unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
         Sse41Kernel::assemble_store(v, dst)
     }
+    #[inline(always)]
+    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
+        Sse41Kernel::range_mask(v, low, high)
+    }
+    #[inline(always)]
+    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
+        Sse41Kernel::expand_store(v, shuffle, fill, dst)
+    }
 }
 
 /// Validates `bytes` (see [`super::validate`]).
@@ -131,6 +139,15 @@ impl Utf32Kernel for Avx2Kernel {
 #[target_feature(enable = "avx2")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     super::validate::<__m256i>(bytes)
+}
+
+/// Lossy decoding (see [`super::decode_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2")]
+pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    super::decode_lossy::<__m256i, Avx2Kernel>(bytes)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).

@@ -1,7 +1,7 @@
 //! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
 //! block; the 16-byte conversion kernel with 512-bit ASCII widening.
 //!
-//! This file only implements [`Vector`] and [`Utf32Kernel`] with AVX-512 intrinsics and
+//! This file only implements [`Vector`] and [`Kernel16`] with AVX-512 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called.
 
@@ -12,7 +12,7 @@
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::{Utf32Kernel, Vector};
+use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has AVX512F and AVX512BW.
@@ -95,7 +95,7 @@ pub struct Avx512Kernel;
 
 // SAFETY (every method below): as above; `widen16` writes 16 `u32` at `dst`, which the
 // caller reserves.
-impl Utf32Kernel for Avx512Kernel {
+impl Kernel16 for Avx512Kernel {
     type V = __m128i;
 
     #[inline(always)]
@@ -123,6 +123,14 @@ impl Utf32Kernel for Avx512Kernel {
     unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
         Sse41Kernel::assemble_store(v, dst)
     }
+    #[inline(always)]
+    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
+        Sse41Kernel::range_mask(v, low, high)
+    }
+    #[inline(always)]
+    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
+        Sse41Kernel::expand_store(v, shuffle, fill, dst)
+    }
 }
 
 /// Validates `bytes` (see [`super::validate`]).
@@ -132,6 +140,15 @@ impl Utf32Kernel for Avx512Kernel {
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     super::validate::<__m512i>(bytes)
+}
+
+/// Lossy decoding (see [`super::decode_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    super::decode_lossy::<__m512i, Avx512Kernel>(bytes)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).

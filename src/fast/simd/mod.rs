@@ -8,7 +8,7 @@
 //!   maximal subpart come from the scalar DFA ([`crate::fast::dfa`]), restarted at the
 //!   last character boundary before that block. So a SIMD backend can never report a
 //!   different error than the DFA, only find it faster.
-//! * [`Utf32Kernel`] is a 16-byte register with a shuffle. [`decode_utf32`] validates
+//! * [`Kernel16`] is a 16-byte register with a shuffle. [`decode_utf32`] validates
 //!   the input chunk by chunk with [`validate`] and converts each chunk, known to be
 //!   well-formed, with a table-driven kernel: from the positions of character ends
 //!   in 12 bytes, a table (built at compile time by [`tables`]) picks a shuffle that
@@ -26,7 +26,10 @@
 
 #![allow(clippy::missing_safety_doc)]
 
+use std::borrow::Cow;
+
 use super::dfa;
+use super::lossy;
 use super::Utf8Error;
 
 #[cfg(target_arch = "x86_64")]
@@ -260,9 +263,10 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
     }
 }
 
-/// Offset of the first 64-byte block in which the lookup algorithm sees an error (an
-/// error in a character that started up to 3 bytes before the block counts for the
-/// block), or `None` if `bytes` is well-formed.
+/// `None` if `bytes` is well-formed; else the offset of a 64-byte block such that
+/// everything before it is well-formed, except possibly a character cut by its start:
+/// the first block in which the lookup algorithm sees an error, or the block before it
+/// (non-ASCII blocks are checked in pairs).
 #[inline(always)]
 unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
     let lookup = Lookup::<V>::new();
@@ -327,6 +331,25 @@ unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
         }
         previous_incomplete = incomplete_tail(previous);
         maybe_incomplete = true;
+        // A second non-ASCII block, if there is one, before testing for errors: the test
+        // and its branch cost as much as a fair part of the lookup.
+        if pos + 2 * BLOCK <= len {
+            let next = bytes.as_ptr().add(pos + BLOCK);
+            let mut i = 0;
+            while i < vectors_per_block {
+                // SAFETY: `pos + 2 * BLOCK <= len`.
+                let input = V::load_unaligned(next.add(i * V::BYTES));
+                error = error.or(lookup.check(input, previous));
+                previous = input;
+                i += 1;
+            }
+            previous_incomplete = incomplete_tail(previous);
+            if error.any_bit_set() {
+                return Some(pos);
+            }
+            pos += 2 * BLOCK;
+            continue;
+        }
         if error.any_bit_set() {
             return Some(pos);
         }
@@ -341,7 +364,7 @@ unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
 
 /// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
 /// `#[inline(always)]`.
-pub trait Utf32Kernel {
+pub trait Kernel16 {
     /// The 16-byte register type.
     type V: Copy;
     /// Loads 16 bytes from `ptr` (no alignment needed).
@@ -358,9 +381,13 @@ pub trait Utf32Kernel {
     /// Assembles scalar values in each 32-bit lane holding the bytes of one character,
     /// last byte first ([`assemble_lane`] is the scalar model), and stores the 4 lanes.
     unsafe fn assemble_store(v: Self::V, dst: *mut u32);
+    /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
+    unsafe fn range_mask(v: Self::V, low: u8, high: u8) -> u32;
+    /// Stores the 16 bytes `shuffle(v, shuffle) | fill` at `dst`.
+    unsafe fn expand_store(v: Self::V, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8);
 }
 
-/// The arithmetic [`Utf32Kernel::assemble_store`] performs per 32-bit lane. A lane holds
+/// The arithmetic [`Kernel16::assemble_store`] performs per 32-bit lane. A lane holds
 /// one character's bytes in reverse order (`b0` = last byte, zeros above the lead):
 ///
 /// ```text
@@ -390,7 +417,7 @@ const DECODE_CHUNK: usize = 8 * 1024;
 /// Appends the scalar values of `bytes` to `out`; on error, those of the well-formed
 /// prefix, and returns the error (std's shape).
 #[inline(always)]
-pub unsafe fn decode_utf32<V: Vector, K: Utf32Kernel>(
+pub unsafe fn decode_utf32<V: Vector, K: Kernel16>(
     bytes: &[u8],
     out: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
@@ -429,7 +456,7 @@ pub unsafe fn decode_utf32<V: Vector, K: Utf32Kernel>(
 /// each step reads its 12-bit end mask with a shift, so the loop-carried dependency is
 /// only shift, table load, add.
 #[inline(always)]
-unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
+unsafe fn convert_valid<K: Kernel16>(bytes: &[u8], out: &mut Vec<u32>) {
     let len = bytes.len();
     // At most one scalar per byte; the kernel stores up to 16 lanes past its cursor but
     // never past `len` scalars in total (see the bounds below).
@@ -481,9 +508,10 @@ unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
                 written += ascii_run;
                 continue;
             }
-            let entry = tables::STEP_INDEX[((ends >> offset) & 0xFFF) as usize];
+            let mask = ((ends >> offset) & 0xFFF) as usize;
+            let consumed = tables::STEP_CONSUMED[mask] as usize;
+            let entry = tables::STEP_INDEX[mask];
             let step = &tables::STEPS[tables::step_id(entry)];
-            let consumed = tables::step_consumed(entry);
             if consumed == 0 {
                 // Not reachable for well-formed input; leave the rest to the DFA.
                 pos += offset;
@@ -505,6 +533,170 @@ unsafe fn convert_valid<K: Utf32Kernel>(bytes: &[u8], out: &mut Vec<u32>) {
     debug_assert!(tail.is_ok());
 }
 
+/// Lossy decoding (see [`crate::fast::lossy`]) with SIMD validation and the SIMD dense
+/// loop [`lossy_dense`].
+#[inline(always)]
+pub unsafe fn decode_lossy<V: Vector, K: Kernel16>(bytes: &[u8]) -> Cow<'_, str> {
+    // SAFETY: `validate::<V>` agrees with std (it only detects; the DFA locates), and
+    // `lossy_dense` meets the `dense` contract (see there). Both closures run inside the
+    // caller's `#[target_feature]` function, which the trait contract requires.
+    lossy::decode_lossy(
+        bytes,
+        |bytes| validate::<V>(bytes),
+        |bytes, pos, out| lossy_dense::<K>(bytes, pos, out),
+    )
+}
+
+/// The unit at `bytes[pos]`, a unit boundary holding a lead followed by a tail: its
+/// length and whether it is a well-formed character, without branches. The DFA runs
+/// over the next 4 bytes; the unit ends at the first `ACCEPT` (a character) or before
+/// the first `REJECT` (a maximal subpart).
+#[inline(always)]
+fn unit_after_lead(bytes: &[u8], pos: usize) -> (usize, bool) {
+    let s1 = dfa::step(dfa::ACCEPT, bytes[pos]);
+    let s2 = dfa::step(s1, bytes[pos + 1]);
+    let s3 = dfa::step(s2, bytes[pos + 2]);
+    let s4 = dfa::step(s3, bytes[pos + 3]);
+    let in_progress = |state: dfa::State| {
+        let state = state & 63;
+        (state != dfa::ACCEPT) & (state != dfa::REJECT)
+    };
+    let open2 = in_progress(s2);
+    let open3 = open2 & in_progress(s3);
+    let end_state = if open3 {
+        s4
+    } else if open2 {
+        s3
+    } else {
+        s2
+    };
+    let well_formed = end_state & 63 == dfa::ACCEPT;
+    (
+        1 + open2 as usize + open3 as usize + well_formed as usize,
+        well_formed,
+    )
+}
+
+/// Input bytes [`lossy_dense`] handles per capacity reservation.
+const DENSE_WINDOW: usize = 256;
+
+/// Bytes [`lossy_dense`] needs readable from its cursor: a 16-byte chunk, and 4 bytes
+/// for a unit starting at its last byte.
+const DENSE_READ: usize = 20;
+
+/// Lossy decoding of `bytes[pos..]` (`pos` a unit boundary), 16 bytes at a time, until
+/// [`lossy::CLEAN_RUN_TO_LEAVE`] clean bytes in a row or the end; returns the unit
+/// boundary reached.
+///
+/// Each 16-byte chunk is split into four groups of 4 bytes, and runs up to its first
+/// *complex* byte: an E0..F4 lead followed by a tail (a 3/4-byte character or a longer
+/// maximal subpart), or a C2..DF lead at the chunk's end followed by a tail. Before it,
+/// every unit is an ASCII byte (copied), a C2..DF lead with its tail (both copied), or
+/// a single byte that is a maximal subpart on its own (one U+FFFD): a
+/// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. Each group is expanded
+/// with one shuffle from a table indexed by its 4 "copy" bits (`tables::EXPAND_*`);
+/// bytes from the complex one on are expanded as copies, and overwritten: the complex
+/// unit is decoded by [`unit_after_lead`] and the next chunk starts after it. The only
+/// data-dependent branch is whether a chunk has a complex byte.
+#[inline(always)]
+unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
+    let len = bytes.len();
+    let src = bytes.as_ptr();
+    let mut clean_run = 0;
+    while pos + DENSE_READ <= len {
+        let window_end = (pos + DENSE_WINDOW).min(len + 1 - DENSE_READ);
+        // At most 3 output bytes per input byte; the four group stores of a chunk may
+        // run up to 64 bytes past the output cursor.
+        out.reserve(3 * (window_end - pos) + 64);
+        let mut written = out.len();
+        let dst = out.as_mut_ptr();
+        while pos < window_end {
+            // SAFETY: `pos + DENSE_READ <= len` (`window_end <= len + 1 - DENSE_READ`).
+            let v = K::load16(src.add(pos));
+            let ascii = !K::high_bit_mask(v) & 0xFFFF;
+            let tails = K::tail_mask(v);
+            let leads_2 = K::range_mask(v, 0xC2, 0xDF);
+            let leads_3_4 = K::range_mask(v, 0xE0, 0xF4);
+            let next_is_tail = dfa::is_continuation(bytes[pos + 16]) as u32;
+            let followed_by_tail = (tails >> 1) | (next_is_tail << 15);
+            let pairs_2 = leads_2 & followed_by_tail;
+            // A pair across the chunk's end (bit 15) is complex: the next chunk must
+            // start at a unit boundary. (Pairs across groups are fine: both bytes are
+            // copies.)
+            let complex = (leads_3_4 & followed_by_tail) | (pairs_2 & 0x8000);
+            let copy = ascii | pairs_2 | (tails & (pairs_2 << 1));
+            if complex == 0 {
+                // The common case on random input: four simple groups.
+                for group in 0..4 {
+                    let pattern = ((copy >> (4 * group)) & 0xF) as usize;
+                    // SAFETY: `written + 16 <= capacity` (see the reservation).
+                    K::expand_store(
+                        v,
+                        &tables::EXPAND_SHUFFLE[group][pattern],
+                        &tables::EXPAND_FILL[pattern],
+                        dst.add(written),
+                    );
+                    written += tables::EXPAND_LEN[pattern] as usize;
+                }
+                clean_run = (clean_run + 16) * (copy == 0xFFFF) as usize;
+                pos += 16;
+                if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
+                    break;
+                }
+                continue;
+            }
+            // Bytes before the first complex one; from it on, expand as copies (1 byte
+            // each) and subtract them from the length.
+            let cut = complex.trailing_zeros() as usize;
+            let effective_copy = copy | ((0xFFFF_u32 << cut) & 0xFFFF);
+            let mut group_out = written;
+            for group in 0..4 {
+                let pattern = ((effective_copy >> (4 * group)) & 0xF) as usize;
+                // SAFETY: `group_out + 16 <= written + 64`, within the reservation.
+                K::expand_store(
+                    v,
+                    &tables::EXPAND_SHUFFLE[group][pattern],
+                    &tables::EXPAND_FILL[pattern],
+                    dst.add(group_out),
+                );
+                group_out += tables::EXPAND_LEN[pattern] as usize;
+            }
+            let prefix_out = group_out - written - (16 - cut);
+            let prefix_clean = effective_copy == 0xFFFF;
+            // The complex unit.
+            let (unit_len, unit_well_formed) = unit_after_lead(bytes, pos + cut);
+            let unit_at = pos + cut;
+            // SAFETY: `unit_at + 4 <= pos + DENSE_READ <= len`; the store is at most 4
+            // bytes at `written + prefix_out <= written + 48`, within the reservation.
+            let unit_bytes = (src.add(unit_at) as *const u32).read_unaligned();
+            let unit_value = if unit_well_formed {
+                unit_bytes
+            } else {
+                lossy::REPLACEMENT
+            };
+            (dst.add(written + prefix_out) as *mut u32).write_unaligned(unit_value);
+            let unit_out = if unit_well_formed { unit_len } else { 3 };
+            let read = cut + unit_len;
+            written += prefix_out + unit_out;
+            let clean = prefix_clean & unit_well_formed;
+            clean_run = (clean_run + read) * clean as usize;
+            pos += read;
+            if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
+                break;
+            }
+        }
+        // SAFETY: bytes `..written` are initialised (the caller's, whole expanded units
+        // and whole complex units; garbage past `written` is not included), and
+        // `written <= capacity` (reserved above).
+        out.set_len(written);
+        if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
+            return pos;
+        }
+    }
+    // The last few bytes.
+    lossy::dense_scalar(bytes, pos, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -523,7 +715,7 @@ mod tests {
             bytes.insert(at, 0xFF);
             // SAFETY: as above.
             let block = unsafe { first_bad_block(&bytes) }.expect("error detected");
-            assert_eq!(block, at / BLOCK * BLOCK);
+            assert!(block <= at && at < block + 2 * BLOCK, "{at}: {block}");
         }
         let cut = "ab中".as_bytes();
         // SAFETY: as above.

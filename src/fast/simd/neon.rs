@@ -1,13 +1,13 @@
 //! NEON backend (aarch64): 16-byte vectors for validation and conversion.
 //!
-//! This file only implements [`Vector`] and [`Utf32Kernel`] with NEON intrinsics and
+//! This file only implements [`Vector`] and [`Kernel16`] with NEON intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called (NEON is part of
 //! the aarch64 baseline, but the check keeps every backend alike).
 
 use core::arch::aarch64::*;
 
-use super::{Utf32Kernel, Vector};
+use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has NEON (always true on aarch64 Linux, checked anyway).
@@ -98,7 +98,7 @@ pub struct NeonKernel;
 
 // SAFETY (every method below): as above; `widen16` and `assemble_store` write 16 and 4
 // `u32` at `dst`, which the caller reserves.
-impl Utf32Kernel for NeonKernel {
+impl Kernel16 for NeonKernel {
     type V = uint8x16_t;
 
     #[inline(always)]
@@ -141,6 +141,16 @@ impl Utf32Kernel for NeonKernel {
         let scalars = vorrq_u32(vorrq_u32(byte0, byte1), vorrq_u32(byte2, byte3));
         vst1q_u32(dst, scalars);
     }
+    #[inline(always)]
+    unsafe fn range_mask(v: uint8x16_t, low: u8, high: u8) -> u32 {
+        let in_range = vandq_u8(vcgeq_u8(v, vdupq_n_u8(low)), vcleq_u8(v, vdupq_n_u8(high)));
+        movemask(in_range)
+    }
+    #[inline(always)]
+    unsafe fn expand_store(v: uint8x16_t, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
+        let picked = vqtbl1q_u8(v, vld1q_u8(shuffle.as_ptr()));
+        vst1q_u8(dst, vorrq_u8(picked, vld1q_u8(fill.as_ptr())));
+    }
 }
 
 /// Validates `bytes` (see [`super::validate`]).
@@ -150,6 +160,15 @@ impl Utf32Kernel for NeonKernel {
 #[target_feature(enable = "neon")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     super::validate::<uint8x16_t>(bytes)
+}
+
+/// Lossy decoding (see [`super::decode_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "neon")]
+pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    super::decode_lossy::<uint8x16_t, NeonKernel>(bytes)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).

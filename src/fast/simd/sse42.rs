@@ -1,12 +1,12 @@
 //! SSE4.2 backend (x86-64): 16-byte vectors for both validation and conversion.
 //!
-//! This file only implements [`Vector`] and [`Utf32Kernel`] with SSE intrinsics and
+//! This file only implements [`Vector`] and [`Kernel16`] with SSE intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called.
 
 use core::arch::x86_64::*;
 
-use super::{Utf32Kernel, Vector};
+use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has SSE4.2 (and so SSSE3 and SSE4.1, which it implies).
@@ -85,7 +85,7 @@ pub struct Sse41Kernel;
 
 // SAFETY (every method below): as for `Vector for __m128i` above; `widen16` and
 // `assemble_store` write 16 and 4 `u32` at `dst`, which the caller reserves.
-impl Utf32Kernel for Sse41Kernel {
+impl Kernel16 for Sse41Kernel {
     type V = __m128i;
 
     #[inline(always)]
@@ -118,6 +118,20 @@ impl Utf32Kernel for Sse41Kernel {
     unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
         _mm_storeu_si128(dst as *mut __m128i, assemble(v));
     }
+    #[inline(always)]
+    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
+        // Both bounds are >= 0x80, i.e. negative as signed bytes, as are the bytes in
+        // range: compare signed.
+        let above_low = _mm_cmpgt_epi8(v, _mm_set1_epi8(low as i8 - 1));
+        let below_high = _mm_cmplt_epi8(v, _mm_set1_epi8(high as i8 + 1));
+        _mm_movemask_epi8(_mm_and_si128(above_low, below_high)) as u32
+    }
+    #[inline(always)]
+    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
+        let picked = _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i));
+        let fill = _mm_loadu_si128(fill.as_ptr() as *const __m128i);
+        _mm_storeu_si128(dst as *mut __m128i, _mm_or_si128(picked, fill));
+    }
 }
 
 /// [`super::assemble_lane`] on four lanes.
@@ -139,6 +153,15 @@ pub(super) unsafe fn assemble(v: __m128i) -> __m128i {
 #[target_feature(enable = "sse4.2")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     super::validate::<__m128i>(bytes)
+}
+
+/// Lossy decoding (see [`super::decode_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "sse4.2")]
+pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    super::decode_lossy::<__m128i, Sse41Kernel>(bytes)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).

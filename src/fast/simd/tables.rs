@@ -139,8 +139,86 @@ const fn build_step_index() -> [StepEntry; 4096] {
 /// The steps, by identifier.
 pub static STEPS: [Step; STEP_COUNT] = build_steps();
 
+const fn build_consumed() -> [u8; 4096] {
+    let index = build_step_index();
+    let mut consumed = [0u8; 4096];
+    let mut mask = 0;
+    while mask < 4096 {
+        consumed[mask] = step_consumed(index[mask]) as u8;
+        mask += 1;
+    }
+    consumed
+}
+
+/// [`step_consumed`] of each [`STEP_INDEX`] entry, as a table of its own: the step loop's
+/// cursor depends on it, and a byte load is the shortest path from mask to cursor.
+pub static STEP_CONSUMED: [u8; 4096] = build_consumed();
+
 /// Character-end mask of 12 bytes to step (see [`StepEntry`]).
 pub static STEP_INDEX: [StepEntry; 4096] = build_step_index();
+
+/// Lossy expansion of a 4-byte group (see `super::lossy_dense`): for each pattern of 4
+/// "copy" bits, byte `j` of the group is either copied (bit set) or replaced by EF BF BD.
+/// `EXPAND_SHUFFLE[group][pattern]` picks the copied bytes from the 16-byte chunk
+/// (0x80 elsewhere, which shuffles in zeros); `EXPAND_FILL[pattern]` holds the U+FFFD
+/// bytes to OR in; `EXPAND_LEN[pattern]` is the output length.
+pub static EXPAND_SHUFFLE: [[[u8; 16]; 16]; 4] = {
+    let mut tables = [[[0x80u8; 16]; 16]; 4];
+    let mut group = 0;
+    while group < 4 {
+        let mut pattern = 0;
+        while pattern < 16 {
+            let mut out = 0;
+            let mut j = 0;
+            while j < 4 {
+                if pattern & (1 << j) != 0 {
+                    tables[group][pattern][out] = (4 * group + j) as u8;
+                    out += 1;
+                } else {
+                    out += 3;
+                }
+                j += 1;
+            }
+            pattern += 1;
+        }
+        group += 1;
+    }
+    tables
+};
+
+/// See [`EXPAND_SHUFFLE`].
+pub static EXPAND_FILL: [[u8; 16]; 16] = {
+    let mut fills = [[0u8; 16]; 16];
+    let mut pattern = 0;
+    while pattern < 16 {
+        let mut out = 0;
+        let mut j = 0;
+        while j < 4 {
+            if pattern & (1 << j) != 0 {
+                out += 1;
+            } else {
+                fills[pattern][out] = 0xEF;
+                fills[pattern][out + 1] = 0xBF;
+                fills[pattern][out + 2] = 0xBD;
+                out += 3;
+            }
+            j += 1;
+        }
+        pattern += 1;
+    }
+    fills
+};
+
+/// See [`EXPAND_SHUFFLE`].
+pub static EXPAND_LEN: [u8; 16] = {
+    let mut lens = [0u8; 16];
+    let mut pattern = 0;
+    while pattern < 16 {
+        lens[pattern] = (12 - 2 * (pattern as u32).count_ones()) as u8;
+        pattern += 1;
+    }
+    lens
+};
 
 #[cfg(test)]
 mod tests {
@@ -163,8 +241,26 @@ mod tests {
         let entry = STEP_INDEX[mask];
         assert_eq!((step_chars(entry), step_consumed(entry)), (3, 12));
         // No character end in the first 5 bytes: impossible in well-formed input.
-        assert_eq!(step_id(STEP_INDEX[0b1111_1110_0000]), UNREACHABLE_STEP as usize);
+        assert_eq!(
+            step_id(STEP_INDEX[0b1111_1110_0000]),
+            UNREACHABLE_STEP as usize
+        );
         assert_eq!(step_consumed(STEP_INDEX[0b1111_1110_0000]), 0);
         assert_eq!(STEPS[UNREACHABLE_STEP as usize].consumed, 0);
+    }
+
+    #[test]
+    fn expansion_tables() {
+        // Group 1, copy bytes 0 and 2, replace bytes 1 and 3.
+        let pattern = 0b0101;
+        assert_eq!(EXPAND_LEN[pattern], 8);
+        assert_eq!(
+            &EXPAND_SHUFFLE[1][pattern][..8],
+            &[4, 0x80, 0x80, 0x80, 6, 0x80, 0x80, 0x80]
+        );
+        assert_eq!(
+            &EXPAND_FILL[pattern][..8],
+            &[0, 0xEF, 0xBF, 0xBD, 0, 0xEF, 0xBF, 0xBD]
+        );
     }
 }
