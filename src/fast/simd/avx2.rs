@@ -1,14 +1,15 @@
-//! AVX2 backend (x86-64): 32-byte vectors for validation; the 16-byte conversion kernel
-//! of the SSE backend compiled with VEX encodings, with 256-bit ASCII widening.
+//! AVX2 backend (x86-64): 32-byte vectors for validation; the 16-byte kernel of the SSE
+//! backend (compiled here with VEX encodings) for conversion and lossy decoding. Wider
+//! conversion stores measured slower (the output is rarely aligned).
 //!
-//! This file only implements [`Vector`] and [`Kernel16`] with AVX2 intrinsics and
+//! This file only implements [`Vector`] with AVX2 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called.
 
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::{Kernel16, Vector};
+use super::Vector;
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has AVX2.
@@ -86,52 +87,6 @@ impl Vector for __m256i {
     }
 }
 
-/// The SSE4.1 kernel with 256-bit ASCII widening.
-pub struct Avx2Kernel;
-
-// SAFETY (every method below): as above; `widen16` writes 16 `u32` at `dst`, which the
-// caller reserves.
-impl Kernel16 for Avx2Kernel {
-    type V = __m128i;
-
-    #[inline(always)]
-    unsafe fn load16(ptr: *const u8) -> __m128i {
-        Sse41Kernel::load16(ptr)
-    }
-    #[inline(always)]
-    unsafe fn high_bit_mask(v: __m128i) -> u32 {
-        Sse41Kernel::high_bit_mask(v)
-    }
-    #[inline(always)]
-    unsafe fn tail_mask(v: __m128i) -> u32 {
-        Sse41Kernel::tail_mask(v)
-    }
-    #[inline(always)]
-    unsafe fn widen16(src: *const u8, dst: *mut u32) {
-        let low = _mm_loadl_epi64(src as *const __m128i);
-        let high = _mm_loadl_epi64(src.add(8) as *const __m128i);
-        let out = dst as *mut __m256i;
-        _mm256_storeu_si256(out, _mm256_cvtepu8_epi32(low));
-        _mm256_storeu_si256(out.add(1), _mm256_cvtepu8_epi32(high));
-    }
-    #[inline(always)]
-    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
-        Sse41Kernel::shuffle(v, shuffle)
-    }
-    #[inline(always)]
-    unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
-        Sse41Kernel::assemble_store(v, dst)
-    }
-    #[inline(always)]
-    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
-        Sse41Kernel::range_mask(v, low, high)
-    }
-    #[inline(always)]
-    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
-        Sse41Kernel::expand_store(v, shuffle, fill, dst)
-    }
-}
-
 /// Validates `bytes` (see [`super::validate`]).
 ///
 /// # Safety
@@ -147,7 +102,7 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx2")]
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy::<__m256i, Avx2Kernel>(bytes)
+    super::decode_lossy::<__m256i, Sse41Kernel>(bytes)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
@@ -156,5 +111,5 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx2")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::decode_utf32::<__m256i, Avx2Kernel>(bytes, out)
+    super::decode_utf32::<__m256i, Sse41Kernel>(bytes, out)
 }

@@ -1,7 +1,9 @@
 //! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
-//! block; the 16-byte conversion kernel with 512-bit ASCII widening.
+//! block, which is where AVX-512 pays; the 16-byte kernel of the SSE backend (compiled
+//! here with EVEX/VEX encodings) for conversion and lossy decoding, since 64-byte
+//! conversion stores measured slower (the output is rarely aligned).
 //!
-//! This file only implements [`Vector`] and [`Kernel16`] with AVX-512 intrinsics and
+//! This file only implements [`Vector`] with AVX-512 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called.
 
@@ -12,7 +14,7 @@
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::{Kernel16, Vector};
+use super::Vector;
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has AVX512F and AVX512BW.
@@ -90,49 +92,6 @@ impl Vector for __m512i {
     }
 }
 
-/// The SSE4.1 kernel with 512-bit ASCII widening.
-pub struct Avx512Kernel;
-
-// SAFETY (every method below): as above; `widen16` writes 16 `u32` at `dst`, which the
-// caller reserves.
-impl Kernel16 for Avx512Kernel {
-    type V = __m128i;
-
-    #[inline(always)]
-    unsafe fn load16(ptr: *const u8) -> __m128i {
-        Sse41Kernel::load16(ptr)
-    }
-    #[inline(always)]
-    unsafe fn high_bit_mask(v: __m128i) -> u32 {
-        Sse41Kernel::high_bit_mask(v)
-    }
-    #[inline(always)]
-    unsafe fn tail_mask(v: __m128i) -> u32 {
-        Sse41Kernel::tail_mask(v)
-    }
-    #[inline(always)]
-    unsafe fn widen16(src: *const u8, dst: *mut u32) {
-        let v = _mm_loadu_si128(src as *const __m128i);
-        _mm512_storeu_si512(dst as *mut __m512i, _mm512_cvtepu8_epi32(v));
-    }
-    #[inline(always)]
-    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
-        Sse41Kernel::shuffle(v, shuffle)
-    }
-    #[inline(always)]
-    unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
-        Sse41Kernel::assemble_store(v, dst)
-    }
-    #[inline(always)]
-    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
-        Sse41Kernel::range_mask(v, low, high)
-    }
-    #[inline(always)]
-    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
-        Sse41Kernel::expand_store(v, shuffle, fill, dst)
-    }
-}
-
 /// Validates `bytes` (see [`super::validate`]).
 ///
 /// # Safety
@@ -148,7 +107,7 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy::<__m512i, Avx512Kernel>(bytes)
+    super::decode_lossy::<__m512i, Sse41Kernel>(bytes)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
@@ -157,5 +116,5 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::decode_utf32::<__m512i, Avx512Kernel>(bytes, out)
+    super::decode_utf32::<__m512i, Sse41Kernel>(bytes, out)
 }

@@ -79,8 +79,8 @@ impl Vector for __m128i {
     }
 }
 
-/// The SSE4.1 conversion kernel, shared by the AVX2 and AVX-512 backends (which compile
-/// it with VEX/EVEX encodings and replace only the ASCII widening).
+/// The SSE4.1 16-byte kernel, shared by the AVX2 and AVX-512 backends (which compile it
+/// with VEX/EVEX encodings).
 pub struct Sse41Kernel;
 
 // SAFETY (every method below): as for `Vector for __m128i` above; `widen16` and
