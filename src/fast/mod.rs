@@ -11,6 +11,8 @@
 //!   instantiated per instruction set (SSE4.2, AVX2, AVX-512 on x86-64; NEON on
 //!   aarch64). They only decide *whether* a 64-byte block is well-formed, and convert
 //!   blocks already known to be well-formed; on any doubt they hand over to the DFA.
+//! * `lossy` drives lossy decoding: SIMD validation over long well-formed runs, and a
+//!   16-bytes-at-a-time expansion (or its scalar equivalent) where errors are dense.
 //! * [`stream`] is the chunk-by-chunk decoder, built on the one-shot functions.
 //!
 //! Every backend is a value of [`Backend`], callable on its own through

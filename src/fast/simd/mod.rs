@@ -13,9 +13,12 @@
 //!   well-formed, with a table-driven kernel: from the positions of character ends
 //!   in 12 bytes, a table (built at compile time by [`tables`]) picks a shuffle that
 //!   puts the bytes of the next 3 or 4 characters into 32-bit lanes, and a few masks
-//!   and shifts assemble the scalar values. Runs of 16 ASCII bytes are widened directly.
+//!   and shifts assemble the scalar values. Runs of ASCII are widened directly. The
+//!   same register drives [`decode_lossy_using`]'s dense-error loop: 4-byte groups expanded
+//!   by a shuffle (copy a byte, or write EF BF BD in its place).
 //!
 //! The per-ISA modules (`sse42`, `avx2`, `avx512`, `neon`) only implement these traits
+//! (the AVX2 and AVX-512 ones reuse the SSE `Kernel16`)
 //! with intrinsics and instantiate the generic functions inside a
 //! `#[target_feature(enable = ...)]` function, exactly like memchr's `arch/generic`.
 //! The trait methods are `#[inline(always)]` so that they are compiled with the
@@ -270,96 +273,127 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
 #[inline(always)]
 unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
     let lookup = Lookup::<V>::new();
-    let vectors_per_block = BLOCK / V::BYTES;
-    let zero = V::splat(0);
-    let mut previous = zero;
-    let mut previous_incomplete = zero;
-    // Whether `previous_incomplete` may be nonzero (the last block was not ASCII).
-    let mut maybe_incomplete = false;
-    let mut pos = 0;
+    let mut scan = Scan::<V>::new();
     let len = bytes.len();
-    let mut padded = [0u8; BLOCK];
-    while pos < len {
-        let block: *const u8 = if pos + BLOCK <= len {
-            // SAFETY (of the loads below): `pos + BLOCK <= len`, so the block is inside
-            // `bytes`.
-            bytes.as_ptr().add(pos)
-        } else {
-            // The last partial block, padded with zeros (ASCII). A character cut off by
-            // the end of input is then followed by 00, which the lookup flags.
-            padded[..len - pos].copy_from_slice(&bytes[pos..]);
-            padded.as_ptr()
-        };
-        let mut all = zero;
-        let mut i = 0;
-        while i < vectors_per_block {
-            all = all.or(V::load_unaligned(block.add(i * V::BYTES)));
-            i += 1;
+    let mut pos = 0;
+    // Align the blocks to 64 bytes when the input is long enough to care: a 64-byte
+    // load that straddles cache lines costs two. The bytes before the first aligned
+    // address form a head block, right-aligned after zeros (ASCII, which changes
+    // nothing for the lookup).
+    let misalignment = bytes.as_ptr() as usize % BLOCK;
+    if misalignment != 0 && len >= 4 * BLOCK {
+        let head = BLOCK - misalignment;
+        let mut head_block = [0u8; BLOCK];
+        head_block[BLOCK - head..].copy_from_slice(&bytes[..head]);
+        if scan.block(&lookup, head_block.as_ptr()).any_bit_set() {
+            return Some(0);
         }
-        if !all.any_high_bit() {
-            if maybe_incomplete && previous_incomplete.any_bit_set() {
-                return Some(pos);
+        pos = head;
+    }
+    while pos + BLOCK <= len {
+        // SAFETY (of the loads in this loop): `pos + BLOCK <= len` (and `pos + 2 *
+        // BLOCK <= len` where two blocks are read).
+        let block = bytes.as_ptr().add(pos);
+        if !is_ascii_block::<V>(block) {
+            // A non-ASCII block, and the next one too if there is one, before testing
+            // for errors: the test and its branch cost a fair part of the lookup.
+            let mut error = scan.block(&lookup, block);
+            let mut blocks = 1;
+            if pos + 2 * BLOCK <= len {
+                error = error.or(scan.block(&lookup, block.add(BLOCK)));
+                blocks = 2;
             }
-            maybe_incomplete = false;
-            // For the lookup, any ASCII bytes before a block are alike: a zero vector
-            // stands for this block in `previous`.
-            previous = zero;
-            pos += BLOCK;
-            // Skip a run of ASCII two blocks at a time.
-            while pos + 2 * BLOCK <= len {
-                let mut all = zero;
-                let mut i = 0;
-                while i < 2 * vectors_per_block {
-                    // SAFETY: `pos + 2 * BLOCK <= len`.
-                    all = all.or(V::load_unaligned(bytes.as_ptr().add(pos + i * V::BYTES)));
-                    i += 1;
-                }
-                if all.any_high_bit() {
-                    break;
-                }
-                pos += 2 * BLOCK;
-            }
-            continue;
-        }
-        let mut error = zero;
-        let mut i = 0;
-        while i < vectors_per_block {
-            let input = V::load_unaligned(block.add(i * V::BYTES));
-            error = error.or(lookup.check(input, previous));
-            previous = input;
-            i += 1;
-        }
-        previous_incomplete = incomplete_tail(previous);
-        maybe_incomplete = true;
-        // A second non-ASCII block, if there is one, before testing for errors: the test
-        // and its branch cost as much as a fair part of the lookup.
-        if pos + 2 * BLOCK <= len {
-            let next = bytes.as_ptr().add(pos + BLOCK);
-            let mut i = 0;
-            while i < vectors_per_block {
-                // SAFETY: `pos + 2 * BLOCK <= len`.
-                let input = V::load_unaligned(next.add(i * V::BYTES));
-                error = error.or(lookup.check(input, previous));
-                previous = input;
-                i += 1;
-            }
-            previous_incomplete = incomplete_tail(previous);
             if error.any_bit_set() {
                 return Some(pos);
             }
-            pos += 2 * BLOCK;
+            pos += blocks * BLOCK;
             continue;
         }
-        if error.any_bit_set() {
+        if scan.maybe_incomplete && scan.previous_incomplete.any_bit_set() {
+            // ASCII after a character cut by the previous block's end.
             return Some(pos);
         }
+        // ASCII after a complete character: skip, two blocks at a time.
+        scan.maybe_incomplete = false;
+        scan.previous = V::splat(0);
         pos += BLOCK;
+        while pos + 2 * BLOCK <= len
+            && is_ascii_block::<V>(bytes.as_ptr().add(pos))
+            && is_ascii_block::<V>(bytes.as_ptr().add(pos + BLOCK))
+        {
+            pos += 2 * BLOCK;
+        }
     }
-    if maybe_incomplete && previous_incomplete.any_bit_set() {
-        // Only reachable when `len` is a multiple of 64: the input ends mid-character.
+    if pos < len {
+        // The last partial block, padded with zeros (ASCII): a character cut off by the
+        // end of input is then followed by 00, which the lookup flags.
+        let mut padded = [0u8; BLOCK];
+        padded[..len - pos].copy_from_slice(&bytes[pos..]);
+        if scan.block(&lookup, padded.as_ptr()).any_bit_set() {
+            return Some(pos);
+        }
+    } else if scan.maybe_incomplete && scan.previous_incomplete.any_bit_set() {
+        // The input ends mid-character at a block boundary.
         return Some(len - BLOCK);
     }
     None
+}
+
+/// Whether the 64 bytes at `block` are all ASCII.
+///
+/// # Safety
+/// 64 bytes readable at `block`; the backend available.
+#[inline(always)]
+unsafe fn is_ascii_block<V: Vector>(block: *const u8) -> bool {
+    let mut all = V::splat(0);
+    let mut i = 0;
+    while i < BLOCK / V::BYTES {
+        all = all.or(V::load_unaligned(block.add(i * V::BYTES)));
+        i += 1;
+    }
+    !all.any_high_bit()
+}
+
+/// The state carried from block to block by [`first_bad_block`].
+struct Scan<V> {
+    /// The last vector of the previous block (zeros stand for any ASCII).
+    previous: V,
+    /// Nonzero where the previous block ends inside a character.
+    previous_incomplete: V,
+    /// Whether `previous_incomplete` may be nonzero (the last block was not skipped as
+    /// ASCII).
+    maybe_incomplete: bool,
+}
+
+impl<V: Vector> Scan<V> {
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        Scan {
+            previous: V::splat(0),
+            previous_incomplete: V::splat(0),
+            maybe_incomplete: false,
+        }
+    }
+
+    /// Runs the lookup on the 64 bytes at `block`; returns its error bits (nonzero if
+    /// there is an error in them, or in a character cut by their start).
+    ///
+    /// # Safety
+    /// 64 bytes readable at `block`; the backend available.
+    #[inline(always)]
+    unsafe fn block(&mut self, lookup: &Lookup<V>, block: *const u8) -> V {
+        let mut error = V::splat(0);
+        let mut i = 0;
+        while i < BLOCK / V::BYTES {
+            let input = V::load_unaligned(block.add(i * V::BYTES));
+            error = error.or(lookup.check(input, self.previous));
+            self.previous = input;
+            i += 1;
+        }
+        self.previous_incomplete = incomplete_tail(self.previous);
+        self.maybe_incomplete = true;
+        error
+    }
 }
 
 /// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
@@ -645,17 +679,28 @@ unsafe fn count_chars<K: Kernel16>(bytes: &[u8]) -> usize {
     bytes.len() - tails
 }
 
-/// Lossy decoding (see [`crate::fast::lossy`]) with SIMD validation and the SIMD dense
-/// loop [`lossy_dense`].
+/// Lossy decoding (see [`crate::fast::lossy`]) with a backend's SIMD `validate` and
+/// its instantiation of [`lossy_dense`].
+///
+/// Both are passed as `#[target_feature]` functions rather than inlined here: a closure
+/// does not inherit its enclosing function's target features, and the generic code
+/// inlined into one would be compiled for the baseline instruction set.
+///
+/// # Safety
+/// Both functions must be a backend's, and the backend must be available.
 #[inline(always)]
-pub unsafe fn decode_lossy<V: Vector, K: Kernel16>(bytes: &[u8]) -> Cow<'_, str> {
-    // SAFETY: `validate::<V>` agrees with std (it only detects; the DFA locates), and
-    // `lossy_dense` meets the `dense` contract (see there). Both closures run inside the
-    // caller's `#[target_feature]` function, which the trait contract requires.
+pub unsafe fn decode_lossy_using(
+    bytes: &[u8],
+    validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
+    dense: unsafe fn(&[u8], usize, &mut Vec<u8>) -> usize,
+) -> Cow<'_, str> {
+    // SAFETY: the backend is available (caller's contract); its `validate` agrees with
+    // std (it only detects; the DFA locates) and `lossy_dense` meets the `dense`
+    // contract (see there).
     lossy::decode_lossy(
         bytes,
-        |bytes| validate::<V>(bytes),
-        |bytes, pos, out| lossy_dense::<K>(bytes, pos, out),
+        |bytes| validate(bytes),
+        |bytes, pos, out| dense(bytes, pos, out),
     )
 }
 
@@ -711,7 +756,7 @@ const DENSE_READ: usize = 20;
 /// unit is decoded by [`unit_after_lead`] and the next chunk starts after it. The only
 /// data-dependent branch is whether a chunk has a complex byte.
 #[inline(always)]
-unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
+pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
     let len = bytes.len();
     let src = bytes.as_ptr();
     let mut clean_run = 0;
@@ -857,7 +902,9 @@ mod tests {
 
     #[test]
     fn assemble_lane_matches_char_decoding() {
-        for scalar in (0..=0x10FFFFu32).step_by(7).filter_map(char::from_u32) {
+        // Every 7th scalar natively; a sparser sample under Miri, which is slow.
+        let stride = if cfg!(miri) { 4099 } else { 7 };
+        for scalar in (0..=0x10FFFFu32).step_by(stride).filter_map(char::from_u32) {
             let mut buf = [0u8; 4];
             let encoded = scalar.encode_utf8(&mut buf).as_bytes();
             let mut lane = 0u32;

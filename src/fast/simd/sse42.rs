@@ -155,13 +155,21 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     super::validate::<__m128i>(bytes)
 }
 
-/// Lossy decoding (see [`super::decode_lossy`]).
+/// Lossy decoding (see [`super::decode_lossy_using`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "sse4.2")]
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy::<__m128i, Sse41Kernel>(bytes)
+    super::decode_lossy_using(bytes, validate, lossy_dense)
+}
+
+/// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
+///
+/// # Safety
+/// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
+#[target_feature(enable = "sse4.2")]
+unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
+    super::lossy_dense::<Sse41Kernel>(bytes, pos, out)
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
