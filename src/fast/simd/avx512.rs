@@ -1,7 +1,8 @@
 //! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
-//! block, which is where AVX-512 pays; the 16-byte kernel of the SSE backend (compiled
-//! here with EVEX/VEX encodings) for conversion and lossy decoding, since 64-byte
-//! conversion stores measured slower (the output is rarely aligned).
+//! block, which is where AVX-512 pays (also for lossy decoding, which leans on
+//! validation); the 16-byte kernel of the SSE backend for the dense-error loop; and the
+//! AVX2 backend's UTF-32 conversion, which measured faster than any AVX-512 variant
+//! tried (64-byte stores split cache lines; EVEX-compiled 16-byte code ran slower).
 //!
 //! This file only implements [`Vector`] with AVX-512 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
@@ -118,11 +119,12 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
     super::lossy_dense::<Sse41Kernel>(bytes, pos, out)
 }
 
-/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
+/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]): the AVX2 backend's
+/// conversion, which measured about 10% faster than the same generic code compiled for
+/// AVX-512 (EVEX encodings of the 16-byte kernel), and whose validation share is small.
 ///
 /// # Safety
-/// [`is_available`] must be true.
-#[target_feature(enable = "avx512f,avx512bw")]
+/// [`is_available`] must be true (AVX-512 implies AVX2).
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::decode_utf32::<__m512i, Sse41Kernel>(bytes, out)
+    super::avx2::decode_utf32(bytes, out)
 }

@@ -413,8 +413,10 @@ pub trait Kernel16 {
     /// bit set.
     unsafe fn shuffle(v: Self::V, shuffle: &[u8; 16]) -> Self::V;
     /// Assembles scalar values in each 32-bit lane holding the bytes of one character,
-    /// last byte first ([`assemble_lane`] is the scalar model), and stores the 4 lanes.
-    unsafe fn assemble_store(v: Self::V, dst: *mut u32);
+    /// last byte first, and stores the 4 lanes. `payload` is the step's mask of payload
+    /// bits ([`tables::Step::payload`]); after masking, lane `b0 b1 b2 b3` is worth
+    /// `b0 + 64 * b1 + 4096 * b2 + 262144 * b3` ([`assemble_lane`] is the scalar model).
+    unsafe fn assemble_store(v: Self::V, payload: &[u8; 16], dst: *mut u32);
     /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
     unsafe fn range_mask(v: Self::V, low: u8, high: u8) -> u32;
     /// Stores the 16 bytes `shuffle(v, shuffle) | fill` at `dst`.
@@ -422,7 +424,8 @@ pub trait Kernel16 {
 }
 
 /// The arithmetic [`Kernel16::assemble_store`] performs per 32-bit lane. A lane holds
-/// one character's bytes in reverse order (`b0` = last byte, zeros above the lead):
+/// one character's bytes in reverse order (`b0` = last byte, zeros above the lead), and
+/// `payload` the matching masks (see [`tables::Step::payload`]):
 ///
 /// ```text
 /// 1 byte:  0xxxxxxx                               -> xxxxxxx
@@ -431,17 +434,14 @@ pub trait Kernel16 {
 /// 4 bytes: 10xxxxxx 10yyyyyy 10zzzzzz 11110www     -> wwwzzzzzzyyyyyyxxxxxx
 /// ```
 ///
-/// `b0 & 7F` is the ASCII value or the tail payload; `b1 & 3F` the payload of a tail or
-/// of a 2-byte lead (whose bit 5 is 0); `b2 & 3F` is right for a tail but keeps bit 5 of
-/// a 3-byte lead `1110zzzz`, which is cleared by xoring in bit 6 (set only in leads)
-/// shifted down; `b3 & 07` is a 4-byte lead's payload.
+/// After masking, pairs of bytes are combined as `low + 64 * high` (x86
+/// `pmaddubsw`), then pairs of 16-bit halves as `low + 4096 * high` (`pmaddwd`).
 #[inline(always)]
-pub const fn assemble_lane(lane: u32) -> u32 {
-    let byte0 = lane & 0x7F;
-    let byte1 = (lane & 0x3F00) >> 2;
-    let byte2 = ((lane & 0x3F_0000) ^ ((lane & 0x40_0000) >> 1)) >> 4;
-    let byte3 = (lane & 0x0700_0000) >> 6;
-    byte0 | byte1 | byte2 | byte3
+pub const fn assemble_lane(lane: u32, payload: u32) -> u32 {
+    let bits = lane & payload;
+    let low_half = (bits & 0xFF) + 64 * ((bits >> 8) & 0xFF);
+    let high_half = ((bits >> 16) & 0xFF) + 64 * (bits >> 24);
+    low_half + 4096 * high_half
 }
 
 /// Input bytes validated and converted per step of [`decode_utf32`]: large enough to
@@ -562,7 +562,11 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         let entry = tables::STEP_INDEX[mask];
         let step = &tables::STEPS[tables::step_id(entry)];
         let v = K::load16(block.add(offset));
-        K::assemble_store(K::shuffle(v, &step.shuffle), out.add(written));
+        K::assemble_store(
+            K::shuffle(v, &step.shuffle),
+            &step.payload,
+            out.add(written),
+        );
         offset += consumed;
         written += tables::step_chars(entry);
     }
@@ -908,10 +912,21 @@ mod tests {
             let mut buf = [0u8; 4];
             let encoded = scalar.encode_utf8(&mut buf).as_bytes();
             let mut lane = 0u32;
+            let mut payload = 0u32;
             for (i, &byte) in encoded.iter().rev().enumerate() {
                 lane |= (byte as u32) << (8 * i);
+                let mask = if i + 1 < encoded.len() {
+                    0x3F
+                } else {
+                    [0x7F, 0x1F, 0x0F, 0x07][encoded.len() - 1]
+                };
+                payload |= mask << (8 * i);
             }
-            assert_eq!(assemble_lane(lane), scalar as u32, "{encoded:02X?}");
+            assert_eq!(
+                assemble_lane(lane, payload),
+                scalar as u32,
+                "{encoded:02X?}"
+            );
         }
     }
 }

@@ -130,15 +130,19 @@ impl Kernel16 for NeonKernel {
         vqtbl1q_u8(v, vld1q_u8(shuffle.as_ptr()))
     }
     #[inline(always)]
-    unsafe fn assemble_store(v: uint8x16_t, dst: *mut u32) {
-        let lanes = vreinterpretq_u32_u8(v);
-        let byte0 = vandq_u32(lanes, vdupq_n_u32(0x7F));
-        let byte1 = vshrq_n_u32(vandq_u32(lanes, vdupq_n_u32(0x3F00)), 2);
-        let byte2_bits = vandq_u32(lanes, vdupq_n_u32(0x3F_0000));
-        let lead_bit6 = vshrq_n_u32(vandq_u32(lanes, vdupq_n_u32(0x40_0000)), 1);
-        let byte2 = vshrq_n_u32(veorq_u32(byte2_bits, lead_bit6), 4);
-        let byte3 = vshrq_n_u32(vandq_u32(lanes, vdupq_n_u32(0x0700_0000)), 6);
-        let scalars = vorrq_u32(vorrq_u32(byte0, byte1), vorrq_u32(byte2, byte3));
+    unsafe fn assemble_store(v: uint8x16_t, payload: &[u8; 16], dst: *mut u32) {
+        let bits = vreinterpretq_u16_u8(vandq_u8(v, vld1q_u8(payload.as_ptr())));
+        // Byte pairs: low + 64 * high (the high byte shifted down by 2); then 16-bit
+        // pairs: low + 4096 * high.
+        let pairs = vorrq_u16(
+            vandq_u16(bits, vdupq_n_u16(0x00FF)),
+            vshrq_n_u16(vandq_u16(bits, vdupq_n_u16(0xFF00)), 2),
+        );
+        let halves = vreinterpretq_u32_u16(pairs);
+        let scalars = vorrq_u32(
+            vandq_u32(halves, vdupq_n_u32(0xFFFF)),
+            vshrq_n_u32(vandq_u32(halves, vdupq_n_u32(0xFFFF_0000)), 4),
+        );
         vst1q_u32(dst, scalars);
     }
     #[inline(always)]

@@ -115,8 +115,12 @@ impl Kernel16 for Sse41Kernel {
         _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i))
     }
     #[inline(always)]
-    unsafe fn assemble_store(v: __m128i, dst: *mut u32) {
-        _mm_storeu_si128(dst as *mut __m128i, assemble(v));
+    unsafe fn assemble_store(v: __m128i, payload: &[u8; 16], dst: *mut u32) {
+        let bits = _mm_and_si128(v, _mm_loadu_si128(payload.as_ptr() as *const __m128i));
+        // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
+        let pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+        let scalars = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
+        _mm_storeu_si128(dst as *mut __m128i, scalars);
     }
     #[inline(always)]
     unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
@@ -132,18 +136,6 @@ impl Kernel16 for Sse41Kernel {
         let fill = _mm_loadu_si128(fill.as_ptr() as *const __m128i);
         _mm_storeu_si128(dst as *mut __m128i, _mm_or_si128(picked, fill));
     }
-}
-
-/// [`super::assemble_lane`] on four lanes.
-#[inline(always)]
-pub(super) unsafe fn assemble(v: __m128i) -> __m128i {
-    let byte0 = _mm_and_si128(v, _mm_set1_epi32(0x7F));
-    let byte1 = _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x3F00)), 2);
-    let byte2_bits = _mm_and_si128(v, _mm_set1_epi32(0x3F_0000));
-    let lead_bit6 = _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x40_0000)), 1);
-    let byte2 = _mm_srli_epi32(_mm_xor_si128(byte2_bits, lead_bit6), 4);
-    let byte3 = _mm_srli_epi32(_mm_and_si128(v, _mm_set1_epi32(0x0700_0000)), 6);
-    _mm_or_si128(_mm_or_si128(byte0, byte1), _mm_or_si128(byte2, byte3))
 }
 
 /// Validates `bytes` (see [`super::validate`]).

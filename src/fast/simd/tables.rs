@@ -19,6 +19,10 @@
 pub struct Step {
     /// Byte `4k + j` of the output takes input byte `shuffle[4k + j]`, or 0 if 0x80.
     pub shuffle: [u8; 16],
+    /// The payload bits of each shuffled byte: 7F for ASCII, 3F for a tail, 1F, 0F or
+    /// 07 for a 2-, 3- or 4-byte lead (0 for unused bytes), so that a lane ANDed with it
+    /// holds exactly the bits of the scalar value, 6 per tail.
+    pub payload: [u8; 16],
     /// Input bytes covered by the characters converted.
     pub consumed: u8,
     /// Characters converted (3 or 4); 0 for [`UNREACHABLE_STEP`].
@@ -45,6 +49,7 @@ const fn lengths_id(lengths: &[u8; 4], chars: usize) -> u16 {
 const fn build_steps() -> [Step; STEP_COUNT] {
     let empty = Step {
         shuffle: [0x80; 16],
+        payload: [0; 16],
         consumed: 0,
         chars: 0,
     };
@@ -62,6 +67,12 @@ const fn build_steps() -> [Step; STEP_COUNT] {
                 let mut j = 0;
                 while j < length {
                     step.shuffle[4 * k + j as usize] = last - j;
+                    step.payload[4 * k + j as usize] = if j + 1 < length {
+                        0x3F
+                    } else {
+                        // The lead, last in the lane.
+                        [0x7F, 0x1F, 0x0F, 0x07][length as usize - 1]
+                    };
                     j += 1;
                 }
                 start += length;
