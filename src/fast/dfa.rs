@@ -36,7 +36,7 @@
 //! (independent of the state) and one shift: `next = ROWS[byte] >> (state & 63)`. The
 //! state-to-state dependency is a single-cycle shift, which is what makes a byte-at-a-
 //! time scalar loop fast. `REJECT` is offset 0 and every row has zeros there, so it is
-//! absorbing; transitions not listed in [`TRANSITIONS`] default to it.
+//! absorbing; transitions not listed in `TRANSITIONS` default to it.
 
 use super::Utf8Error;
 

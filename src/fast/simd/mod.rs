@@ -683,7 +683,7 @@ unsafe fn count_chars<K: Kernel16>(bytes: &[u8]) -> usize {
     bytes.len() - tails
 }
 
-/// Lossy decoding (see [`crate::fast::lossy`]) with a backend's SIMD `validate` and
+/// Lossy decoding (the driver in `fast/lossy.rs`) with a backend's SIMD `validate` and
 /// its instantiation of [`lossy_dense`].
 ///
 /// Both are passed as `#[target_feature]` functions rather than inlined here: a closure
@@ -746,7 +746,7 @@ const DENSE_WINDOW: usize = 256;
 const DENSE_READ: usize = 20;
 
 /// Lossy decoding of `bytes[pos..]` (`pos` a unit boundary), 16 bytes at a time, until
-/// [`lossy::CLEAN_RUN_TO_LEAVE`] clean bytes in a row or the end; returns the unit
+/// `lossy::CLEAN_RUN_TO_LEAVE` clean bytes in a row or the end; returns the unit
 /// boundary reached.
 ///
 /// Each 16-byte chunk is split into four groups of 4 bytes, and runs up to its first
@@ -757,7 +757,7 @@ const DENSE_READ: usize = 20;
 /// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. Each group is expanded
 /// with one shuffle from a table indexed by its 4 "copy" bits (`tables::EXPAND_*`);
 /// bytes from the complex one on are expanded as copies, and overwritten: the complex
-/// unit is decoded by [`unit_after_lead`] and the next chunk starts after it. The only
+/// unit is decoded by `unit_after_lead` and the next chunk starts after it. The only
 /// data-dependent branch is whether a chunk has a complex byte.
 #[inline(always)]
 pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {

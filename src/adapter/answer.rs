@@ -1,0 +1,165 @@
+//! Parsing what an adapter prints: its hello line and its answers (DESIGN.md §3.3).
+//!
+//! Both are one JSON object on one line. The checks here are exactly the protocol's, and
+//! a line that fails them is a `protocol` finding, never guessed at:
+//!
+//! > 1. The adapter first prints one JSON line: `{"protocol": "utf8conf/1", "name": "...",
+//! >    "version": "..."}`.
+//! > 3. The adapter answers with exactly one JSON line holding `valid` (required) and,
+//! >    where it can, `valid_up_to`, `error_len`, `scalars`, and `error` (free text).
+//!
+//! The answer fields mean what they mean in the outcome JSON (§3.2): `error_len` is a
+//! number, or `null` for "the input ended inside a still-completable sequence", and an
+//! absent field is one the decoder cannot produce. Unknown fields are ignored, so that
+//! adapters may add their own.
+
+use serde_json::{Map, Value};
+
+use crate::outcome::{ErrorLen, Outcome};
+
+/// The protocol string of version 1.
+pub const PROTOCOL_V1: &str = "utf8conf/1";
+
+/// What an adapter said about itself in its hello line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hello {
+    /// The adapter's name for itself.
+    pub name: String,
+    /// The version of the decoder or runtime it wraps.
+    pub version: String,
+}
+
+/// Parses a hello line.
+pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
+    let object = parse_object(line)?;
+    match object.get("protocol") {
+        Some(Value::String(protocol)) if protocol == PROTOCOL_V1 => {}
+        Some(Value::String(protocol)) => {
+            return Err(format!(
+                "unsupported protocol \"{protocol}\" in hello (expected \"{PROTOCOL_V1}\")"
+            ))
+        }
+        _ => return Err(format!("hello has no \"protocol\": \"{PROTOCOL_V1}\"")),
+    }
+    let text_field = |field: &str| match object.get(field) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        _ => Err(format!("hello has no string \"{field}\"")),
+    };
+    Ok(Hello {
+        name: text_field("name")?,
+        version: text_field("version")?,
+    })
+}
+
+/// Parses one answer line into an [`Outcome`] for `decoder_name`.
+pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Outcome, String> {
+    let object = parse_object(line)?;
+    let valid = match object.get("valid") {
+        Some(Value::Bool(valid)) => *valid,
+        Some(other) => return Err(format!("\"valid\" is not a boolean: {other}")),
+        None => return Err("answer has no \"valid\"".into()),
+    };
+    let mut outcome = Outcome::verdict(decoder_name, valid);
+    outcome.valid_up_to = match object.get("valid_up_to") {
+        None => None,
+        Some(value) => Some(as_offset(value).ok_or("\"valid_up_to\" is not an offset")?),
+    };
+    outcome.error_len = match object.get("error_len") {
+        None => None,
+        Some(Value::Null) => Some(ErrorLen::Incomplete),
+        Some(value) => match as_offset(value) {
+            Some(len) if len > 0 => Some(ErrorLen::Invalid(len)),
+            _ => return Err("\"error_len\" is neither null nor a positive length".into()),
+        },
+    };
+    outcome.scalars = match object.get("scalars") {
+        None => None,
+        Some(Value::Array(items)) => Some(
+            items
+                .iter()
+                .map(|item| item.as_u64().and_then(|n| u32::try_from(n).ok()))
+                .collect::<Option<Vec<u32>>>()
+                .ok_or("\"scalars\" holds something other than 32-bit unsigned integers")?,
+        ),
+        Some(_) => return Err("\"scalars\" is not an array".into()),
+    };
+    outcome.error = match object.get("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => Some(other.to_string()),
+    };
+    Ok(outcome)
+}
+
+fn as_offset(value: &Value) -> Option<usize> {
+    value.as_u64().and_then(|n| usize::try_from(n).ok())
+}
+
+fn parse_object(line: &[u8]) -> Result<Map<String, Value>, String> {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(object)) => Ok(object),
+        Ok(_) => Err(format!("not a JSON object: {}", excerpt(line))),
+        Err(error) => Err(format!("not JSON ({error}): {}", excerpt(line))),
+    }
+}
+
+/// The first 80 bytes of a line, lossily, for messages.
+pub fn excerpt(line: &[u8]) -> String {
+    const LIMIT: usize = 80;
+    let shown = String::from_utf8_lossy(&line[..line.len().min(LIMIT)]).into_owned();
+    let shown = shown.trim_end().escape_debug().to_string();
+    if line.len() > LIMIT {
+        format!("\"{shown}\"... ({} bytes)", line.len())
+    } else {
+        format!("\"{shown}\"")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hello_needs_the_v1_protocol_name_and_version() {
+        let hello =
+            parse_hello(br#"{"protocol": "utf8conf/1", "name": "py", "version": "3.12"}"#).unwrap();
+        assert_eq!(hello.name, "py");
+        assert_eq!(hello.version, "3.12");
+        let wrong = parse_hello(br#"{"protocol": "utf8conf/999", "name": "x", "version": "1"}"#);
+        assert!(wrong.unwrap_err().contains("unsupported protocol"));
+        assert!(parse_hello(br#"{"protocol": "utf8conf/1", "name": "x"}"#).is_err());
+        assert!(parse_hello(b"hello").is_err());
+    }
+
+    #[test]
+    fn answers_keep_absent_null_and_numbers_apart() {
+        let outcome = parse_answer(
+            "a",
+            br#"{"valid":false,"valid_up_to":0,"error_len":null,"scalars":[65533],"error":"x"}"#,
+        )
+        .unwrap();
+        assert!(!outcome.valid);
+        assert_eq!(outcome.valid_up_to, Some(0));
+        assert_eq!(outcome.error_len, Some(ErrorLen::Incomplete));
+        assert_eq!(outcome.scalars, Some(vec![0xFFFD]));
+        assert_eq!(outcome.error.as_deref(), Some("x"));
+        let bare = parse_answer("a", br#"{"valid":true,"extra":1}"#).unwrap();
+        assert_eq!(bare, Outcome::verdict("a", true));
+    }
+
+    #[test]
+    fn malformed_answers_are_rejected() {
+        for bad in [
+            &b"not json"[..],
+            b"[1,2]",
+            br#"{"valid_up_to":1}"#,
+            br#"{"valid":"yes"}"#,
+            br#"{"valid":false,"error_len":0}"#,
+            br#"{"valid":false,"valid_up_to":-1}"#,
+            br#"{"valid":true,"scalars":[65,-1]}"#,
+            br#"{"valid":true,"scalars":"AB"}"#,
+        ] {
+            assert!(parse_answer("a", bad).is_err(), "{}", excerpt(bad));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! The `utf8conf` command line (DESIGN.md §3.1).
+//!
+//! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
+//! findings, 2 for a usage or I/O error, which is always reported as one line on stderr.
+
+mod check;
+mod decode;
+mod decoders;
+mod reproduce;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code for usage and I/O errors.
+pub const EXIT_ERROR: u8 = 2;
+
+/// UTF-8 fuzzing and conformance harness: runs decoders differentially against an RFC 3629
+/// reference and reports every divergence as JSON.
+#[derive(Debug, Parser)]
+#[command(name = "utf8conf", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Decode one input with one decoder and print its outcome as JSON.
+    Decode(decode::DecodeArgs),
+    /// List the decoders with their versions and what they report.
+    Decoders(decoders::DecodersArgs),
+    /// Run every decoder against the reference over the vectors and generated corpora,
+    /// and report each divergence as JSON (the default command).
+    Run(run::RunArgs),
+    /// Re-run a divergence report's decoder pair on its minimised input; exit 1 if the
+    /// divergence is still there, 0 if not.
+    Reproduce(reproduce::ReproduceArgs),
+    /// Grade an external decoder (adapter protocol) or all of them for conformance.
+    Check(check::CheckArgs),
+}
+
+/// An error that ends the command with exit code 2 and one line on stderr.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(error: E) -> Self {
+        CliError(error.to_string())
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Decode(args)) => decode::run(args),
+        Some(Command::Decoders(args)) => decoders::run(args),
+        Some(Command::Run(args)) => run::run(args),
+        Some(Command::Reproduce(args)) => reproduce::run(args),
+        Some(Command::Check(args)) => check::run(args),
+        // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
+        None => run::run(run::RunArgs::defaults()),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(CliError(message)) => {
+            eprintln!(
+                "utf8conf: error: {}",
+                message.lines().next().unwrap_or("unknown error")
+            );
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

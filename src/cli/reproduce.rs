@@ -1,0 +1,101 @@
+//! `utf8conf reproduce REPORT.json`: re-runs a divergence report's decoder pair on its
+//! minimised input.
+//!
+//! Exit 1 when the divergence is still there (the same signature: same pair, aspect,
+//! categories and shape), 0 when it is gone (the decoder was fixed, or the report was made
+//! by another version), 2 when the report cannot be read or names an unknown decoder. The
+//! exit code makes it usable as a regression check: `utf8conf reproduce r.json || ...`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::decoders;
+use crate::engine::check::{PairChecker, REFERENCE_NAME};
+use crate::engine::compare::Aspect;
+use crate::engine::signature::Signature;
+use crate::hex::parse_hex;
+use crate::report::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
+
+/// Arguments of `utf8conf reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// A divergence report (`reports/<run>/divergences/<id>.json`).
+    report: PathBuf,
+}
+
+/// Runs `utf8conf reproduce`.
+pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
+    let text = std::fs::read_to_string(&args.report)
+        .map_err(|error| CliError(format!("cannot read {}: {error}", args.report.display())))?;
+    let report: DivergenceReport = serde_json::from_str(&text).map_err(|error| {
+        CliError(format!(
+            "{}: not a divergence report: {error}",
+            args.report.display()
+        ))
+    })?;
+    if report.schema != DIVERGENCE_SCHEMA {
+        return Err(CliError(format!(
+            "{}: schema is '{}', expected '{DIVERGENCE_SCHEMA}'",
+            args.report.display(),
+            report.schema
+        )));
+    }
+    let [reference_name, decoder_name] = report.decoders.as_slice() else {
+        return Err(CliError("a report names exactly two decoders".into()));
+    };
+    if reference_name != REFERENCE_NAME {
+        return Err(CliError(format!(
+            "the first decoder of a report is '{REFERENCE_NAME}', not '{reference_name}'"
+        )));
+    }
+    let decoder = decoders::by_name(decoder_name)
+        .ok_or_else(|| CliError(format!("unknown decoder '{decoder_name}'")))?;
+    let aspect = Aspect::from_name(&report.aspect)
+        .ok_or_else(|| CliError(format!("unknown aspect '{}'", report.aspect)))?;
+    let expected = Signature {
+        reference: reference_name.clone(),
+        decoder: decoder_name.clone(),
+        aspect,
+        categories: report.categories.clone(),
+        shape: report.shape.clone(),
+    };
+    let input = parse_hex(&report.minimized_hex)?;
+    let mut checker = PairChecker::new(decoder.as_ref());
+    let found = checker.signature(&input);
+    let describe = |signature: &Signature| {
+        let categories: Vec<&str> = signature.categories.iter().map(|c| c.as_str()).collect();
+        format!(
+            "{} vs {}: {} ({}) [{}]",
+            signature.reference,
+            signature.decoder,
+            signature.aspect,
+            signature.shape,
+            categories.join(",")
+        )
+    };
+    println!("input: {}", report.minimized_hex);
+    match found {
+        Some(signature) if signature == expected => {
+            println!("reproduced {}: {}", signature.id(), describe(&signature));
+            Ok(1)
+        }
+        Some(signature) => {
+            println!(
+                "not reproduced: the pair now diverges differently: {} (report: {})",
+                describe(&signature),
+                describe(&expected)
+            );
+            Ok(0)
+        }
+        None => {
+            println!(
+                "not reproduced: {} agrees with the reference on this input (report: {})",
+                decoder_name,
+                describe(&expected)
+            );
+            Ok(0)
+        }
+    }
+}

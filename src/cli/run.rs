@@ -1,0 +1,237 @@
+//! `utf8conf run` (also plain `utf8conf`): the main job (DESIGN.md §3.1).
+//!
+//! Every decoder (by default every built-in one) against the reference, over any vector
+//! files given with `--vectors`, the embedded vectors, and then the generated corpora of
+//! [`crate::corpus::default_generators`] for `--seed` (their bounded sources interleaved,
+//! then the enumeration of every input of length 0..=3), within a budget (by default
+//! about a minute). Reports go to `<out>/<run-id>/`, progress to stderr,
+//! and a closing table to stdout: one row per decoder, one column per aspect, each cell
+//! `inputs compared/divergences`. Exit 0: no divergence; 1: divergences; 2: error.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::corpus::{self, vectors, Input, Origin};
+use crate::decoders::{self, Decoder};
+use crate::engine::budget::{Budget, DEFAULT_BUDGET};
+use crate::engine::compare::Aspect;
+use crate::engine::progress::{group_digits, ProgressMode};
+use crate::engine::{Engine, RunOptions, RunResult};
+
+/// Arguments of `utf8conf run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// When to stop: a duration (500ms, 60s, 2m, 1h) or an input count (100000i, 100ki,
+    /// 2Mi). The run also stops when the corpus runs out. [default: 60s]
+    #[arg(long, value_parser = Budget::parse)]
+    budget: Option<Budget>,
+    /// Seed of the generated corpora (the same seed gives the same inputs).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Comma-separated decoders to compare with the reference [default: every built-in
+    /// decoder; see `utf8conf decoders`].
+    #[arg(long, value_delimiter = ',')]
+    decoders: Vec<String>,
+    /// Directory for reports; each run writes into `<OUT>/<run-id>/`.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Extra vector files (the TOML format of `vectors/README.md`), run before the rest.
+    #[arg(long, num_args = 1..)]
+    vectors: Vec<PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress display on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl RunArgs {
+    /// The arguments of a plain `utf8conf run`, clap's defaults included.
+    pub fn defaults() -> RunArgs {
+        #[derive(clap::Parser)]
+        struct RunOnly {
+            #[command(flatten)]
+            args: RunArgs,
+        }
+        <RunOnly as clap::Parser>::parse_from(["utf8conf"]).args
+    }
+}
+
+/// Runs `utf8conf run`.
+pub fn run(args: RunArgs) -> Result<u8, CliError> {
+    let decoders = select_decoders(&args.decoders)?;
+    let budget = args.budget.unwrap_or(DEFAULT_BUDGET);
+    let (inputs, expected_inputs) = corpus(&args.vectors, args.seed)?;
+    let mut options = RunOptions::new(&args.out);
+    options.seed = args.seed;
+    options.budget = budget;
+    options.expected_inputs = expected_inputs;
+    if let Some(threads) = args.threads {
+        options.threads = threads.max(1);
+    }
+    options.progress = if args.quiet {
+        ProgressMode::Off
+    } else {
+        ProgressMode::for_stderr()
+    };
+    stop_on_ctrl_c(&options);
+    let engine = Engine::new(decoders);
+    let result = engine
+        .run(inputs, &options)
+        .map_err(|error| CliError(format!("run failed: {error}")))?;
+    print_table(&result);
+    Ok(result.summary.exit_code)
+}
+
+/// Ctrl-C ends the run gracefully: no new inputs, the reports and `summary.json` are
+/// written (with `stopped_by: interrupted`). A second Ctrl-C exits at once with 130
+/// (128 + SIGINT, the shell convention).
+fn stop_on_ctrl_c(options: &RunOptions) {
+    let stop = std::sync::Arc::clone(&options.stop);
+    // Fails only if a handler is already installed (a second run in one process), in
+    // which case that run's handler keeps working as before.
+    let _ = ctrlc::set_handler(move || {
+        if stop.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nutf8conf: interrupted; finishing the current batches and writing the summary (Ctrl-C again to quit now)");
+    });
+}
+
+/// The decoders named on the command line, or every built-in one.
+fn select_decoders(names: &[String]) -> Result<Vec<Box<dyn Decoder>>, CliError> {
+    if names.is_empty() {
+        return Ok(decoders::builtin());
+    }
+    names
+        .iter()
+        .map(|name| {
+            decoders::by_name(name.trim()).ok_or_else(|| {
+                CliError(format!(
+                    "unknown decoder '{name}' (known: {})",
+                    decoders::builtin_names().join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A run's inputs, produced lazily.
+type InputStream = Box<dyn Iterator<Item = Input> + Send>;
+
+/// The inputs of a run, in order: user vector files, the embedded vectors, then the
+/// generated corpora for `seed`; and their number when known.
+fn corpus(user_files: &[PathBuf], seed: u64) -> Result<(InputStream, Option<u64>), CliError> {
+    let mut vector_inputs = Vec::new();
+    for path in user_files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| CliError(format!("cannot read {}: {error}", path.display())))?;
+        let name = path.display().to_string();
+        vector_inputs.extend(vectors::parse_file(&name, &text)?);
+    }
+    vector_inputs.extend(vectors::embedded()?);
+    let vector_inputs: Vec<Input> = vector_inputs
+        .into_iter()
+        .map(|vector| Input {
+            bytes: vector.bytes,
+            origin: Origin::Vector {
+                file: vector.file,
+                id: vector.id,
+            },
+        })
+        .collect();
+    let vector_count = vector_inputs.len() as u64;
+    let generated = corpus::default_generators(seed);
+    let total = generated.len_hint().map(|count| count + vector_count);
+    Ok((Box::new(vector_inputs.into_iter().chain(generated)), total))
+}
+
+/// Prints the closing table: decoders by aspects, cells `compared/divergences`.
+fn print_table(result: &RunResult) {
+    let summary = &result.summary;
+    let aspects: Vec<Aspect> = Aspect::ALL
+        .into_iter()
+        .filter(|aspect| {
+            summary
+                .comparisons
+                .iter()
+                .any(|counts| counts.aspects.contains_key(aspect.as_str()))
+        })
+        .collect();
+    let mut rows: Vec<Vec<String>> = vec![std::iter::once("decoder".to_string())
+        .chain(aspects.iter().map(|a| a.as_str().to_string()))
+        .collect()];
+    for counts in &summary.comparisons {
+        let mut row = vec![counts.decoder.clone()];
+        for aspect in &aspects {
+            row.push(match counts.aspects.get(aspect.as_str()) {
+                Some(count) => format!(
+                    "{}/{}",
+                    group_digits(count.compared),
+                    group_digits(count.divergences)
+                ),
+                None => "-".to_string(),
+            });
+        }
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|column| rows.iter().map(|row| row[column].len()).max().unwrap_or(0))
+        .collect();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(column, (cell, &width))| {
+                if column == 0 {
+                    format!("{cell:<width$}")
+                } else {
+                    format!("{cell:>width$}")
+                }
+            })
+            .collect();
+        println!("{}", cells.join("  ").trim_end());
+    }
+    println!();
+    let sources: Vec<String> = summary
+        .sources
+        .iter()
+        .map(|(name, count)| format!("{name} {}", group_digits(*count)))
+        .collect();
+    println!(
+        "{} inputs in {:.1}s ({} inputs/s, {} threads, stopped by {}); sources: {}",
+        group_digits(summary.total_inputs),
+        summary.duration_seconds,
+        group_digits(summary.throughput_inputs_per_second as u64),
+        summary.threads,
+        summary.stopped_by,
+        sources.join(", ")
+    );
+    println!(
+        "{} distinct divergence{} ({} divergent input-decoder pairs); summary: {}",
+        summary.reports.len(),
+        if summary.reports.len() == 1 { "" } else { "s" },
+        group_digits(summary.divergent_inputs),
+        result.run_dir.join("summary.json").display()
+    );
+    for report in &result.reports {
+        println!(
+            "  {}  {} vs {}  {}  [{}]  {}",
+            report.id,
+            report.decoders[0],
+            report.decoders[1],
+            report.aspect,
+            report
+                .categories
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+            report.minimized_hex
+        );
+    }
+}

@@ -1,0 +1,512 @@
+//! Grading one decoder's answer to one input against the reference.
+//!
+//! Every answer is compared on the aspects the decoder reported (a field it left out is
+//! not held against it) and sorted into one of three kinds of evidence:
+//!
+//! - a **departure**: the strict verdict differs (`valid`: accepts ill-formed or rejects
+//!   well-formed input; `valid_up_to`; `error_len`), or the lossy decode differs in more
+//!   than the number of U+FFFD (a surrogate decoded to D800, an overlong decoded to its
+//!   value, a character swallowed after an error), or the decoder failed (`crash`,
+//!   `timeout`, `protocol`). Each departure is classified by the taxonomy categories of
+//!   the bytes it is about.
+//! - a **policy observation**: the lossy decode differs from the reference only in how
+//!   many U+FFFD stand for the ill-formed bytes ([`collapse_replacements`] makes them
+//!   equal); which [`ReplacementPolicy`] predicts the answer exactly is recorded.
+//! - a **BOM observation**: for input starting with `EF BB BF`, whether the decoder kept
+//!   or dropped the U+FEFF (dropping it is the WHATWG `decode` wrapper, not decoding).
+
+use serde::Serialize;
+
+use crate::decoders::{DecoderFailure, FailureKind};
+use crate::outcome::{ErrorLen, Outcome};
+use crate::reference::{Decoded, Reference};
+use crate::taxonomy::{self, Category};
+
+use super::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
+
+/// The aspect of an answer that departs from the reference (DESIGN.md §3.4's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aspect {
+    /// The strict verdict.
+    Valid,
+    /// The offset of the first error.
+    ValidUpTo,
+    /// The length of the first error unit.
+    ErrorLen,
+    /// The lossy decode, beyond the U+FFFD policy.
+    Scalars,
+    /// The decoder crashed.
+    Crash,
+    /// The decoder did not answer in time.
+    Timeout,
+    /// The decoder's answer broke the protocol.
+    Protocol,
+}
+
+impl Aspect {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aspect::Valid => "valid",
+            Aspect::ValidUpTo => "valid_up_to",
+            Aspect::ErrorLen => "error_len",
+            Aspect::Scalars => "scalars",
+            Aspect::Crash => "crash",
+            Aspect::Timeout => "timeout",
+            Aspect::Protocol => "protocol",
+        }
+    }
+
+    /// True for the strict-verdict aspects.
+    pub fn is_strict(self) -> bool {
+        matches!(self, Aspect::Valid | Aspect::ValidUpTo | Aspect::ErrorLen)
+    }
+
+    /// True for a decoder failure rather than a wrong answer.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Aspect::Crash | Aspect::Timeout | Aspect::Protocol)
+    }
+
+    fn of_failure(kind: FailureKind) -> Aspect {
+        match kind {
+            FailureKind::Crash => Aspect::Crash,
+            FailureKind::Timeout => Aspect::Timeout,
+            FailureKind::Protocol => Aspect::Protocol,
+        }
+    }
+}
+
+/// A departure: which aspect, about which categories.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Departure {
+    /// The aspect that differs.
+    pub aspect: Aspect,
+    /// The categories of the bytes it is about (sorted, never empty).
+    pub categories: Vec<Category>,
+}
+
+/// A lossy decode that differs from the reference at most in its U+FFFD count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PolicyObservation {
+    /// Whether each policy of [`ReplacementPolicy::ALL`] predicts the answer exactly.
+    pub explained_by: [bool; 4],
+    /// True when the answer is not the reference's (maximal subpart) answer.
+    pub differs_from_reference: bool,
+}
+
+/// What the decoder did with a leading byte order mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BomObservation {
+    /// U+FEFF kept as the first scalar.
+    Kept,
+    /// U+FEFF dropped, the rest decoded as the reference does (up to the U+FFFD policy).
+    Stripped,
+}
+
+/// How a two-byte input shows on the report's 256x256 map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MapState {
+    /// Agrees with the reference on every aspect it reports.
+    Agree,
+    /// Only the U+FFFD count differs, as the decoder's policy predicts.
+    Policy,
+    /// The lossy decode differs beyond the U+FFFD count.
+    ScalarsDiffer,
+    /// The strict verdict (`valid`, `valid_up_to`, `error_len`) differs.
+    StrictDiffers,
+    /// Crash, timeout or protocol failure.
+    Failure,
+}
+
+impl MapState {
+    /// The one-letter code in the map rows of `conformance.json`.
+    pub fn code(self) -> char {
+        match self {
+            MapState::Agree => '=',
+            MapState::Policy => 'p',
+            MapState::ScalarsDiffer => 's',
+            MapState::StrictDiffers => 'v',
+            MapState::Failure => 'x',
+        }
+    }
+
+    /// Every state, with its code and meaning, for the map legend.
+    pub const LEGEND: [(MapState, &'static str); 5] = [
+        (MapState::Agree, "agrees with the reference"),
+        (
+            MapState::Policy,
+            "only the U+FFFD count differs (replacement policy)",
+        ),
+        (
+            MapState::ScalarsDiffer,
+            "lossy decode differs beyond the U+FFFD count",
+        ),
+        (
+            MapState::StrictDiffers,
+            "strict verdict differs (valid, valid_up_to or error_len)",
+        ),
+        (MapState::Failure, "crash, timeout or protocol failure"),
+    ];
+}
+
+/// Everything learned from one answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Departures, at most one per aspect.
+    pub departures: Vec<Departure>,
+    /// Present for ill-formed input answered with scalars that differ from the reference's
+    /// at most in U+FFFD count.
+    pub policy: Option<PolicyObservation>,
+    /// Present for input starting with a BOM, answered with scalars.
+    pub bom: Option<BomObservation>,
+    /// The input's state on the map.
+    pub map_state: MapState,
+}
+
+/// The reference's view of an input, computed once and shared by all comparisons.
+pub struct ReferenceView {
+    /// The reference's decode.
+    pub decoded: Decoded,
+    /// The reference's outcome (DESIGN.md §3.2 shape).
+    pub first_error: Option<(usize, ErrorLen)>,
+}
+
+impl ReferenceView {
+    /// Decodes `input` with the RFC 3629 reference.
+    pub fn of(input: &[u8]) -> ReferenceView {
+        let decoded = Reference::rfc3629().decode(input);
+        let first_error = decoded.first_error();
+        ReferenceView {
+            decoded,
+            first_error,
+        }
+    }
+
+    /// The sorted categories of every error unit.
+    pub fn error_categories(&self, input: &[u8]) -> Vec<Category> {
+        taxonomy::categories_of_units(input, self.decoded.errors.iter().map(|e| (e.offset, e.len)))
+    }
+}
+
+/// True for the noncharacters of Unicode §23.7: U+FDD0..U+FDEF and the last two code
+/// points of every plane.
+pub fn is_noncharacter(scalar: u32) -> bool {
+    (0xFDD0..=0xFDEF).contains(&scalar) || scalar & 0xFFFE == 0xFFFE
+}
+
+const BOM: u32 = 0xFEFF;
+
+/// Grades one answer against the reference.
+pub fn evaluate(
+    input: &[u8],
+    reference: &ReferenceView,
+    answer: &Result<Outcome, DecoderFailure>,
+) -> Evaluation {
+    let reference_valid = reference.first_error.is_none();
+    // The categories a departure on this input is about: those of the first error for
+    // strict aspects, of every error for the lossy decode; for well-formed input, the
+    // well-formed categories the decoder got wrong.
+    let first_error_category = || {
+        let (offset, _) = reference.first_error.expect("ill-formed input");
+        vec![taxonomy::category_at(input, offset).unwrap_or(Category::InvalidLead)]
+    };
+    let rejected_category = |answer_outcome: Option<&Outcome>| {
+        let scalars = &reference.decoded.scalars;
+        let rejected_noncharacter = match answer_outcome.and_then(|o| o.valid_up_to) {
+            Some(offset) => scalar_at(input, scalars, offset).is_some_and(is_noncharacter),
+            None => scalars.iter().any(|&s| is_noncharacter(s)),
+        };
+        if rejected_noncharacter {
+            Category::NoncharacterRejected
+        } else {
+            Category::ValidRejected
+        }
+    };
+
+    let mut evaluation = Evaluation {
+        departures: Vec::new(),
+        policy: None,
+        bom: None,
+        map_state: MapState::Agree,
+    };
+    let outcome = match answer {
+        Ok(outcome) => outcome,
+        Err(failure) => {
+            let categories = if reference_valid {
+                vec![rejected_category(None)]
+            } else {
+                reference.error_categories(input)
+            };
+            evaluation.departures.push(Departure {
+                aspect: Aspect::of_failure(failure.kind),
+                categories,
+            });
+            evaluation.map_state = MapState::Failure;
+            return evaluation;
+        }
+    };
+
+    // The strict verdict, then the first error's position and length.
+    if outcome.valid != reference_valid {
+        let categories = if reference_valid {
+            vec![rejected_category(Some(outcome))]
+        } else {
+            first_error_category()
+        };
+        evaluation.departures.push(Departure {
+            aspect: Aspect::Valid,
+            categories,
+        });
+    } else if let Some((valid_up_to, error_len)) = reference.first_error {
+        if let Some(reported) = outcome.valid_up_to.filter(|&v| v != valid_up_to) {
+            // Reported before the real first error: the decoder rejected a well-formed
+            // character there. Reported after it: it accepted the ill-formed bytes.
+            let categories = if reported < valid_up_to {
+                let scalar = scalar_at(input, &reference.decoded.scalars, reported);
+                if scalar.is_some_and(is_noncharacter) {
+                    vec![Category::NoncharacterRejected]
+                } else {
+                    vec![Category::ValidRejected]
+                }
+            } else {
+                first_error_category()
+            };
+            evaluation.departures.push(Departure {
+                aspect: Aspect::ValidUpTo,
+                categories,
+            });
+        } else if outcome.error_len.is_some_and(|e| e != error_len) {
+            evaluation.departures.push(Departure {
+                aspect: Aspect::ErrorLen,
+                categories: first_error_category(),
+            });
+        }
+    }
+    if !evaluation.departures.is_empty() {
+        evaluation.map_state = MapState::StrictDiffers;
+    }
+
+    // The lossy decode.
+    if let Some(scalars) = &outcome.scalars {
+        let expected = &reference.decoded.scalars;
+        let starts_with_bom = input.starts_with(&[0xEF, 0xBB, 0xBF]);
+        let mut skip = 0;
+        if starts_with_bom {
+            // Checked in this order so that `EF BB BF EF BB BF` decoded to one U+FEFF is a
+            // stripped BOM, not a kept one followed by a lost character.
+            if collapse_replacements(scalars) == collapse_replacements(&expected[1..]) {
+                evaluation.bom = Some(BomObservation::Stripped);
+                skip = 1;
+            } else if scalars.first() == Some(&BOM) {
+                evaluation.bom = Some(BomObservation::Kept);
+            }
+        }
+        let answered = scalars.as_slice();
+        if answered == &expected[skip..] {
+            if !reference_valid {
+                evaluation.policy = Some(observe_policies(input, reference, answered, skip, false));
+            }
+        } else if !reference_valid
+            && collapse_replacements(answered) == collapse_replacements(&expected[skip..])
+        {
+            evaluation.policy = Some(observe_policies(input, reference, answered, skip, true));
+            if evaluation.map_state == MapState::Agree {
+                evaluation.map_state = MapState::Policy;
+            }
+        } else {
+            let count =
+                |scalars: &[u32], wanted: u32| scalars.iter().filter(|&&s| s == wanted).count();
+            let lost_noncharacter = expected
+                .iter()
+                .any(|&s| is_noncharacter(s) && count(answered, s) < count(expected, s));
+            let categories = if lost_noncharacter {
+                vec![Category::NoncharacterRejected]
+            } else if reference_valid {
+                vec![Category::ValidMisdecoded]
+            } else {
+                reference.error_categories(input)
+            };
+            evaluation.departures.push(Departure {
+                aspect: Aspect::Scalars,
+                categories,
+            });
+            if evaluation.map_state < MapState::ScalarsDiffer {
+                evaluation.map_state = MapState::ScalarsDiffer;
+            }
+        }
+    }
+    evaluation
+}
+
+fn observe_policies(
+    input: &[u8],
+    reference: &ReferenceView,
+    answered: &[u32],
+    skip: usize,
+    differs_from_reference: bool,
+) -> PolicyObservation {
+    let segments = segments(input, &reference.decoded);
+    let mut explained_by = [false; 4];
+    for (slot, policy) in explained_by.iter_mut().zip(ReplacementPolicy::ALL) {
+        let expected = expected_scalars(input, &segments, policy);
+        *slot = expected.get(skip..) == Some(answered);
+    }
+    PolicyObservation {
+        explained_by,
+        differs_from_reference,
+    }
+}
+
+/// The scalar of the well-formed character starting at byte `offset`, if one does.
+fn scalar_at(input: &[u8], scalars: &[u32], offset: usize) -> Option<u32> {
+    let mut at = 0;
+    for &scalar in scalars {
+        if at == offset {
+            return Some(scalar);
+        }
+        if at > offset {
+            return None;
+        }
+        at += taxonomy::announced_len(input[at]).max(1);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::parse_hex;
+    use crate::outcome::REPLACEMENT;
+
+    fn grade(text: &str, answer: Outcome) -> Evaluation {
+        let input = parse_hex(text).unwrap();
+        evaluate(&input, &ReferenceView::of(&input), &Ok(answer))
+    }
+
+    fn reference(text: &str) -> Outcome {
+        Reference::rfc3629().outcome("t", &parse_hex(text).unwrap())
+    }
+
+    #[test]
+    fn the_reference_agrees_with_itself() {
+        for text in [
+            "",
+            "41",
+            "E4 BD",
+            "ED A0 80 41",
+            "EF BB BF 41",
+            "61 F1 80 80 E1 80 C2 62",
+        ] {
+            let evaluation = grade(text, reference(text));
+            assert!(evaluation.departures.is_empty(), "{text}");
+            assert_eq!(evaluation.map_state, MapState::Agree);
+        }
+    }
+
+    #[test]
+    fn accepting_a_surrogate_is_a_valid_and_scalars_departure() {
+        let mut answer = Outcome::verdict("t", true);
+        answer.scalars = Some(vec![0xD800]);
+        let evaluation = grade("ED A0 80", answer);
+        assert_eq!(
+            evaluation.departures,
+            vec![
+                Departure {
+                    aspect: Aspect::Valid,
+                    categories: vec![Category::Surrogate]
+                },
+                Departure {
+                    aspect: Aspect::Scalars,
+                    categories: vec![Category::Surrogate]
+                },
+            ]
+        );
+        assert_eq!(evaluation.map_state, MapState::StrictDiffers);
+    }
+
+    #[test]
+    fn a_different_replacement_count_is_a_policy_observation() {
+        let mut answer = reference("ED A0 80 41");
+        answer.scalars = Some(vec![REPLACEMENT, 0x41]);
+        let evaluation = grade("ED A0 80 41", answer);
+        assert!(evaluation.departures.is_empty());
+        let policy = evaluation.policy.unwrap();
+        assert!(policy.differs_from_reference);
+        assert_eq!(policy.explained_by, [false, false, true, true]);
+        assert_eq!(evaluation.map_state, MapState::Policy);
+    }
+
+    #[test]
+    fn wrong_error_len_and_swallowed_characters_are_departures() {
+        let mut answer = reference("E1 80 41");
+        answer.error_len = Some(ErrorLen::Invalid(1));
+        answer.scalars = Some(vec![REPLACEMENT]);
+        let evaluation = grade("E1 80 41", answer);
+        assert_eq!(
+            evaluation.departures,
+            vec![
+                Departure {
+                    aspect: Aspect::ErrorLen,
+                    categories: vec![Category::TruncatedInterrupted]
+                },
+                Departure {
+                    aspect: Aspect::Scalars,
+                    categories: vec![Category::TruncatedInterrupted]
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn bom_stripping_and_noncharacter_rejection() {
+        let mut answer = reference("EF BB BF 41");
+        answer.scalars = Some(vec![0x41]);
+        let evaluation = grade("EF BB BF 41", answer);
+        assert_eq!(evaluation.bom, Some(BomObservation::Stripped));
+        assert!(evaluation.departures.is_empty());
+
+        let mut answer = Outcome::from_strict("t", Some((1, ErrorLen::Invalid(3))));
+        answer.scalars = Some(vec![0x41, REPLACEMENT]);
+        let evaluation = grade("41 EF BF BF", answer);
+        assert_eq!(
+            evaluation
+                .departures
+                .iter()
+                .map(|d| (d.aspect, d.categories.clone()))
+                .collect::<Vec<_>>(),
+            vec![
+                (Aspect::Valid, vec![Category::NoncharacterRejected]),
+                (Aspect::Scalars, vec![Category::NoncharacterRejected]),
+            ]
+        );
+    }
+
+    #[test]
+    fn failures_are_departures_about_the_input_categories() {
+        let input = parse_hex("41 FF").unwrap();
+        let failure = DecoderFailure {
+            kind: FailureKind::Crash,
+            message: "died".into(),
+        };
+        let evaluation = evaluate(&input, &ReferenceView::of(&input), &Err(failure));
+        assert_eq!(
+            evaluation.departures,
+            vec![Departure {
+                aspect: Aspect::Crash,
+                categories: vec![Category::InvalidLead]
+            }]
+        );
+        assert_eq!(evaluation.map_state, MapState::Failure);
+    }
+
+    #[test]
+    fn noncharacters() {
+        for scalar in [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF] {
+            assert!(is_noncharacter(scalar), "{scalar:X}");
+        }
+        for scalar in [0xFDCF, 0xFDF0, 0xFFFD, 0xFEFF, 0x10000] {
+            assert!(!is_noncharacter(scalar), "{scalar:X}");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The inputs a conformance check runs: bounded-exhaustive inputs and probes.
+//!
+//! - `exhaustive-0-2`: every input of length 0, 1 and 2 (1 + 256 + 65,536 = 65,793). Every
+//!   lead byte meets every second byte here, which is also what the report's 256x256 map
+//!   shows.
+//! - `boundary-3-4`: every input of length 3 and 4 over [`BOUNDARY_BYTES`] (22³ + 22⁴ =
+//!   244,904 inputs): the first and last byte of each byte class of Unicode Table 3-7 (and
+//!   of the legacy 5- and 6-byte leads), so that every row of the table and every
+//!   off-by-one next to it is met in every position of a 3- and 4-byte sequence.
+//! - `probes`: a few named inputs for what the exhaustive sets cannot reach: the worked
+//!   examples of Unicode §3.9, a byte order mark in first and later position, CESU-8
+//!   pairs, 5- and 6-byte forms, noncharacters, and multilingual text.
+//!
+//! - `vectors`: every authored test vector (`vectors/*.toml`, [`crate::corpus::vectors`]).
+//! - the generated corpora `faults` and `placement` (seed 0, the first
+//!   [`GENERATED_PER_SOURCE`] inputs of each): every ill-formed category injected into
+//!   multilingual text, and faults placed across 16/32/64/128-byte boundaries.
+//!
+//! Inputs are numbered per source so that a report can say where an input came from
+//! ([`Origin::Generator`] with the source name and the index).
+
+use crate::corpus::faults::FaultGenerator;
+use crate::corpus::generator::Generator;
+use crate::corpus::placement::PlacementGenerator;
+use crate::corpus::vectors::{self, VectorError};
+use crate::corpus::{Input, Origin};
+use crate::hex::parse_hex;
+
+/// The boundary bytes of each byte class of Unicode Table 3-7 (plus the RFC 2279 leads),
+/// in increasing order. Classes: ASCII (00, 7F); continuation bytes split where Table 3-7's
+/// second-byte ranges split (80..8F, 90..9F, A0..BF: 80, 8F, 90, 9F, A0, BF); C0..C1
+/// (overlong leads: C0); C2..DF (C2, DF); E0; E1..EC (E1); ED; EE..EF (EF); F0; F1..F3
+/// (F1); F4; F5..F7 (F5); F8..FB (F8); FC..FD (FC); FE..FF (FF).
+pub const BOUNDARY_BYTES: [u8; 22] = [
+    0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0,
+    0xF1, 0xF4, 0xF5, 0xF8, 0xFC, 0xFF,
+];
+
+/// A named probe: (name, hex bytes, why it is here).
+pub const PROBES: &[(&str, &str, &str)] = &[
+    ("unicode-3.9-table-3-8", "61 F1 80 80 E1 80 C2 62 80 63 80 BF 64", "Unicode 3.9, Table 3-8: maximal subparts of truncated sequences"),
+    ("unicode-3.9-table-3-9", "C0 AF E0 80 BF F0 81 82 41", "Unicode 3.9, Table 3-9: ill-formed leads and overlongs"),
+    ("unicode-3.9-table-3-10", "ED A0 80 ED BF BF ED AF 41", "Unicode 3.9, Table 3-10: surrogates"),
+    ("unicode-3.9-table-3-11", "F4 91 92 93 FF 41 80 BF 42", "Unicode 3.9, Table 3-11: above U+10FFFF and stray continuations"),
+    ("unicode-3.9-table-3-12", "E1 80 E2 F0 91 92 F1 BF 41", "Unicode 3.9, Table 3-12: truncated sequences"),
+    ("bom-alone", "EF BB BF", "U+FEFF is well-formed (RFC 3629 section 6: a BOM is a character)"),
+    ("bom-then-ascii", "EF BB BF 41", "WHATWG 'decode' strips a leading BOM; 'UTF-8 decode without BOM' keeps it"),
+    ("bom-twice", "EF BB BF EF BB BF 41", "only the first U+FEFF can be a signature"),
+    ("bom-after-ascii", "41 EF BB BF", "U+FEFF after the start is ZERO WIDTH NO-BREAK SPACE"),
+    ("bom-then-error", "EF BB BF 80 41", "a BOM followed by an error"),
+    ("noncharacter-fdd0", "EF B7 90", "U+FDD0, a noncharacter, is well-formed (Unicode 23.7)"),
+    ("noncharacter-fdef", "EF B7 AF", "U+FDEF, the last of U+FDD0..FDEF"),
+    ("noncharacter-fffe", "EF BF BE", "U+FFFE is well-formed"),
+    ("noncharacter-ffff", "EF BF BF", "U+FFFF is well-formed"),
+    ("noncharacter-1fffe", "F0 9F BF BE", "U+1FFFE is well-formed"),
+    ("noncharacter-10ffff", "F4 8F BF BF", "U+10FFFF, the last scalar value"),
+    ("replacement-character", "EF BF BD", "U+FFFD itself is a character"),
+    ("cesu8-u10000", "ED A0 80 ED B0 80", "CESU-8 encoding of U+10000 (UTR 26): ill-formed UTF-8"),
+    ("cesu8-u10ffff", "ED AF BF ED BF BF 41", "CESU-8 encoding of U+10FFFF"),
+    ("cesu8-u1f600", "ED A0 BD ED B8 80", "CESU-8 encoding of U+1F600"),
+    ("modified-utf8-nul", "41 C0 80 42", "Modified UTF-8's NUL: an overlong, ill-formed"),
+    ("legacy-5-byte", "F8 88 80 80 80 41", "RFC 2279 5-byte form of U+200000"),
+    ("legacy-6-byte", "FC 84 80 80 80 80 41", "RFC 2279 6-byte form of U+4000000"),
+    ("legacy-6-byte-max", "FD BF BF BF BF BF", "RFC 2279 6-byte form of U+7FFFFFFF"),
+    ("above-max-f4-90", "F4 90 80 80 41", "U+110000: above the Unicode range (RFC 3629 section 3)"),
+    ("above-max-f7", "F7 BF BF BF", "U+1FFFFF in 4 bytes"),
+    ("overlong-3-slash", "E0 80 AF", "3-byte overlong '/' (the classic path-traversal form)"),
+    ("overlong-4-slash", "F0 80 80 AF", "4-byte overlong '/'"),
+    ("surrogate-pair-halves", "ED B0 80 ED A0 80", "a low then a high surrogate: not a CESU-8 pair"),
+    ("multilingual", "48 C3 A9 6C 6C 6F 20 CE BA CF 8C CF 83 CE BC CE B5 20 D0 BC D0 B8 D1 80 20 D7 A9 D7 9C D7 95 D7 9D 20 D8 B3 D9 84 D8 A7 D9 85 20 E0 A4 A8 E0 A4 AE E0 A4 B8 E0 A5 8D E0 A4 A4 E0 A5 87 20 E4 B8 AD E6 96 87 20 ED 95 9C 20 F0 9F 98 80 F0 90 8D 88", "well-formed text in Latin, Greek, Cyrillic, Hebrew, Arabic, Devanagari, CJK, Hangul and astral scripts"),
+    ("multilingual-with-errors", "48 C3 A9 80 6C CE 20 D0 BC ED A0 80 E4 B8 F0 9F 98 41 F0 9F 98 80 FF", "errors between well-formed characters of several lengths"),
+];
+
+/// Every input of length 0..=2, in order (index = the bytes read as a base-256 number,
+/// offset by the count of shorter inputs).
+pub fn exhaustive_up_to_two() -> impl Iterator<Item = Vec<u8>> {
+    let empty = std::iter::once(Vec::new());
+    let one = (0..=255u8).map(|b| vec![b]);
+    let two = (0..=0xFFFFu32).map(|n| vec![(n >> 8) as u8, n as u8]);
+    empty.chain(one).chain(two)
+}
+
+/// Every input of length 3 and 4 over [`BOUNDARY_BYTES`], in order.
+pub fn boundary_three_and_four() -> impl Iterator<Item = Vec<u8>> {
+    [3usize, 4].into_iter().flat_map(|len| {
+        let count = BOUNDARY_BYTES.len().pow(len as u32);
+        (0..count).map(move |mut index| {
+            let mut bytes = vec![0; len];
+            for slot in bytes.iter_mut().rev() {
+                *slot = BOUNDARY_BYTES[index % BOUNDARY_BYTES.len()];
+                index /= BOUNDARY_BYTES.len();
+            }
+            bytes
+        })
+    })
+}
+
+/// The probes as bytes.
+pub fn probes() -> impl Iterator<Item = Vec<u8>> {
+    PROBES
+        .iter()
+        .map(|(name, hex, _)| parse_hex(hex).unwrap_or_else(|e| panic!("probe {name}: {e}")))
+}
+
+/// Inputs taken from each generated corpus.
+pub const GENERATED_PER_SOURCE: u64 = 20_000;
+
+/// Every input of a check, each tagged with its source. Fails when the embedded vectors
+/// do not load.
+pub fn check_inputs() -> Result<Vec<Input>, VectorError> {
+    let mut inputs = Vec::new();
+    for vector in vectors::embedded()? {
+        inputs.push(Input {
+            bytes: vector.bytes,
+            origin: Origin::Vector {
+                file: vector.file,
+                id: vector.id,
+            },
+        });
+    }
+    let generators: [&dyn Generator; 2] = [&FaultGenerator::new(0), &PlacementGenerator::new(0)];
+    for generator in generators {
+        let count = generator
+            .len_hint()
+            .map_or(GENERATED_PER_SOURCE, |len| len.min(GENERATED_PER_SOURCE));
+        inputs.extend((0..count).filter_map(|index| generator.input_at(index)));
+    }
+    type Source = Box<dyn Iterator<Item = Vec<u8>>>;
+    let sources: [(&str, Source); 3] = [
+        ("probes", Box::new(probes())),
+        ("exhaustive-0-2", Box::new(exhaustive_up_to_two())),
+        ("boundary-3-4", Box::new(boundary_three_and_four())),
+    ];
+    for (name, bytes) in sources {
+        for (index, bytes) in bytes.enumerate() {
+            inputs.push(Input {
+                bytes,
+                origin: Origin::Generator {
+                    name: name.to_string(),
+                    seed: 0,
+                    index: index as u64,
+                },
+            });
+        }
+    }
+    Ok(inputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_match_the_documentation() {
+        assert_eq!(exhaustive_up_to_two().count(), 65_793);
+        assert_eq!(
+            boundary_three_and_four().count(),
+            22usize.pow(3) + 22usize.pow(4)
+        );
+        let inputs = check_inputs().unwrap();
+        let count = |source: &str| {
+            inputs
+                .iter()
+                .filter(|i| i.origin.source() == source)
+                .count()
+        };
+        assert_eq!(count("probes"), PROBES.len());
+        assert_eq!(count("exhaustive-0-2"), 65_793);
+        assert_eq!(count("boundary-3-4"), 244_904);
+        assert!(count("vectors") > 100);
+        assert!(count("faults") > 1000 && count("placement") > 1000);
+    }
+
+    #[test]
+    fn boundary_inputs_are_distinct_and_over_the_set() {
+        let all: Vec<Vec<u8>> = boundary_three_and_four().collect();
+        let mut sorted = all.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), all.len());
+        assert!(all
+            .iter()
+            .all(|input| input.iter().all(|b| BOUNDARY_BYTES.contains(b))));
+        assert!(BOUNDARY_BYTES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn probes_parse() {
+        assert_eq!(probes().count(), PROBES.len());
+    }
+}

@@ -1,0 +1,489 @@
+//! Conformance grading: how one decoder measures up to RFC 3629 and Unicode's U+FFFD
+//! practice, as a report a person can act on.
+//!
+//! This is a different product from the divergence reports of the differential engine,
+//! which list every distinct disagreement between two decoders. A conformance report
+//! answers "is this decoder right, and where is it not?":
+//!
+//! - for each taxonomy category: pass or fail, with the smallest failing input per
+//!   aspect (strict-verdict failures, lossy decodes that differ beyond the U+FFFD count,
+//!   crashes, timeouts, protocol errors);
+//! - the decoder's U+FFFD policy, recognised by testing hypotheses
+//!   ([`policy::ReplacementPolicy`]) against what it did, and reported once with examples
+//!   instead of as thousands of divergences;
+//! - BOM stripping, recognised as a wrapper policy;
+//! - a 256x256 map of every two-byte input, decoder against reference.
+//!
+//! Findings come only from running the decoder: nothing here knows what any particular
+//! decoder does.
+//!
+//! Flow: [`inputs`] builds the input set; [`run_check`] feeds it to the [`Subject`] in
+//! batches, grades each answer with [`grade::evaluate`] and keeps, per departure, the
+//! smallest input; departures found only on larger inputs are shrunk with
+//! [`minimise::minimise`]; [`report`] turns the result into `conformance.json`, `.md` and
+//! `.html`, and [`matrix`] puts several decoders side by side.
+
+pub mod grade;
+pub mod inputs;
+pub mod matrix;
+pub mod minimise;
+pub mod policy;
+pub mod render;
+pub mod report;
+pub mod subject;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::adapter::AdapterError;
+use crate::corpus::{Input, Origin};
+use crate::decoders::DecoderFailure;
+use crate::hex;
+use crate::outcome::Outcome;
+use crate::reference::Reference;
+use crate::taxonomy::Category;
+use grade::{evaluate, Aspect, BomObservation, Departure, ReferenceView};
+use policy::{expected_scalars, first_unit_len, segments, ReplacementPolicy};
+pub use subject::Subject;
+
+/// The `schema` value of `conformance.json`.
+pub const CONFORMANCE_SCHEMA: &str = "utf8conf/conformance/1";
+
+/// Inputs longer than this are shrunk before they are shown.
+const SHOWN_WITHOUT_SHRINKING: usize = 4;
+/// Candidate inputs tested per shrunk departure.
+const MINIMISE_BUDGET: usize = 600;
+/// Examples kept per policy (counterexamples) and shown in reports.
+const EXAMPLES_KEPT: usize = 8;
+
+/// How a check runs.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// Inputs per batch sent to the decoder (pipelined for adapters).
+    pub batch_size: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { batch_size: 2048 }
+    }
+}
+
+/// One input with the decoder's answer to it.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// The input.
+    pub bytes: Vec<u8>,
+    /// Where it came from.
+    pub origin: Origin,
+    /// What the decoder answered.
+    pub answer: Result<Outcome, DecoderFailure>,
+}
+
+impl Example {
+    fn is_smaller_than(&self, other: &Example) -> bool {
+        (self.bytes.len(), &self.bytes) < (other.bytes.len(), &other.bytes)
+    }
+}
+
+/// Everything seen for one distinct departure.
+#[derive(Debug, Clone)]
+pub struct DepartureGroup {
+    /// Inputs that showed it.
+    pub count: u64,
+    /// The smallest input that shows it (after shrinking, if it was long).
+    pub smallest: Example,
+    /// True when `smallest` was produced by shrinking a larger input.
+    pub minimised: bool,
+}
+
+/// The raw result of running a decoder over the inputs.
+#[derive(Debug, Clone)]
+pub struct CheckRun {
+    /// The decoder's name.
+    pub decoder_name: String,
+    /// Its version.
+    pub decoder_version: String,
+    /// The adapter command, for an external decoder.
+    pub command: Option<Vec<String>>,
+    /// The answer fields the decoder reported.
+    pub reported_fields: Vec<&'static str>,
+    /// Inputs per source.
+    pub inputs_per_source: BTreeMap<String, u64>,
+    /// Inputs touching each category.
+    pub inputs_per_category: BTreeMap<Category, u64>,
+    /// Distinct departures.
+    pub departures: BTreeMap<Departure, DepartureGroup>,
+    /// Policy evidence.
+    pub policy: PolicyEvidence,
+    /// BOM evidence.
+    pub bom: BomEvidence,
+    /// One map state code per two-byte input (`first * 256 + second`).
+    pub map: Vec<u8>,
+    /// Wall-clock seconds.
+    pub duration_seconds: f64,
+    /// Restarts of the adapter.
+    pub restarts: u64,
+    /// A note when the adapter did not exit cleanly at the end.
+    pub exit_note: Option<String>,
+}
+
+/// Evidence about the decoder's U+FFFD policy.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyEvidence {
+    /// Ill-formed inputs answered with scalars that differ from the reference at most in
+    /// U+FFFD count.
+    pub observations: u64,
+    /// Of those, the ones where the count differs.
+    pub differing: u64,
+    /// Per policy of [`ReplacementPolicy::ALL`]: observations it predicts exactly.
+    pub explained: [u64; 4],
+    /// Smallest differing example per set of categories.
+    pub examples: BTreeMap<Vec<Category>, Example>,
+    /// Per policy: the smallest observations it does not predict.
+    pub counterexamples: [Vec<Example>; 4],
+}
+
+/// Evidence about BOM handling.
+#[derive(Debug, Clone, Default)]
+pub struct BomEvidence {
+    /// Inputs starting with a BOM where U+FEFF was kept.
+    pub kept: u64,
+    /// Inputs starting with a BOM where U+FEFF was dropped.
+    pub stripped: u64,
+    /// The smallest input where it was dropped.
+    pub example: Option<Example>,
+}
+
+/// Runs `subject` over `inputs` and collects the evidence. `progress` is called after each
+/// batch with (inputs done, total).
+pub fn run_check(
+    subject: Subject<'_>,
+    inputs: &[Input],
+    options: &CheckOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<CheckRun, AdapterError> {
+    let started = Instant::now();
+    let mut run = CheckRun {
+        decoder_name: subject.name().to_string(),
+        decoder_version: subject.version(),
+        command: subject.command(),
+        reported_fields: Vec::new(),
+        inputs_per_source: BTreeMap::new(),
+        inputs_per_category: BTreeMap::new(),
+        departures: BTreeMap::new(),
+        policy: PolicyEvidence::default(),
+        bom: BomEvidence::default(),
+        map: vec![b'?'; 65_536],
+        duration_seconds: 0.0,
+        restarts: 0,
+        exit_note: None,
+    };
+    let mut done = 0;
+    for batch in inputs.chunks(options.batch_size.max(1)) {
+        let bytes: Vec<&[u8]> = batch.iter().map(|input| input.bytes.as_slice()).collect();
+        let answers = subject.decode_batch(&bytes)?;
+        for (input, answer) in batch.iter().zip(answers) {
+            record(&mut run, input, answer);
+        }
+        done += batch.len();
+        progress(done, inputs.len());
+    }
+    shrink_departures(subject, &mut run)?;
+    run.reported_fields = subject.capabilities().names();
+    if let Subject::External(external) = subject {
+        run.restarts = external.statistics().restarts;
+        run.exit_note = external.finish();
+    }
+    run.duration_seconds = started.elapsed().as_secs_f64();
+    Ok(run)
+}
+
+fn record(run: &mut CheckRun, input: &Input, answer: Result<Outcome, DecoderFailure>) {
+    *run.inputs_per_source
+        .entry(input.origin.source())
+        .or_default() += 1;
+    let bytes = &input.bytes;
+    let reference = ReferenceView::of(bytes);
+    for category in tested_categories(bytes, &reference) {
+        *run.inputs_per_category.entry(category).or_default() += 1;
+    }
+    let evaluation = evaluate(bytes, &reference, &answer);
+    if bytes.len() == 2 {
+        run.map[usize::from(bytes[0]) * 256 + usize::from(bytes[1])] =
+            evaluation.map_state.code() as u8;
+    }
+    let example = || Example {
+        bytes: bytes.clone(),
+        origin: input.origin.clone(),
+        answer: answer.clone(),
+    };
+    for departure in evaluation.departures {
+        match run.departures.get_mut(&departure) {
+            Some(group) => {
+                group.count += 1;
+                let candidate = example();
+                if candidate.is_smaller_than(&group.smallest) {
+                    group.smallest = candidate;
+                }
+            }
+            None => {
+                run.departures.insert(
+                    departure,
+                    DepartureGroup {
+                        count: 1,
+                        smallest: example(),
+                        minimised: false,
+                    },
+                );
+            }
+        }
+    }
+    if let Some(observation) = evaluation.policy {
+        let evidence = &mut run.policy;
+        evidence.observations += 1;
+        for (i, explained) in observation.explained_by.iter().enumerate() {
+            if *explained {
+                evidence.explained[i] += 1;
+            } else {
+                keep_smallest(&mut evidence.counterexamples[i], example());
+            }
+        }
+        if observation.differs_from_reference {
+            evidence.differing += 1;
+            let key = reference.error_categories(bytes);
+            let candidate = example();
+            match evidence.examples.get(&key) {
+                Some(existing) if !candidate.is_smaller_than(existing) => {}
+                _ => {
+                    evidence.examples.insert(key, candidate);
+                }
+            }
+        }
+    }
+    match evaluation.bom {
+        Some(BomObservation::Kept) => run.bom.kept += 1,
+        Some(BomObservation::Stripped) => {
+            run.bom.stripped += 1;
+            let candidate = example();
+            if run
+                .bom
+                .example
+                .as_ref()
+                .map_or(true, |existing| candidate.is_smaller_than(existing))
+            {
+                run.bom.example = Some(candidate);
+            }
+        }
+        None => {}
+    }
+}
+
+fn keep_smallest(examples: &mut Vec<Example>, candidate: Example) {
+    if examples.len() == EXAMPLES_KEPT
+        && !examples
+            .last()
+            .is_some_and(|largest| candidate.is_smaller_than(largest))
+    {
+        return;
+    }
+    let at = examples
+        .iter()
+        .position(|e| candidate.is_smaller_than(e))
+        .unwrap_or(examples.len());
+    examples.insert(at, candidate);
+    examples.truncate(EXAMPLES_KEPT);
+}
+
+/// The categories an input exercises: those of its error units, or for well-formed input
+/// the well-formed categories (`valid-rejected`, `valid-misdecoded`, and
+/// `noncharacter-rejected` / `bom-stripped` when it has a noncharacter / starts with a BOM).
+fn tested_categories(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
+    let mut categories = if reference.first_error.is_some() {
+        reference.error_categories(input)
+    } else {
+        let mut well_formed = vec![Category::ValidRejected, Category::ValidMisdecoded];
+        if reference
+            .decoded
+            .scalars
+            .iter()
+            .any(|&s| grade::is_noncharacter(s))
+        {
+            well_formed.push(Category::NoncharacterRejected);
+        }
+        well_formed
+    };
+    if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        categories.push(Category::BomStripped);
+    }
+    categories
+}
+
+/// Shrinks the departures whose smallest input is long, keeping aspect and categories
+/// (the categories may narrow to a subset), then merges groups that became equal.
+fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), AdapterError> {
+    let mut merged: BTreeMap<Departure, DepartureGroup> = BTreeMap::new();
+    let groups = std::mem::take(&mut run.departures);
+    for (departure, mut group) in groups {
+        let mut departure = departure;
+        let worth_shrinking =
+            group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING || departure.categories.len() > 1;
+        if worth_shrinking && departure.aspect != Aspect::Timeout {
+            let mut adapter_error = None;
+            let shrunk = minimise::minimise(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
+                let slices: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
+                match subject.decode_batch(&slices) {
+                    Ok(answers) => candidates
+                        .iter()
+                        .zip(answers)
+                        .map(|(candidate, answer)| {
+                            shows_departure(candidate, &answer, &departure).is_some()
+                        })
+                        .collect(),
+                    Err(error) => {
+                        adapter_error = Some(error);
+                        vec![false; candidates.len()]
+                    }
+                }
+            });
+            if let Some(error) = adapter_error {
+                return Err(error);
+            }
+            if shrunk.len() < group.smallest.bytes.len() {
+                let answer = subject
+                    .decode_batch(&[shrunk.as_slice()])?
+                    .pop()
+                    .expect("one answer per input");
+                if let Some(narrowed) = shows_departure(&shrunk, &answer, &departure) {
+                    departure = narrowed;
+                    group.smallest = Example {
+                        bytes: shrunk,
+                        origin: group.smallest.origin.clone(),
+                        answer,
+                    };
+                    group.minimised = true;
+                }
+            }
+        }
+        match merged.get_mut(&departure) {
+            Some(existing) => {
+                existing.count += group.count;
+                if group.smallest.is_smaller_than(&existing.smallest) {
+                    existing.smallest = group.smallest;
+                    existing.minimised = group.minimised;
+                }
+            }
+            None => {
+                merged.insert(departure, group);
+            }
+        }
+    }
+    run.departures = merged;
+    Ok(())
+}
+
+/// The departure of the same aspect that `answer` to `candidate` shows, if its categories
+/// are a non-empty subset of `wanted`'s.
+fn shows_departure(
+    candidate: &[u8],
+    answer: &Result<Outcome, DecoderFailure>,
+    wanted: &Departure,
+) -> Option<Departure> {
+    let reference = ReferenceView::of(candidate);
+    evaluate(candidate, &reference, answer)
+        .departures
+        .into_iter()
+        .find(|d| {
+            d.aspect == wanted.aspect
+                && !d.categories.is_empty()
+                && d.categories.iter().all(|c| wanted.categories.contains(c))
+        })
+}
+
+/// The policy that explains the evidence: the first of [`ReplacementPolicy::ALL`] that
+/// predicts every observation, else `None` (with the closest as the second value).
+pub fn recognise_policy(
+    evidence: &PolicyEvidence,
+) -> (Option<ReplacementPolicy>, ReplacementPolicy) {
+    let closest = ReplacementPolicy::ALL
+        .into_iter()
+        .zip(evidence.explained)
+        .max_by_key(|&(policy, explained)| (explained, std::cmp::Reverse(policy)))
+        .map(|(policy, _)| policy)
+        .expect("four policies");
+    let all = ReplacementPolicy::ALL
+        .into_iter()
+        .zip(evidence.explained)
+        .find(|&(_, explained)| explained == evidence.observations)
+        .map(|(policy, _)| policy);
+    (all, closest)
+}
+
+/// The reference's outcome JSON for `input`.
+pub fn reference_outcome_json(input: &[u8]) -> Value {
+    serde_json::to_value(Reference::rfc3629().outcome("reference", input))
+        .expect("outcomes serialise")
+}
+
+/// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
+pub fn answer_json(answer: &Result<Outcome, DecoderFailure>) -> Value {
+    match answer {
+        Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
+        Err(failure) => json!({"failure": failure.kind.as_str(), "message": failure.message}),
+    }
+}
+
+/// The policy predictions for an input (name → scalars), for examples.
+pub fn policy_predictions(input: &[u8]) -> BTreeMap<&'static str, Vec<u32>> {
+    let decoded = Reference::rfc3629().decode(input);
+    let segments = segments(input, &decoded);
+    ReplacementPolicy::ALL
+        .into_iter()
+        .map(|policy| (policy.as_str(), expected_scalars(input, &segments, policy)))
+        .collect()
+}
+
+/// Which policies would report the `error_len` the decoder reported for `input`.
+pub fn policies_matching_error_len(input: &[u8], error_len: usize) -> Vec<&'static str> {
+    let decoded = Reference::rfc3629().decode(input);
+    let segments = segments(input, &decoded);
+    ReplacementPolicy::ALL
+        .into_iter()
+        .filter(|&policy| first_unit_len(input, &segments, policy) == Some(error_len))
+        .map(ReplacementPolicy::as_str)
+        .collect()
+}
+
+/// Writes bytes as the project does: `"61 F1 80"`.
+pub fn hex_of(bytes: &[u8]) -> String {
+    hex::format_hex(bytes)
+}
+
+/// Status of a category in a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CategoryStatus {
+    /// Exercised, and no departure.
+    Pass,
+    /// At least one departure.
+    Fail,
+    /// No departure, but the decoder's U+FFFD or BOM policy shows here.
+    Policy,
+    /// No input exercised it.
+    Untested,
+}
+
+impl CategoryStatus {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CategoryStatus::Pass => "pass",
+            CategoryStatus::Fail => "fail",
+            CategoryStatus::Policy => "policy",
+            CategoryStatus::Untested => "untested",
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! Markdown and HTML views of a [`ConformanceReport`].
+//!
+//! The HTML page is self-contained (inline CSS and JavaScript, no network): the category
+//! table, the policy findings, the departures, and the 256x256 map of two-byte inputs drawn
+//! on a canvas by an inline script from the map rows embedded as JSON. When the script has
+//! drawn the map it records the number of cells drawn in the canvas's
+//! `data-cells-drawn` attribute, so a headless browser can tell that it ran.
+
+use std::fmt::Write;
+
+use super::report::{ConformanceReport, PolicyExample};
+
+fn scalars_text(scalars: &[u32]) -> String {
+    scalars
+        .iter()
+        .map(|s| format!("{s:04X}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn categories_text(categories: &[crate::taxonomy::Category]) -> String {
+    categories
+        .iter()
+        .map(|c| c.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `conformance.md`.
+pub fn markdown(report: &ConformanceReport) -> String {
+    let mut out = String::new();
+    let decoder = &report.decoder;
+    let _ = writeln!(
+        out,
+        "# Conformance: {} ({})\n",
+        decoder.name, decoder.version
+    );
+    let _ = writeln!(
+        out,
+        "Verdict: **{}**. {}\n",
+        report.verdict,
+        verdict_sentence(report)
+    );
+    if let Some(command) = &decoder.command {
+        let _ = writeln!(out, "- Adapter: `{}`", command.join(" "));
+    }
+    let _ = writeln!(out, "- Fields reported: {}", decoder.reports.join(", "));
+    let summary = &report.summary;
+    let sources: Vec<String> = summary
+        .inputs_per_source
+        .iter()
+        .map(|(source, count)| format!("{source} {count}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "- Inputs: {} ({}), {:.1} s, {:.0} inputs/s; adapter restarts: {}",
+        summary.inputs,
+        sources.join(", "),
+        summary.duration_seconds,
+        summary.inputs_per_second,
+        summary.restarts
+    );
+    if let Some(note) = &summary.exit_note {
+        let _ = writeln!(out, "- At the end: {note}");
+    }
+    let _ = writeln!(
+        out,
+        "- Checked by utf8conf {} at {}\n",
+        report.tool_version, report.created
+    );
+
+    let _ = writeln!(out, "## Categories\n");
+    let _ = writeln!(
+        out,
+        "| Category | Status | Inputs | Failing aspects (smallest input) |"
+    );
+    let _ = writeln!(out, "|---|---|---:|---|");
+    for row in &report.categories {
+        let detail = if !row.failures.is_empty() {
+            row.failures
+                .iter()
+                .map(|f| format!("{} (`{}`)", f.aspect, f.input_hex))
+                .collect::<Vec<_>>()
+                .join("; ")
+        } else if let Some(example) = &row.policy_example_hex {
+            format!("policy shows on `{example}`")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            row.category,
+            row.status.as_str(),
+            row.inputs,
+            detail
+        );
+    }
+
+    let policy = &report.replacement_policy;
+    let _ = writeln!(out, "\n## U+FFFD policy: {}\n", policy.recognised);
+    let _ = writeln!(out, "{}.\n", policy.description);
+    let _ = writeln!(
+        out,
+        "{} ill-formed inputs differ from the reference at most in their U+FFFD; in {} the count differs from maximal subparts.\n",
+        policy.observations, policy.differing_from_maximal_subpart
+    );
+    let _ = writeln!(out, "| Hypothesis | Explains |");
+    let _ = writeln!(out, "|---|---:|");
+    for hypothesis in &policy.hypotheses {
+        let _ = writeln!(
+            out,
+            "| {} | {} of {} |",
+            hypothesis.policy.as_str(),
+            hypothesis.explains,
+            policy.observations
+        );
+    }
+    write_examples(&mut out, "Examples", &policy.examples);
+    write_examples(
+        &mut out,
+        "Counterexamples to the closest policy",
+        &policy.counterexamples,
+    );
+
+    let _ = writeln!(out, "\n## Wrapper policies\n");
+    for wrapper in &report.wrapper_policies {
+        let _ = writeln!(
+            out,
+            "- {}: {} (dropped a leading U+FEFF in {} inputs, kept it in {}){}",
+            wrapper.policy,
+            if wrapper.observed {
+                "observed"
+            } else {
+                "not observed"
+            },
+            wrapper.inputs_stripped,
+            wrapper.inputs_kept,
+            wrapper
+                .example
+                .as_ref()
+                .map(|e| format!(
+                    "; e.g. `{}` decodes to [{}]",
+                    e.input_hex,
+                    scalars_text(&e.decoder_scalars)
+                ))
+                .unwrap_or_default()
+        );
+    }
+
+    let _ = writeln!(out, "\n## Departures\n");
+    if report.departures.is_empty() {
+        let _ = writeln!(out, "None.");
+    }
+    for (index, departure) in report.departures.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{}. **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: `{}`  \n   Reference: `{}`  \n   {}",
+            index + 1,
+            departure.aspect,
+            categories_text(&departure.categories),
+            departure.input_hex,
+            if departure.minimised { " (shrunk)" } else { "" },
+            departure.count,
+            departure.summary,
+            departure.decoder_answer,
+            departure.reference,
+            departure.explanation
+        );
+    }
+
+    let map = &report.first_two_bytes_map;
+    let _ = writeln!(out, "\n## Two-byte map\n");
+    let _ = writeln!(out, "{} (drawn in conformance.html).\n", map.description);
+    for (code, meaning) in &map.legend {
+        let _ = writeln!(
+            out,
+            "- `{code}` {meaning}: {}",
+            map.counts.get(code).copied().unwrap_or(0)
+        );
+    }
+    out
+}
+
+fn write_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
+    if examples.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{title}:\n");
+    let _ = writeln!(
+        out,
+        "| Input | Categories | Decoder | Maximal subpart (reference) |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|");
+    for example in examples {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            example.input_hex,
+            categories_text(&example.categories),
+            scalars_text(&example.decoder_scalars),
+            scalars_text(
+                example
+                    .predictions
+                    .get("maximal-subpart")
+                    .map_or(&[][..], |v| v)
+            )
+        );
+    }
+}
+
+fn verdict_sentence(report: &ConformanceReport) -> String {
+    if report.is_conformant() {
+        return "Every category passes; U+FFFD per maximal subpart; no wrapper policy.".into();
+    }
+    let mut parts = Vec::new();
+    if report.summary.categories_failed > 0 {
+        parts.push(format!(
+            "{} categories fail ({} distinct departures)",
+            report.summary.categories_failed, report.summary.departures
+        ));
+    } else if report.summary.departures > 0 {
+        parts.push(format!("{} distinct departures", report.summary.departures));
+    }
+    let policy = &report.replacement_policy.recognised;
+    if policy != "maximal-subpart" && policy != "not-observed" {
+        parts.push(format!("U+FFFD policy {policy}"));
+    }
+    if report.wrapper_policies.iter().any(|w| w.observed) {
+        parts.push("strips a leading BOM".into());
+    }
+    if let Some(note) = &report.summary.exit_note {
+        parts.push(note.clone());
+    }
+    format!("{}.", parts.join("; "))
+}
+
+/// Escapes text for HTML.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The shared CSS of the HTML reports.
+pub const STYLE: &str = r#"
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1b1b1b; max-width: 1200px; }
+h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; }
+code { font: 12px ui-monospace, monospace; background: #f6f6f6; padding: 0 2px; }
+.pass { background: #d9f2d9; } .fail { background: #f8d0d0; }
+.policy { background: #fdf0c4; } .untested { background: #e8e8e8; }
+.verdict-conformant { color: #176317; } .verdict-deviations { color: #a01818; }
+.legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; border: 1px solid #888; }
+#map-wrap { position: relative; display: inline-block; margin-left: 28px; margin-top: 16px; }
+#map-tip { font: 12px ui-monospace, monospace; min-height: 16px; }
+"#;
+
+/// Map colors by state code, shared by the script and the legend.
+pub const MAP_COLORS: [(char, &str); 6] = [
+    ('=', "#cfe8cf"),
+    ('p', "#f2c744"),
+    ('s', "#e07b39"),
+    ('v', "#c62828"),
+    ('x', "#222222"),
+    ('?', "#ffffff"),
+];
+
+/// `conformance.html`.
+pub fn html(report: &ConformanceReport) -> String {
+    let mut out = String::new();
+    let decoder = &report.decoder;
+    let title = format!("Conformance: {} ({})", decoder.name, decoder.version);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
+        escape_html(&title)
+    );
+    let _ = writeln!(out, "<h1>{}</h1>", escape_html(&title));
+    let _ = writeln!(
+        out,
+        "<p id=\"verdict\" class=\"verdict-{v}\">Verdict: <strong>{v}</strong>. {}</p>",
+        escape_html(&verdict_sentence(report)),
+        v = report.verdict
+    );
+    let summary = &report.summary;
+    let _ = writeln!(
+        out,
+        "<p>{}Fields reported: {}. Inputs: {} in {:.1} s ({:.0}/s). Adapter restarts: {}. utf8conf {}, {}.</p>",
+        decoder
+            .command
+            .as_ref()
+            .map(|c| format!("Adapter: <code>{}</code>. ", escape_html(&c.join(" "))))
+            .unwrap_or_default(),
+        escape_html(&decoder.reports.join(", ")),
+        summary.inputs,
+        summary.duration_seconds,
+        summary.inputs_per_second,
+        summary.restarts,
+        report.tool_version,
+        escape_html(&report.created)
+    );
+
+    let _ = writeln!(out, "<h2>Categories</h2>\n<table id=\"categories\"><tr><th>Category</th><th>Status</th><th>Inputs</th><th>Failing aspects (smallest input)</th></tr>");
+    for row in &report.categories {
+        let detail = if !row.failures.is_empty() {
+            row.failures
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} <a href=\"#departure-{}\"><code>{}</code></a>",
+                        f.aspect,
+                        f.departure + 1,
+                        escape_html(&f.input_hex)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        } else if let Some(example) = &row.policy_example_hex {
+            format!("policy shows on <code>{}</code>", escape_html(example))
+        } else {
+            String::new()
+        };
+        let status = row.status.as_str();
+        let _ = writeln!(
+            out,
+            "<tr data-category=\"{c}\" data-status=\"{status}\"><td>{c}</td><td class=\"{status}\">{status}</td><td>{}</td><td>{detail}</td></tr>",
+            row.inputs,
+            c = row.category
+        );
+    }
+    let _ = writeln!(out, "</table>");
+
+    let policy = &report.replacement_policy;
+    let _ = writeln!(
+        out,
+        "<h2>U+FFFD policy: <span id=\"policy\">{}</span></h2><p>{}. {} ill-formed inputs differ from the reference at most in their U+FFFD; in {} the count differs from maximal subparts.</p>",
+        escape_html(&policy.recognised),
+        escape_html(&policy.description),
+        policy.observations,
+        policy.differing_from_maximal_subpart
+    );
+    let _ = writeln!(
+        out,
+        "<table><tr><th>Hypothesis</th><th>Explains</th><th>What it does</th></tr>"
+    );
+    for hypothesis in &policy.hypotheses {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{} of {}</td><td>{}</td></tr>",
+            hypothesis.policy.as_str(),
+            hypothesis.explains,
+            policy.observations,
+            escape_html(hypothesis.description)
+        );
+    }
+    let _ = writeln!(out, "</table>");
+    html_examples(&mut out, "Examples", &policy.examples);
+    html_examples(
+        &mut out,
+        "Counterexamples to the closest policy",
+        &policy.counterexamples,
+    );
+
+    let _ = writeln!(out, "<h2>Wrapper policies</h2><ul>");
+    for wrapper in &report.wrapper_policies {
+        let _ = writeln!(
+            out,
+            "<li>{}: <strong>{}</strong> (dropped a leading U+FEFF in {} inputs, kept it in {})</li>",
+            wrapper.policy,
+            if wrapper.observed { "observed" } else { "not observed" },
+            wrapper.inputs_stripped,
+            wrapper.inputs_kept
+        );
+    }
+    let _ = writeln!(out, "</ul>");
+
+    let _ = writeln!(out, "<h2>Departures</h2>");
+    if report.departures.is_empty() {
+        let _ = writeln!(out, "<p>None.</p>");
+    } else {
+        let _ = writeln!(out, "<table id=\"departures\"><tr><th>#</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>Inputs</th><th>What differs</th><th>Decoder</th><th>Reference</th></tr>");
+        for (index, departure) in report.departures.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "<tr id=\"departure-{n}\"><td>{n}</td><td>{}</td><td>{}</td><td><code>{}</code>{}</td><td>{}</td><td>{}<br><small>{}</small></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                departure.aspect,
+                categories_text(&departure.categories),
+                escape_html(&departure.input_hex),
+                if departure.minimised { " (shrunk)" } else { "" },
+                departure.count,
+                escape_html(&departure.summary),
+                escape_html(&departure.explanation),
+                escape_html(&departure.decoder_answer.to_string()),
+                escape_html(&departure.reference.to_string()),
+                n = index + 1
+            );
+        }
+        let _ = writeln!(out, "</table>");
+    }
+
+    let map = &report.first_two_bytes_map;
+    let _ = writeln!(
+        out,
+        "<h2>Two-byte map</h2><p>{}.</p><p class=\"legend\">",
+        escape_html(map.description)
+    );
+    for (code, color) in MAP_COLORS {
+        let code = code.to_string();
+        if let Some(meaning) = map.legend.get(&code) {
+            let _ = write!(
+                out,
+                "<span style=\"background:{color}\"></span>{} ({})",
+                escape_html(meaning),
+                map.counts.get(&code).copied().unwrap_or(0)
+            );
+        }
+    }
+    let _ = writeln!(out, "</p>");
+    out.push_str(&map_canvas("map", &map.rows));
+    let _ = writeln!(out, "</body></html>");
+    out
+}
+
+/// A canvas with its drawing script for one 256x256 map.
+pub fn map_canvas(id: &str, rows: &[String]) -> String {
+    let rows_json = serde_json::to_string(rows).expect("strings serialise");
+    let colors_json = serde_json::to_string(
+        &MAP_COLORS
+            .iter()
+            .map(|(code, color)| (code.to_string(), *color))
+            .collect::<std::collections::BTreeMap<_, _>>(),
+    )
+    .expect("strings serialise");
+    format!(
+        r##"<div id="{id}-wrap" class="map-wrap" style="position:relative;display:inline-block;margin:16px 0 0 28px">
+<div id="{id}-tip" style="font:12px monospace;min-height:16px">first byte (row) x second byte (column); hover for details</div>
+<canvas id="{id}" class="byte-map" width="512" height="512" style="border:1px solid #888;image-rendering:pixelated"></canvas>
+</div>
+<script type="application/json" id="{id}-data">{rows_json}</script>
+<script>
+(function () {{
+  var rows = JSON.parse(document.getElementById("{id}-data").textContent);
+  var colors = {colors_json};
+  var canvas = document.getElementById("{id}");
+  var context = canvas.getContext("2d");
+  var drawn = 0;
+  for (var first = 0; first < rows.length; first++) {{
+    for (var second = 0; second < rows[first].length; second++) {{
+      context.fillStyle = colors[rows[first][second]] || "#ff00ff";
+      context.fillRect(second * 2, first * 2, 2, 2);
+      drawn++;
+    }}
+  }}
+  context.fillStyle = "rgba(0,0,0,0.35)";
+  for (var line = 0; line <= 256; line += 16) {{
+    context.fillRect(line * 2, 0, 1, 512);
+    context.fillRect(0, line * 2, 512, 1);
+  }}
+  canvas.setAttribute("data-cells-drawn", String(drawn));
+  var hex = function (n) {{ return (n < 16 ? "0" : "") + n.toString(16).toUpperCase(); }};
+  canvas.addEventListener("mousemove", function (event) {{
+    var box = canvas.getBoundingClientRect();
+    var second = Math.floor((event.clientX - box.left) / 2), first = Math.floor((event.clientY - box.top) / 2);
+    if (first >= 0 && first < 256 && second >= 0 && second < 256) {{
+      document.getElementById("{id}-tip").textContent = hex(first) + " " + hex(second) + ": " + rows[first][second];
+    }}
+  }});
+}})();
+</script>
+"##
+    )
+}
+
+fn html_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
+    if examples.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "<p>{title}:</p><table><tr><th>Input</th><th>Categories</th><th>Decoder</th><th>Maximal subpart (reference)</th><th>Per byte</th><th>Per run</th><th>Per lead-sized sequence</th></tr>");
+    for example in examples {
+        let prediction =
+            |name: &str| scalars_text(example.predictions.get(name).map_or(&[][..], |v| v));
+        let _ = writeln!(
+            out,
+            "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+            escape_html(&example.input_hex),
+            categories_text(&example.categories),
+            scalars_text(&example.decoder_scalars),
+            prediction("maximal-subpart"),
+            prediction("per-byte"),
+            prediction("per-run"),
+            prediction("per-lead-sized-sequence")
+        );
+    }
+    let _ = writeln!(out, "</table>");
+}

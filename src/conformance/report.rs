@@ -1,0 +1,640 @@
+//! The conformance report: `conformance.json` (schema `utf8conf/conformance/1`, in
+//! `schemas/conformance.schema.json`), `conformance.md` and a self-contained
+//! `conformance.html`, written atomically into one directory.
+//!
+//! The JSON is built first ([`ConformanceReport::from_run`]); the Markdown and HTML are
+//! views of it, so the three never disagree.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::grade::MapState;
+use super::policy::ReplacementPolicy;
+use super::{
+    answer_json, hex_of, policies_matching_error_len, policy_predictions, recognise_policy,
+    reference_outcome_json, CategoryStatus, CheckRun, Example, CONFORMANCE_SCHEMA,
+};
+use crate::corpus::Origin;
+use crate::reference::Reference;
+use crate::taxonomy::Category;
+
+/// `conformance.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConformanceReport {
+    /// Always [`CONFORMANCE_SCHEMA`].
+    pub schema: &'static str,
+    /// utf8conf's version.
+    pub tool_version: &'static str,
+    /// When the check ran (UTC, RFC 3339).
+    pub created: String,
+    /// The decoder checked.
+    pub decoder: DecoderInfo,
+    /// `conformant` or `deviations`.
+    pub verdict: &'static str,
+    /// Counts and timing.
+    pub summary: Summary,
+    /// One row per taxonomy category.
+    pub categories: Vec<CategoryRow>,
+    /// The recognised U+FFFD policy.
+    pub replacement_policy: PolicyFinding,
+    /// Wrapper policies (BOM stripping).
+    pub wrapper_policies: Vec<WrapperPolicyFinding>,
+    /// Every distinct departure, once, with its smallest input.
+    pub departures: Vec<DepartureEntry>,
+    /// The 256x256 map of two-byte inputs.
+    pub first_two_bytes_map: MapSection,
+}
+
+/// The decoder checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct DecoderInfo {
+    /// Its name.
+    pub name: String,
+    /// Its version (an adapter's hello `version`).
+    pub version: String,
+    /// The adapter's argv (absent for a built-in decoder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// Answer fields it reported at least once.
+    pub reports: Vec<&'static str>,
+}
+
+/// Counts and timing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// Inputs checked (before shrinking).
+    pub inputs: u64,
+    /// Inputs per source.
+    pub inputs_per_source: BTreeMap<String, u64>,
+    /// Wall-clock seconds.
+    pub duration_seconds: f64,
+    /// Inputs per second.
+    pub inputs_per_second: f64,
+    /// Categories with status `fail`.
+    pub categories_failed: usize,
+    /// Distinct departures.
+    pub departures: usize,
+    /// Adapter restarts after crash, timeout or protocol failures.
+    pub restarts: u64,
+    /// A note when the adapter did not end cleanly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_note: Option<String>,
+}
+
+/// One taxonomy category.
+#[derive(Debug, Clone, Serialize)]
+pub struct CategoryRow {
+    /// The category.
+    pub category: Category,
+    /// pass, fail, policy or untested.
+    pub status: CategoryStatus,
+    /// Inputs exercising it.
+    pub inputs: u64,
+    /// Per failing aspect, the smallest failing input.
+    pub failures: Vec<CategoryFailure>,
+    /// When the status is `policy`: the smallest input where the policy shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy_example_hex: Option<String>,
+}
+
+/// A failing aspect of a category.
+#[derive(Debug, Clone, Serialize)]
+pub struct CategoryFailure {
+    /// The aspect.
+    pub aspect: &'static str,
+    /// The smallest failing input.
+    pub input_hex: String,
+    /// Index into `departures`.
+    pub departure: usize,
+}
+
+/// A distinct departure.
+#[derive(Debug, Clone, Serialize)]
+pub struct DepartureEntry {
+    /// The aspect that differs.
+    pub aspect: &'static str,
+    /// The categories of the bytes it is about.
+    pub categories: Vec<Category>,
+    /// Inputs that showed it.
+    pub count: u64,
+    /// The smallest input showing it.
+    pub input_hex: String,
+    /// True when that input was shrunk from a larger one.
+    pub minimised: bool,
+    /// Where the (unshrunk) input came from.
+    pub origin: Origin,
+    /// The decoder's answer to `input_hex`.
+    pub decoder_answer: Value,
+    /// The reference's outcome for `input_hex`.
+    pub reference: Value,
+    /// The reference's explanation, in the grammar's terms.
+    pub explanation: String,
+    /// What this departure means, in one sentence.
+    pub summary: String,
+}
+
+/// The U+FFFD policy finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct PolicyFinding {
+    /// `maximal-subpart`, `per-byte`, `per-run`, `per-lead-sized-sequence`, `other`
+    /// (none explains every observation) or `not-observed` (no lossy decode of ill-formed
+    /// input was reported).
+    pub recognised: String,
+    /// The policy explaining the most observations.
+    pub closest: &'static str,
+    /// What the recognised policy does.
+    pub description: String,
+    /// Ill-formed inputs whose lossy decode differs from the reference at most in U+FFFD.
+    pub observations: u64,
+    /// Of those, the ones whose U+FFFD count differs from maximal subparts.
+    pub differing_from_maximal_subpart: u64,
+    /// Each hypothesis and how many observations it predicts exactly.
+    pub hypotheses: Vec<Hypothesis>,
+    /// The smallest differing input per category set.
+    pub examples: Vec<PolicyExample>,
+    /// The smallest observations the closest policy does not predict.
+    pub counterexamples: Vec<PolicyExample>,
+}
+
+/// One policy hypothesis.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hypothesis {
+    /// The policy.
+    pub policy: ReplacementPolicy,
+    /// What it does.
+    pub description: &'static str,
+    /// Observations it predicts exactly.
+    pub explains: u64,
+}
+
+/// An input with the decoder's and the policies' lossy decodes.
+#[derive(Debug, Clone, Serialize)]
+pub struct PolicyExample {
+    /// The input.
+    pub input_hex: String,
+    /// Its categories.
+    pub categories: Vec<Category>,
+    /// The decoder's scalars.
+    pub decoder_scalars: Vec<u32>,
+    /// Each policy's scalars (`maximal-subpart` is the reference).
+    pub predictions: BTreeMap<&'static str, Vec<u32>>,
+}
+
+/// A wrapper policy finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct WrapperPolicyFinding {
+    /// `bom-stripped`.
+    pub policy: &'static str,
+    /// True when the decoder dropped a leading U+FEFF.
+    pub observed: bool,
+    /// Inputs starting with a BOM where it was dropped.
+    pub inputs_stripped: u64,
+    /// Inputs starting with a BOM where it was kept.
+    pub inputs_kept: u64,
+    /// The smallest input where it was dropped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<PolicyExample>,
+}
+
+/// The map of every two-byte input.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapSection {
+    /// How to read it.
+    pub description: &'static str,
+    /// Code → meaning.
+    pub legend: BTreeMap<String, &'static str>,
+    /// Cells per code.
+    pub counts: BTreeMap<String, u64>,
+    /// 256 rows (first byte 00..FF), each 256 codes (second byte 00..FF).
+    pub rows: Vec<String>,
+}
+
+impl ConformanceReport {
+    /// Builds the report from a run.
+    pub fn from_run(run: &CheckRun, created: String) -> ConformanceReport {
+        let departures: Vec<DepartureEntry> = run
+            .departures
+            .iter()
+            .map(|(departure, group)| {
+                let input = &group.smallest.bytes;
+                let answer = &group.smallest.answer;
+                DepartureEntry {
+                    aspect: departure.aspect.as_str(),
+                    categories: departure.categories.clone(),
+                    count: group.count,
+                    input_hex: hex_of(input),
+                    minimised: group.minimised,
+                    origin: group.smallest.origin.clone(),
+                    decoder_answer: answer_json(answer),
+                    reference: reference_outcome_json(input),
+                    explanation: explanation(input),
+                    summary: departure_summary(departure.aspect.as_str(), input, answer),
+                }
+            })
+            .collect();
+
+        let (all, closest) = recognise_policy(&run.policy);
+        let recognised = if run.policy.observations == 0 {
+            "not-observed".to_string()
+        } else {
+            all.map_or("other".to_string(), |p| p.as_str().to_string())
+        };
+        let description = match all {
+            Some(policy) if run.policy.observations > 0 => policy.description().to_string(),
+            _ if run.policy.observations == 0 => {
+                "the decoder reported no lossy decode of ill-formed input".to_string()
+            }
+            _ => format!(
+                "no single policy explains every answer; closest: {}",
+                closest.description()
+            ),
+        };
+        let closest_index = ReplacementPolicy::ALL
+            .iter()
+            .position(|&p| p == closest)
+            .expect("closest is a policy");
+        let policy_departs =
+            run.policy.observations > 0 && all != Some(ReplacementPolicy::MaximalSubpart);
+        let replacement_policy = PolicyFinding {
+            recognised: recognised.clone(),
+            closest: closest.as_str(),
+            description,
+            observations: run.policy.observations,
+            differing_from_maximal_subpart: run.policy.differing,
+            hypotheses: ReplacementPolicy::ALL
+                .into_iter()
+                .zip(run.policy.explained)
+                .map(|(policy, explains)| Hypothesis {
+                    policy,
+                    description: policy.description(),
+                    explains,
+                })
+                .collect(),
+            examples: {
+                // Single-category examples first, then the smallest; a dozen at most.
+                let mut examples: Vec<(&Vec<Category>, &Example)> =
+                    run.policy.examples.iter().collect();
+                examples.sort_by_key(|(categories, example)| {
+                    (
+                        categories.len() > 1,
+                        example.bytes.len(),
+                        example.bytes.clone(),
+                    )
+                });
+                examples
+                    .into_iter()
+                    .take(POLICY_EXAMPLES_SHOWN)
+                    .map(|(categories, example)| policy_example(example, categories.clone()))
+                    .collect()
+            },
+            counterexamples: if all.is_some() {
+                Vec::new()
+            } else {
+                run.policy.counterexamples[closest_index]
+                    .iter()
+                    .map(|example| {
+                        let reference = super::grade::ReferenceView::of(&example.bytes);
+                        policy_example(example, reference.error_categories(&example.bytes))
+                    })
+                    .collect()
+            },
+        };
+
+        let bom = WrapperPolicyFinding {
+            policy: "bom-stripped",
+            observed: run.bom.stripped > 0,
+            inputs_stripped: run.bom.stripped,
+            inputs_kept: run.bom.kept,
+            example: run
+                .bom
+                .example
+                .as_ref()
+                .map(|example| policy_example(example, vec![Category::BomStripped])),
+        };
+
+        let categories: Vec<CategoryRow> = Category::ALL
+            .into_iter()
+            .map(|category| {
+                let inputs = run.inputs_per_category.get(&category).copied().unwrap_or(0);
+                let mut failures: Vec<CategoryFailure> = Vec::new();
+                for (index, entry) in departures.iter().enumerate() {
+                    if !entry.categories.contains(&category) {
+                        continue;
+                    }
+                    match failures.iter_mut().find(|f| f.aspect == entry.aspect) {
+                        Some(existing) => {
+                            let current = &departures[existing.departure].input_hex;
+                            if (entry.input_hex.len(), &entry.input_hex) < (current.len(), current)
+                            {
+                                existing.input_hex = entry.input_hex.clone();
+                                existing.departure = index;
+                            }
+                        }
+                        None => failures.push(CategoryFailure {
+                            aspect: entry.aspect,
+                            input_hex: entry.input_hex.clone(),
+                            departure: index,
+                        }),
+                    }
+                }
+                let policy_example_hex = if category == Category::BomStripped {
+                    bom.example.as_ref().map(|e| e.input_hex.clone())
+                } else if policy_departs {
+                    run.policy
+                        .examples
+                        .iter()
+                        // Only inputs about this category alone: in a mixed input the
+                        // difference may come from another category's bytes.
+                        .filter(|(categories, _)| categories.as_slice() == [category])
+                        .map(|(_, example)| &example.bytes)
+                        .min_by_key(|bytes| (bytes.len(), bytes.to_vec()))
+                        .map(|bytes| hex_of(bytes))
+                } else {
+                    None
+                };
+                let status = if !failures.is_empty() {
+                    CategoryStatus::Fail
+                } else if policy_example_hex.is_some() {
+                    CategoryStatus::Policy
+                } else if inputs == 0 {
+                    CategoryStatus::Untested
+                } else {
+                    CategoryStatus::Pass
+                };
+                CategoryRow {
+                    category,
+                    status,
+                    inputs,
+                    failures,
+                    policy_example_hex,
+                }
+            })
+            .collect();
+
+        let conformant =
+            departures.is_empty() && !policy_departs && !bom.observed && run.exit_note.is_none();
+        let inputs: u64 = run.inputs_per_source.values().sum();
+        let summary = Summary {
+            inputs,
+            inputs_per_source: run.inputs_per_source.clone(),
+            duration_seconds: round3(run.duration_seconds),
+            inputs_per_second: round3(inputs as f64 / run.duration_seconds.max(1e-9)),
+            categories_failed: categories
+                .iter()
+                .filter(|row| row.status == CategoryStatus::Fail)
+                .count(),
+            departures: departures.len(),
+            restarts: run.restarts,
+            exit_note: run.exit_note.clone(),
+        };
+        ConformanceReport {
+            schema: CONFORMANCE_SCHEMA,
+            tool_version: env!("CARGO_PKG_VERSION"),
+            created,
+            decoder: DecoderInfo {
+                name: run.decoder_name.clone(),
+                version: run.decoder_version.clone(),
+                command: run.command.clone(),
+                reports: run.reported_fields.clone(),
+            },
+            verdict: if conformant {
+                "conformant"
+            } else {
+                "deviations"
+            },
+            summary,
+            categories,
+            replacement_policy,
+            wrapper_policies: vec![bom],
+            departures,
+            first_two_bytes_map: map_section(&run.map),
+        }
+    }
+
+    /// True when the decoder conforms (exit status 0).
+    pub fn is_conformant(&self) -> bool {
+        self.verdict == "conformant"
+    }
+
+    /// Writes `conformance.json`, `.md` and `.html` into `directory` (created if needed),
+    /// each atomically.
+    pub fn write(&self, directory: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(directory)?;
+        let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        write_atomically(&directory.join("conformance.json"), json.as_bytes())?;
+        write_atomically(
+            &directory.join("conformance.md"),
+            super::render::markdown(self).as_bytes(),
+        )?;
+        write_atomically(
+            &directory.join("conformance.html"),
+            super::render::html(self).as_bytes(),
+        )
+    }
+}
+
+/// Policy examples shown in a report.
+const POLICY_EXAMPLES_SHOWN: usize = 12;
+
+fn round3(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
+fn policy_example(example: &Example, categories: Vec<Category>) -> PolicyExample {
+    PolicyExample {
+        input_hex: hex_of(&example.bytes),
+        categories,
+        decoder_scalars: example
+            .answer
+            .as_ref()
+            .ok()
+            .and_then(|o| o.scalars.clone())
+            .unwrap_or_default(),
+        predictions: policy_predictions(&example.bytes),
+    }
+}
+
+/// The reference's explanation of every error unit, or what the well-formed input is.
+fn explanation(input: &[u8]) -> String {
+    let reference = Reference::rfc3629();
+    let decoded = reference.decode(input);
+    if decoded.errors.is_empty() {
+        let scalars: Vec<String> = decoded
+            .scalars
+            .iter()
+            .map(|s| format!("U+{s:04X}"))
+            .collect();
+        return format!(
+            "well-formed: {} = {} character(s): {}",
+            reference.sequence_rule(),
+            scalars.len(),
+            scalars.join(" ")
+        );
+    }
+    const SHOWN_UNITS: usize = 3;
+    let mut text = decoded
+        .errors
+        .iter()
+        .take(SHOWN_UNITS)
+        .map(|error| reference.explain(input, error))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if decoded.errors.len() > SHOWN_UNITS {
+        text.push_str(&format!(
+            " | ... ({} error units in all)",
+            decoded.errors.len()
+        ));
+    }
+    text
+}
+
+fn departure_summary(
+    aspect: &str,
+    input: &[u8],
+    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+) -> String {
+    let reference = Reference::rfc3629().outcome("reference", input);
+    let outcome = match answer {
+        Err(failure) => return format!("the decoder failed: {failure}"),
+        Ok(outcome) => outcome,
+    };
+    let show_len = |len: Option<crate::outcome::ErrorLen>| match len {
+        Some(crate::outcome::ErrorLen::Invalid(n)) => n.to_string(),
+        Some(crate::outcome::ErrorLen::Incomplete) => "null (incomplete)".to_string(),
+        None => "absent".to_string(),
+    };
+    match aspect {
+        "valid" if outcome.valid => "accepts ill-formed input".to_string(),
+        "valid" => "rejects well-formed input".to_string(),
+        "valid_up_to" => format!(
+            "reports the first error at offset {}, the reference at {}",
+            outcome.valid_up_to.unwrap_or(0),
+            reference.valid_up_to.unwrap_or(0)
+        ),
+        "error_len" => {
+            let mut text = format!(
+                "reports error_len {}, the reference {}",
+                show_len(outcome.error_len),
+                show_len(reference.error_len)
+            );
+            if let (
+                Some(crate::outcome::ErrorLen::Invalid(len)),
+                Some(crate::outcome::ErrorLen::Invalid(_)),
+            ) = (outcome.error_len, reference.error_len)
+            {
+                let policies = policies_matching_error_len(input, len);
+                if !policies.is_empty() {
+                    text.push_str(&format!(" (the first unit under {})", policies.join(", ")));
+                }
+            }
+            text
+        }
+        _ => {
+            let show = |scalars: &[u32]| {
+                scalars
+                    .iter()
+                    .map(|s| format!("{s:04X}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            format!(
+                "decodes to [{}], the reference to [{}]",
+                show(outcome.scalars.as_deref().unwrap_or(&[])),
+                show(reference.scalars.as_deref().unwrap_or(&[]))
+            )
+        }
+    }
+}
+
+fn map_section(map: &[u8]) -> MapSection {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for &code in map {
+        *counts.entry((code as char).to_string()).or_default() += 1;
+    }
+    MapSection {
+        description: "row = first byte (00..FF), column = second byte (00..FF); each cell is the two-byte input's state, decoder against reference",
+        legend: MapState::LEGEND
+            .iter()
+            .map(|(state, meaning)| (state.code().to_string(), *meaning))
+            .chain(std::iter::once(("?".to_string(), "not checked")))
+            .collect(),
+        counts,
+        rows: map
+            .chunks(256)
+            .map(|row| row.iter().map(|&code| code as char).collect())
+            .collect(),
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced,
+/// then renamed over the target.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let directory = path.parent().unwrap_or(Path::new("."));
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = directory.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}
+
+/// The current UTC time as RFC 3339 (`2026-11-22T03:15:00Z`) and as a compact run id
+/// (`20261122T031500Z`).
+pub fn utc_now() -> (String, String) {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (seconds / 86_400) as i64;
+    let (hour, minute, second) = ((seconds / 3600) % 24, (seconds / 60) % 60, seconds % 60);
+    let (year, month, day) = civil_from_days(days);
+    (
+        format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z"),
+        format!("{year:04}{month:02}{day:02}T{hour:02}{minute:02}{second:02}Z"),
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day), after Howard
+/// Hinnant's `civil_from_days`.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_779), (2026, 11, 22));
+    }
+}

@@ -1,0 +1,102 @@
+//! encoding_rs as a [`Decoder`]: the one-shot `decode_without_bom_handling` for the scalars
+//! and verdict, and its streaming decoder (`decode_to_string_without_replacement`) for the
+//! error units.
+//!
+//! encoding_rs implements the WHATWG UTF-8 decoder. Its streaming API reports each
+//! malformed sequence as `DecoderResult::Malformed(bad_len, consumed_after)`, so the unit's
+//! offset is the bytes read so far minus both. To tell "incomplete at end" (std's
+//! `error_len == None`) from an invalid unit, the input is first fed with `last = false`:
+//! bytes that encoding_rs holds back waiting for more input and then reports as malformed
+//! once told the input has ended are a still-completable prefix. That is the decoder's own
+//! answer, not ours.
+
+use encoding_rs::{DecoderResult, UTF_8};
+
+use super::{Capabilities, Decoder, DecoderFailure};
+use crate::outcome::{scalars_of, ErrorLen, ErrorUnit, Outcome};
+
+/// encoding_rs's UTF-8 decoder (WHATWG).
+pub struct EncodingRsDecoder;
+
+/// The locked encoding_rs version, recorded by the build script.
+pub const VERSION: &str = env!("UTF8CONF_VERSION_encoding_rs");
+
+/// Error units found by encoding_rs's streaming decoder: `(offset, len, incomplete)`.
+pub fn streaming_error_units(input: &[u8]) -> Vec<(usize, usize, bool)> {
+    let mut decoder = UTF_8.new_decoder_without_bom_handling();
+    let capacity = decoder
+        .max_utf8_buffer_length_without_replacement(input.len())
+        .unwrap_or(input.len() * 3 + 16);
+    let mut output = String::with_capacity(capacity);
+    let mut units = Vec::new();
+    let mut read_total = 0;
+    for last in [false, true] {
+        loop {
+            let source = if last { &[][..] } else { &input[read_total..] };
+            let (result, read) =
+                decoder.decode_to_string_without_replacement(source, &mut output, last);
+            read_total += read;
+            match result {
+                DecoderResult::InputEmpty => break,
+                DecoderResult::OutputFull => output.reserve(capacity.max(16)),
+                DecoderResult::Malformed(bad, after) => {
+                    let end = read_total - after as usize;
+                    units.push((end - bad as usize, bad as usize, last));
+                }
+            }
+        }
+    }
+    units
+}
+
+impl Decoder for EncodingRsDecoder {
+    fn name(&self) -> &str {
+        "encoding_rs"
+    }
+
+    fn version(&self) -> String {
+        VERSION.to_string()
+    }
+
+    fn description(&self) -> &str {
+        "encoding_rs UTF_8.decode_without_bom_handling (scalars), streaming decoder (error units)"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        let (text, had_errors) = UTF_8.decode_without_bom_handling(input);
+        let units = streaming_error_units(input);
+        let first_error = units.first().map(|&(offset, len, incomplete)| {
+            (
+                offset,
+                if incomplete {
+                    ErrorLen::Incomplete
+                } else {
+                    ErrorLen::Invalid(len)
+                },
+            )
+        });
+        let mut outcome = Outcome::from_strict(self.name(), first_error);
+        // Both APIs must agree on validity; if not, the one-shot verdict is what users see.
+        outcome.valid = !had_errors;
+        if outcome.valid {
+            outcome.valid_up_to = None;
+            outcome.error_len = None;
+        }
+        outcome.scalars = Some(scalars_of(&text));
+        outcome.errors = Some(
+            units
+                .into_iter()
+                .map(|(offset, len, _)| ErrorUnit {
+                    offset,
+                    len,
+                    category: None,
+                })
+                .collect(),
+        );
+        Ok(outcome)
+    }
+}

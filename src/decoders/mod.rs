@@ -1,0 +1,191 @@
+//! The `Decoder` abstraction: anything that turns bytes into an [`Outcome`].
+//!
+//! The engine compares decoders without knowing what they are: the ABNF reference, the
+//! project's fast decoder, Rust crates, or a program in another language behind the adapter
+//! protocol. Each says what it can report ([`Capabilities`]) so that the engine compares
+//! only the fields both sides really produce; a field a decoder cannot produce is absent
+//! from its outcome, never invented.
+
+pub mod bstr;
+pub mod chunk_plan;
+pub mod encoding_rs;
+pub mod encoding_rs_chunked;
+pub mod mutants;
+pub mod reference;
+pub mod simdutf8;
+pub mod std_lib;
+pub mod std_split;
+
+use serde::Serialize;
+
+use crate::outcome::{ErrorUnit, Outcome};
+
+/// Which fields of an [`Outcome`] a decoder reports (`valid` is always reported).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct Capabilities {
+    /// Reports the offset of the first error.
+    pub valid_up_to: bool,
+    /// Reports the first error unit's length, std-shaped (`null` for incomplete-at-end).
+    pub error_len: bool,
+    /// Reports the lossy decode as scalars.
+    pub scalars: bool,
+    /// Reports every error unit with its offset and length.
+    pub errors: bool,
+}
+
+impl Capabilities {
+    /// Everything a decoder can report.
+    pub const ALL: Capabilities = Capabilities {
+        valid_up_to: true,
+        error_len: true,
+        scalars: true,
+        errors: true,
+    };
+
+    /// The capability names that are set, for listings: `valid, valid_up_to, ...`.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = vec!["valid"];
+        for (set, name) in [
+            (self.valid_up_to, "valid_up_to"),
+            (self.error_len, "error_len"),
+            (self.scalars, "scalars"),
+            (self.errors, "errors"),
+        ] {
+            if set {
+                names.push(name);
+            }
+        }
+        names
+    }
+}
+
+/// Why a decoder gave no outcome (external decoders; in-process panics are caught by the
+/// engine and reported the same way).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecoderFailure {
+    /// `crash`, `timeout` or `protocol` (DESIGN.md §3.4 aspects).
+    pub kind: FailureKind,
+    /// What happened, in one line.
+    pub message: String,
+}
+
+/// The kinds of decoder failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureKind {
+    /// The decoder panicked or its process died.
+    Crash,
+    /// No answer within the time limit.
+    Timeout,
+    /// The answer broke the adapter protocol.
+    Protocol,
+}
+
+impl FailureKind {
+    /// The aspect name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Crash => "crash",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Protocol => "protocol",
+        }
+    }
+}
+
+impl std::fmt::Display for DecoderFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind.as_str(), self.message)
+    }
+}
+
+/// A UTF-8 decoder under test.
+pub trait Decoder: Send + Sync {
+    /// The name used on the command line and in reports (`reference`, `std`, ...).
+    fn name(&self) -> &str;
+    /// The decoder's version: a crate version, a rustc version, a runtime's version.
+    fn version(&self) -> String;
+    /// One line saying what is called.
+    fn description(&self) -> &str;
+    /// Which outcome fields it reports.
+    fn capabilities(&self) -> Capabilities;
+    /// Decodes one input.
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure>;
+    /// Decodes one input into `outcome`, which the caller reuses from input to input (the
+    /// engine's hot path). Implementations may keep the allocations of `outcome.scalars` and
+    /// `outcome.errors` (see [`reuse_scalars`], [`reuse_errors`]) but must set every field:
+    /// after the call `outcome` says exactly what [`Decoder::decode`] would have said.
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        *outcome = self.decode(input)?;
+        Ok(())
+    }
+}
+
+/// Resets `outcome` to "valid, nothing else reported" under the decoder name `name`, keeping
+/// the allocations of its `scalars` and `errors` buffers for [`reuse_scalars`] and
+/// [`reuse_errors`].
+pub fn reset_outcome(outcome: &mut Outcome, name: &str) {
+    if outcome.decoder != name {
+        outcome.decoder.clear();
+        outcome.decoder.push_str(name);
+    }
+    outcome.valid = true;
+    outcome.valid_up_to = None;
+    outcome.error_len = None;
+    outcome.error = None;
+}
+
+/// Takes the scalar buffer out of `outcome`, emptied, so a decoder can fill it and put it
+/// back with `outcome.scalars = Some(buffer)` without a fresh allocation.
+pub fn reuse_scalars(outcome: &mut Outcome) -> Vec<u32> {
+    let mut scalars = outcome.scalars.take().unwrap_or_default();
+    scalars.clear();
+    scalars
+}
+
+/// Takes the error-unit buffer out of `outcome`, emptied (see [`reuse_scalars`]).
+pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
+    let mut errors = outcome.errors.take().unwrap_or_default();
+    errors.clear();
+    errors
+}
+
+/// Runs [`Decoder::decode_into`] on a fresh outcome: the `decode` of decoders whose real
+/// work is in `decode_into`.
+pub fn decode_fresh(decoder: &dyn Decoder, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+    let mut outcome = Outcome::verdict(decoder.name(), true);
+    decoder.decode_into(input, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// The built-in decoders, the reference first.
+pub fn builtin() -> Vec<Box<dyn Decoder>> {
+    vec![
+        Box::new(reference::ReferenceDecoder),
+        Box::new(std_lib::StdDecoder),
+        Box::new(std_split::StdFromUtf8),
+        Box::new(std_split::StdLossy),
+        Box::new(std_split::StdUtf8Chunks),
+        Box::new(encoding_rs::EncodingRsDecoder),
+        Box::new(encoding_rs_chunked::EncodingRsChunked),
+        Box::new(simdutf8::Simdutf8Basic),
+        Box::new(simdutf8::Simdutf8Compat),
+        Box::new(bstr::BstrDecoder),
+    ]
+}
+
+/// Finds a decoder by name: a built-in one, or one of the deliberately wrong
+/// [`mutants`] that exist to test the harness itself.
+pub fn by_name(name: &str) -> Option<Box<dyn Decoder>> {
+    builtin()
+        .into_iter()
+        .chain(mutants::all())
+        .find(|decoder| decoder.name() == name)
+}
+
+/// The names of the built-in decoders, for error messages.
+pub fn builtin_names() -> Vec<String> {
+    builtin()
+        .iter()
+        .map(|decoder| decoder.name().to_string())
+        .collect()
+}

@@ -1,0 +1,30 @@
+//! The ABNF reference decoder as a [`Decoder`].
+
+use super::{Capabilities, Decoder, DecoderFailure};
+use crate::outcome::Outcome;
+use crate::reference::Reference;
+
+/// RFC 3629 §4 interpreted from the grammar text (see [`crate::reference`]).
+pub struct ReferenceDecoder;
+
+impl Decoder for ReferenceDecoder {
+    fn name(&self) -> &str {
+        "reference"
+    }
+
+    fn version(&self) -> String {
+        format!("RFC 3629 ABNF (utf8conf {})", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn description(&self) -> &str {
+        "the RFC 3629 section 4 grammar, parsed and matched; maximal-subpart error units"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        Ok(Reference::rfc3629().outcome(self.name(), input))
+    }
+}

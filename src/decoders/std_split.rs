@@ -1,0 +1,201 @@
+//! Rust's standard library, one API per decoder: `str::from_utf8`, `String::from_utf8_lossy`
+//! and `<[u8]>::utf8_chunks`.
+//!
+//! The combined [`super::std_lib::StdDecoder`] reports all three APIs in one outcome, which
+//! is convenient for `utf8conf decode` but hides *which* API a divergence is about. The
+//! engine runs them separately, and each reports only what its API itself answers (a field
+//! an API does not produce is absent, never derived by us):
+//!
+//! - `std-from_utf8`: `valid`, `valid_up_to`, `error_len` from [`std::str::Utf8Error`].
+//! - `std-lossy`: `scalars` from the lossy string, and `valid` from whether the result is
+//!   borrowed (the API returns `Cow::Borrowed` exactly when the input was valid).
+//! - `std-utf8chunks`: every error unit (`Utf8Chunk::invalid`), and `valid`/`valid_up_to`
+//!   from the first chunk with invalid bytes. `Utf8Chunks` does not say whether the last
+//!   invalid sequence could still be completed, so `error_len` is not reported.
+
+use std::borrow::Cow;
+
+use super::{
+    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
+};
+use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
+
+/// The rustc version that built std.
+fn rustc_version() -> String {
+    format!("rustc {}", super::std_lib::RUSTC_VERSION)
+}
+
+/// `std::str::from_utf8`: the strict verdict and the first error in std's shape.
+pub struct StdFromUtf8;
+
+impl Decoder for StdFromUtf8 {
+    fn name(&self) -> &str {
+        "std-from_utf8"
+    }
+
+    fn version(&self) -> String {
+        rustc_version()
+    }
+
+    fn description(&self) -> &str {
+        "Rust std str::from_utf8 (valid, valid_up_to, error_len)"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            valid_up_to: true,
+            error_len: true,
+            scalars: false,
+            errors: false,
+        }
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        decode_fresh(self, input)
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, self.name());
+        outcome.scalars = None;
+        outcome.errors = None;
+        if let Err(error) = std::str::from_utf8(input) {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(error.valid_up_to());
+            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+        }
+        Ok(())
+    }
+}
+
+/// `String::from_utf8_lossy`: the lossy decode.
+pub struct StdLossy;
+
+impl Decoder for StdLossy {
+    fn name(&self) -> &str {
+        "std-lossy"
+    }
+
+    fn version(&self) -> String {
+        rustc_version()
+    }
+
+    fn description(&self) -> &str {
+        "Rust std String::from_utf8_lossy (scalars; valid = result borrowed)"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            valid_up_to: false,
+            error_len: false,
+            scalars: true,
+            errors: false,
+        }
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        decode_fresh(self, input)
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, self.name());
+        outcome.errors = None;
+        let mut scalars = reuse_scalars(outcome);
+        let lossy = String::from_utf8_lossy(input);
+        outcome.valid = matches!(lossy, Cow::Borrowed(_));
+        scalars.extend(lossy.chars().map(u32::from));
+        outcome.scalars = Some(scalars);
+        Ok(())
+    }
+}
+
+/// `<[u8]>::utf8_chunks`: every error unit.
+pub struct StdUtf8Chunks;
+
+impl Decoder for StdUtf8Chunks {
+    fn name(&self) -> &str {
+        "std-utf8chunks"
+    }
+
+    fn version(&self) -> String {
+        rustc_version()
+    }
+
+    fn description(&self) -> &str {
+        "Rust std <[u8]>::utf8_chunks (error units; valid, valid_up_to from the first invalid chunk)"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            valid_up_to: true,
+            error_len: false,
+            scalars: false,
+            errors: true,
+        }
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        decode_fresh(self, input)
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, self.name());
+        outcome.scalars = None;
+        let mut errors = reuse_errors(outcome);
+        let mut offset = 0;
+        for chunk in input.utf8_chunks() {
+            offset += chunk.valid().len();
+            let invalid = chunk.invalid();
+            if !invalid.is_empty() {
+                errors.push(ErrorUnit {
+                    offset,
+                    len: invalid.len(),
+                    category: None,
+                });
+                offset += invalid.len();
+            }
+        }
+        if let Some(first) = errors.first() {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(first.offset);
+        }
+        outcome.errors = Some(errors);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_api_reports_only_its_own_fields() {
+        let input = [0x61, 0xE4, 0xBD];
+        let strict = StdFromUtf8.decode(&input).unwrap();
+        assert_eq!(
+            strict,
+            Outcome::from_strict("std-from_utf8", Some((1, ErrorLen::Incomplete)))
+        );
+        let lossy = StdLossy.decode(&input).unwrap();
+        assert!(!lossy.valid && lossy.valid_up_to.is_none());
+        assert_eq!(lossy.scalars, Some(vec![0x61, 0xFFFD]));
+        let chunks = StdUtf8Chunks.decode(&input).unwrap();
+        assert_eq!(chunks.valid_up_to, Some(1));
+        assert_eq!(chunks.error_len, None);
+        assert_eq!(chunks.errors.unwrap().len(), 1);
+    }
+
+    #[test]
+    fn reused_outcomes_forget_the_previous_input() {
+        let mut outcome = Outcome::verdict("x", false);
+        for decoder in [&StdFromUtf8 as &dyn Decoder, &StdLossy, &StdUtf8Chunks] {
+            decoder.decode_into(&[0xFF, 0x80], &mut outcome).unwrap();
+            decoder.decode_into(b"ok", &mut outcome).unwrap();
+            assert_eq!(
+                outcome,
+                decoder.decode(b"ok").unwrap(),
+                "{}",
+                decoder.name()
+            );
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! Comparing one decoder's outcome with the reference's, aspect by aspect.
+//!
+//! An *aspect* is one question both decoders can answer about an input (DESIGN.md §3.4):
+//! is it valid, where is the first error, how long is it, what is the lossy decode, where
+//! are all the error units; or a way of not answering at all (a crash, a timeout, a broken
+//! protocol). Only aspects *both* sides report are compared: a decoder that cannot produce
+//! `scalars` is never said to disagree on them. The reference (the oracle) reports every
+//! aspect, so the decoder's [`Capabilities`] decide.
+//!
+//! One input can differ in several aspects at once (a decoder that accepts a CESU-8 pair
+//! also decodes other scalars). Every differing aspect is counted, but the divergence is
+//! *about* the first in the order of [`Aspect::COMPARED`], its *primary* aspect: the
+//! others follow from it.
+//!
+//! Comparison works on the reference's [`Decoded`] and the decoder's reused [`Outcome`]
+//! directly, without building JSON, because it runs millions of times per run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::decoders::{Capabilities, FailureKind};
+use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::reference::Decoded;
+
+/// One aspect of an outcome (the `aspect` field of a divergence report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aspect {
+    /// The strict verdict.
+    Valid,
+    /// The offset of the first error.
+    ValidUpTo,
+    /// The length of the first error unit (std's shape, `null` for incomplete-at-end).
+    ErrorLen,
+    /// The lossy decode.
+    Scalars,
+    /// Every error unit's offset and length.
+    Errors,
+    /// The decoder panicked (in process) or its process died.
+    Crash,
+    /// The decoder gave no answer in time.
+    Timeout,
+    /// The decoder's answer broke the adapter protocol.
+    Protocol,
+}
+
+impl Aspect {
+    /// Every aspect, in report order.
+    pub const ALL: [Aspect; 8] = [
+        Aspect::Valid,
+        Aspect::ValidUpTo,
+        Aspect::ErrorLen,
+        Aspect::Scalars,
+        Aspect::Errors,
+        Aspect::Crash,
+        Aspect::Timeout,
+        Aspect::Protocol,
+    ];
+
+    /// The aspects compared field by field, in the order that decides the primary one.
+    pub const COMPARED: [Aspect; 5] = [
+        Aspect::Valid,
+        Aspect::ValidUpTo,
+        Aspect::ErrorLen,
+        Aspect::Scalars,
+        Aspect::Errors,
+    ];
+
+    /// The name used in JSON and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aspect::Valid => "valid",
+            Aspect::ValidUpTo => "valid_up_to",
+            Aspect::ErrorLen => "error_len",
+            Aspect::Scalars => "scalars",
+            Aspect::Errors => "errors",
+            Aspect::Crash => "crash",
+            Aspect::Timeout => "timeout",
+            Aspect::Protocol => "protocol",
+        }
+    }
+
+    /// Parses a name written by [`Aspect::as_str`].
+    pub fn from_name(name: &str) -> Option<Aspect> {
+        Aspect::ALL
+            .into_iter()
+            .find(|aspect| aspect.as_str() == name)
+    }
+
+    /// The aspect's position in [`Aspect::ALL`] (an index into per-aspect counters).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The aspect that reports a decoder failure of this kind.
+    pub fn of_failure(kind: FailureKind) -> Aspect {
+        match kind {
+            FailureKind::Crash => Aspect::Crash,
+            FailureKind::Timeout => Aspect::Timeout,
+            FailureKind::Protocol => Aspect::Protocol,
+        }
+    }
+}
+
+impl std::fmt::Display for Aspect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of aspects as a bit mask over [`Aspect::index`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AspectSet(u8);
+
+impl AspectSet {
+    /// Adds `aspect`.
+    pub fn insert(&mut self, aspect: Aspect) {
+        self.0 |= 1 << aspect.index();
+    }
+
+    /// True when `aspect` is in the set.
+    pub fn contains(self, aspect: Aspect) -> bool {
+        self.0 & (1 << aspect.index()) != 0
+    }
+
+    /// The aspects in the set, in [`Aspect::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Aspect> {
+        Aspect::ALL.into_iter().filter(move |&a| self.contains(a))
+    }
+}
+
+/// The primary difference between a decoder and the reference on one input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Difference {
+    /// The first differing aspect.
+    pub aspect: Aspect,
+    /// A coarse description of how it differs, part of the signature: it must survive
+    /// minimisation, so it names a direction (`earlier`, `more-replacements`), not values.
+    pub shape: &'static str,
+}
+
+/// The result of comparing one decoder with the reference on one input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Comparison {
+    /// The aspects both sides reported.
+    pub compared: AspectSet,
+    /// The compared aspects on which they differ.
+    pub diverged: AspectSet,
+    /// The first differing aspect, if any.
+    pub primary: Option<Difference>,
+}
+
+impl Comparison {
+    fn record(&mut self, aspect: Aspect, difference: Option<&'static str>) {
+        self.compared.insert(aspect);
+        if let Some(shape) = difference {
+            self.diverged.insert(aspect);
+            self.primary.get_or_insert(Difference { aspect, shape });
+        }
+    }
+
+    /// The comparison of a decoder that gave no outcome: only the failure aspect is
+    /// "compared" (the reference never fails), and it differs.
+    pub fn failure(aspect: Aspect) -> Comparison {
+        let mut comparison = Comparison::default();
+        comparison.record(aspect, Some(failure_shape(aspect)));
+        comparison
+    }
+}
+
+/// The shape recorded for a failure aspect.
+pub fn failure_shape(aspect: Aspect) -> &'static str {
+    match aspect {
+        Aspect::Crash => "no-outcome",
+        Aspect::Timeout => "no-answer",
+        _ => "malformed-answer",
+    }
+}
+
+/// Compares `outcome` (from a decoder with `capabilities`) with the reference's `reference`
+/// on every aspect both report.
+pub fn compare(capabilities: Capabilities, outcome: &Outcome, reference: &Decoded) -> Comparison {
+    let mut comparison = Comparison::default();
+    let first_error = reference.first_error();
+
+    // valid: always reported by both.
+    let valid_shape = match (first_error.is_none(), outcome.valid) {
+        (false, true) => Some("accepts-ill-formed"),
+        (true, false) => Some("rejects-well-formed"),
+        _ => None,
+    };
+    comparison.record(Aspect::Valid, valid_shape);
+
+    // valid_up_to and error_len: only when both sides found an error.
+    if let (Some((offset, len)), false) = (first_error, outcome.valid) {
+        if capabilities.valid_up_to {
+            let shape = match outcome.valid_up_to {
+                None => Some("absent"),
+                Some(theirs) if theirs < offset => Some("earlier"),
+                Some(theirs) if theirs > offset => Some("later"),
+                Some(_) => None,
+            };
+            comparison.record(Aspect::ValidUpTo, shape);
+        }
+        if capabilities.error_len {
+            comparison.record(Aspect::ErrorLen, error_len_shape(len, outcome.error_len));
+        }
+    }
+
+    if capabilities.scalars {
+        let shape = match &outcome.scalars {
+            None => Some("absent"),
+            Some(theirs) if *theirs == reference.scalars => None,
+            Some(theirs) => Some(scalars_shape(theirs, &reference.scalars)),
+        };
+        comparison.record(Aspect::Scalars, shape);
+    }
+
+    if capabilities.errors {
+        let shape = match &outcome.errors {
+            None => Some("absent"),
+            Some(theirs) => {
+                let same = theirs.len() == reference.errors.len()
+                    && theirs
+                        .iter()
+                        .zip(&reference.errors)
+                        .all(|(a, b)| a.offset == b.offset && a.len == b.len);
+                match theirs.len().cmp(&reference.errors.len()) {
+                    _ if same => None,
+                    std::cmp::Ordering::Greater => Some("more-units"),
+                    std::cmp::Ordering::Less => Some("fewer-units"),
+                    std::cmp::Ordering::Equal => Some("other-units"),
+                }
+            }
+        };
+        comparison.record(Aspect::Errors, shape);
+    }
+    comparison
+}
+
+fn error_len_shape(reference: ErrorLen, theirs: Option<ErrorLen>) -> Option<&'static str> {
+    match (reference, theirs) {
+        (_, None) => Some("absent"),
+        (a, Some(b)) if a == b => None,
+        (ErrorLen::Incomplete, Some(ErrorLen::Invalid(_))) => Some("incomplete-reported-invalid"),
+        (ErrorLen::Invalid(_), Some(ErrorLen::Incomplete)) => Some("invalid-reported-incomplete"),
+        (ErrorLen::Invalid(a), Some(ErrorLen::Invalid(b))) if b < a => Some("shorter"),
+        _ => Some("longer"),
+    }
+}
+
+/// How two different lossy decodes differ: by the number of U+FFFD (a different
+/// substitution policy), by a dropped leading U+FEFF, or otherwise.
+fn scalars_shape(theirs: &[u32], reference: &[u32]) -> &'static str {
+    let count = |scalars: &[u32]| scalars.iter().filter(|&&s| s == REPLACEMENT).count();
+    if reference.first() == Some(&0xFEFF) && theirs == &reference[1..] {
+        return "bom-stripped";
+    }
+    match count(theirs).cmp(&count(reference)) {
+        std::cmp::Ordering::Greater => "more-replacements",
+        std::cmp::Ordering::Less => "fewer-replacements",
+        std::cmp::Ordering::Equal => "other-scalars",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decoders::{std_split::StdFromUtf8, Decoder};
+    use crate::reference::Reference;
+
+    fn reference(bytes: &[u8]) -> Decoded {
+        Reference::rfc3629().decode(bytes)
+    }
+
+    #[test]
+    fn agreeing_outcomes_compare_every_reported_aspect_and_differ_in_none() {
+        let input = [0x61, 0xE4, 0xBD];
+        let outcome = StdFromUtf8.decode(&input).unwrap();
+        let comparison = compare(StdFromUtf8.capabilities(), &outcome, &reference(&input));
+        assert_eq!(comparison.primary, None);
+        let compared: Vec<Aspect> = comparison.compared.iter().collect();
+        assert_eq!(
+            compared,
+            vec![Aspect::Valid, Aspect::ValidUpTo, Aspect::ErrorLen]
+        );
+    }
+
+    #[test]
+    fn the_first_differing_aspect_is_primary() {
+        let input = [0xED, 0xA0, 0x80];
+        let mut outcome = Outcome::verdict("x", true);
+        outcome.scalars = Some(vec![0xD800]);
+        let comparison = compare(Capabilities::ALL, &outcome, &reference(&input));
+        assert_eq!(
+            comparison.primary,
+            Some(Difference {
+                aspect: Aspect::Valid,
+                shape: "accepts-ill-formed"
+            })
+        );
+        assert!(comparison.diverged.contains(Aspect::Scalars));
+        assert!(!comparison.compared.contains(Aspect::ValidUpTo));
+    }
+
+    #[test]
+    fn shapes_name_directions() {
+        let input = [0xEF, 0xBB, 0xBF, 0x41];
+        let mut outcome = Outcome::verdict("x", true);
+        outcome.scalars = Some(vec![0x41]);
+        let comparison = compare(Capabilities::ALL, &outcome, &reference(&input));
+        assert_eq!(comparison.primary.unwrap().shape, "bom-stripped");
+
+        let input = [0xE0, 0x80, 0x41];
+        let outcome = Outcome::from_strict("x", Some((0, ErrorLen::Invalid(2))));
+        let caps = StdFromUtf8.capabilities();
+        let comparison = compare(caps, &outcome, &reference(&input));
+        assert_eq!(
+            comparison.primary,
+            Some(Difference {
+                aspect: Aspect::ErrorLen,
+                shape: "longer"
+            })
+        );
+    }
+}

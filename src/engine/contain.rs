@@ -1,0 +1,69 @@
+//! Containing panics: a decoder that panics is a finding (aspect `crash`), not the end of
+//! the run.
+//!
+//! Every in-process decode runs inside [`std::panic::catch_unwind`]. Rust's default panic
+//! hook would still print each caught panic to stderr, which would bury the progress line
+//! under thousands of messages, so a hook is installed once that, *on threads currently
+//! inside [`contained`]*, records the message (with its source location) for the report
+//! instead of printing it. Panics anywhere else still reach the previous hook unchanged.
+//!
+//! This cannot contain a decoder that aborts the process or loops forever; such decoders
+//! belong behind the external adapter protocol, whose harness side has timeouts.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
+
+thread_local! {
+    /// True while this thread runs a contained call.
+    static CONTAINING: Cell<bool> = const { Cell::new(false) };
+    /// The message of the last panic caught on this thread.
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+static INSTALL_HOOK: Once = Once::new();
+
+fn install_recording_hook() {
+    INSTALL_HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if CONTAINING.with(Cell::get) {
+                LAST_PANIC.with(|last| *last.borrow_mut() = Some(info.to_string()));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `call`, turning a panic into `Err(message)`.
+pub fn contained<R>(call: impl FnOnce() -> R) -> Result<R, String> {
+    install_recording_hook();
+    let was_containing = CONTAINING.with(|c| c.replace(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(call));
+    CONTAINING.with(|c| c.set(was_containing));
+    result.map_err(|payload| {
+        LAST_PANIC
+            .with(|last| last.borrow_mut().take())
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panicked with a non-string payload".to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_messages_and_normal_results_pass_through() {
+        assert_eq!(contained(|| 7), Ok(7));
+        let message = contained(|| -> u8 { panic!("decoder exploded at {}", 3) }).unwrap_err();
+        assert!(message.contains("decoder exploded at 3"), "{message}");
+        assert!(
+            message.contains("contain.rs"),
+            "location recorded: {message}"
+        );
+        assert!(!CONTAINING.with(Cell::get));
+    }
+}

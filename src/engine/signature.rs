@@ -1,0 +1,184 @@
+//! Signatures: what makes two divergences "the same".
+//!
+//! A run may see the same bug a million times; it should write one report. Two divergences
+//! are the same when they have the same *signature*: the decoder pair, the primary aspect,
+//! the taxonomy categories of the bytes involved, and the coarse shape of the difference
+//! (see [`super::compare::Difference`]). The report id is a stable hash of the signature's
+//! canonical text, so the same bug gets the same id in every run, on every machine.
+//!
+//! Categories come from the reference's error units and the taxonomy (DESIGN.md §2). When
+//! the reference says the input is well-formed there are no error units, and the category
+//! says what the decoder got wrong about good input instead:
+//!
+//! - `noncharacter-rejected`: it rejected a noncharacter ("Noncharacters [...] are not
+//!   illegal in interchange", Unicode §23.7; they are well-formed UTF-8);
+//! - `valid-rejected`: it rejected any other well-formed input;
+//! - `bom-stripped`: its lossy decode is the reference's without the leading U+FEFF (BOM
+//!   sniffing is a wrapper policy, not decoding);
+//! - `valid-misdecoded`: it accepted the input but produced other scalars.
+
+use crate::outcome::Outcome;
+use crate::reference::Decoded;
+use crate::stable_hash::fnv1a64_hex;
+use crate::taxonomy::{self, Category};
+
+use super::compare::{Aspect, Difference};
+
+/// The identity of a divergence (see the module header).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Signature {
+    /// The oracle's name (`reference`).
+    pub reference: String,
+    /// The decoder under test.
+    pub decoder: String,
+    /// The primary aspect.
+    pub aspect: Aspect,
+    /// The categories of the bytes involved, sorted and unique.
+    pub categories: Vec<Category>,
+    /// The shape of the difference.
+    pub shape: String,
+}
+
+impl Signature {
+    /// The text that is hashed into the id: one field per line, categories comma-separated.
+    pub fn canonical(&self) -> String {
+        let categories: Vec<&str> = self.categories.iter().map(|c| c.as_str()).collect();
+        format!(
+            "utf8conf/divergence/1\n{}\n{}\n{}\n{}\n{}",
+            self.reference,
+            self.decoder,
+            self.aspect,
+            categories.join(","),
+            self.shape
+        )
+    }
+
+    /// The stable id: FNV-1a 64 of [`Signature::canonical`], 16 hex digits.
+    pub fn id(&self) -> String {
+        fnv1a64_hex(self.canonical().as_bytes())
+    }
+}
+
+/// True for the 66 noncharacters: U+FDD0..U+FDEF and the last two code points of every
+/// plane (Unicode §23.7, D14).
+pub fn is_noncharacter(scalar: u32) -> bool {
+    (0xFDD0..=0xFDEF).contains(&scalar) || (scalar & 0xFFFE == 0xFFFE && scalar <= 0x10FFFF)
+}
+
+/// The categories of a divergence with primary difference `difference` on `input`.
+///
+/// `outcome` is the decoder's outcome, absent when it failed.
+pub fn categorize(
+    input: &[u8],
+    reference: &Decoded,
+    outcome: Option<&Outcome>,
+    difference: Difference,
+) -> Vec<Category> {
+    if !reference.is_valid() {
+        return taxonomy::categories_of_units(
+            input,
+            reference
+                .errors
+                .iter()
+                .map(|error| (error.offset, error.len)),
+        );
+    }
+    let Some(outcome) = outcome else {
+        return Vec::new();
+    };
+    let category = match difference.aspect {
+        Aspect::Valid => {
+            if rejects_a_noncharacter(input, outcome) {
+                Category::NoncharacterRejected
+            } else {
+                Category::ValidRejected
+            }
+        }
+        Aspect::Scalars if difference.shape == "bom-stripped" => Category::BomStripped,
+        Aspect::Scalars if outcome.valid => Category::ValidMisdecoded,
+        Aspect::Crash | Aspect::Timeout | Aspect::Protocol => return Vec::new(),
+        _ => Category::ValidRejected,
+    };
+    vec![category]
+}
+
+/// Did the decoder reject well-formed `input` because of a noncharacter? When it says
+/// where (`valid_up_to`), the character there decides; when it does not, any noncharacter
+/// in the input is the suspect (minimisation then keeps only what matters).
+fn rejects_a_noncharacter(input: &[u8], outcome: &Outcome) -> bool {
+    let Ok(text) = std::str::from_utf8(input) else {
+        return false;
+    };
+    match outcome.valid_up_to {
+        Some(offset) => text
+            .get(offset..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(|c| is_noncharacter(u32::from(c))),
+        None => text.chars().any(|c| is_noncharacter(u32::from(c))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::Reference;
+
+    #[test]
+    fn ids_are_stable_and_depend_on_every_field() {
+        let signature = Signature {
+            reference: "reference".into(),
+            decoder: "mutant-cesu8".into(),
+            aspect: Aspect::Valid,
+            categories: vec![Category::Cesu8Pair],
+            shape: "accepts-ill-formed".into(),
+        };
+        // The id is part of the report contract: it must never change for this signature.
+        assert_eq!(
+            signature.canonical(),
+            "utf8conf/divergence/1\nreference\nmutant-cesu8\nvalid\ncesu8-pair\naccepts-ill-formed"
+        );
+        assert_eq!(
+            signature.id(),
+            fnv1a64_hex(signature.canonical().as_bytes())
+        );
+        let mut other = signature.clone();
+        other.shape = "rejects-well-formed".into();
+        assert_ne!(signature.id(), other.id());
+    }
+
+    #[test]
+    fn well_formed_inputs_get_the_well_formed_categories() {
+        let reference = Reference::rfc3629();
+        let reject = Difference {
+            aspect: Aspect::Valid,
+            shape: "rejects-well-formed",
+        };
+        let nonchar = "a\u{FFFE}".as_bytes();
+        let outcome = Outcome::from_strict("x", Some((1, crate::outcome::ErrorLen::Invalid(3))));
+        assert_eq!(
+            categorize(nonchar, &reference.decode(nonchar), Some(&outcome), reject),
+            vec![Category::NoncharacterRejected]
+        );
+        let plain = "ab".as_bytes();
+        assert_eq!(
+            categorize(plain, &reference.decode(plain), Some(&outcome), reject),
+            vec![Category::ValidRejected]
+        );
+        let mut accepted = Outcome::verdict("x", true);
+        accepted.scalars = Some(vec![0x41]);
+        let scalars = Difference {
+            aspect: Aspect::Scalars,
+            shape: "other-scalars",
+        };
+        assert_eq!(
+            categorize(plain, &reference.decode(plain), Some(&accepted), scalars),
+            vec![Category::ValidMisdecoded]
+        );
+    }
+
+    #[test]
+    fn noncharacters_are_the_66() {
+        let count = (0..=0x10FFFFu32).filter(|&s| is_noncharacter(s)).count();
+        assert_eq!(count, 66);
+    }
+}

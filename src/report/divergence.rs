@@ -1,0 +1,104 @@
+//! The divergence report: one JSON file per distinct divergence (DESIGN.md §3.4), schema
+//! `schemas/divergence.schema.json`.
+//!
+//! ```json
+//! {
+//!   "schema": "utf8conf/divergence/1",
+//!   "id": "3f1c0d2a9b8e7f60",
+//!   "decoders": ["reference", "mutant-cesu8"],
+//!   "aspect": "valid",
+//!   "categories": ["cesu8-pair"],
+//!   "input_hex": "61 ED A0 BD ED B8 80 62",
+//!   "minimized_hex": "ED A0 BD ED B8 80",
+//!   "outcomes": {"reference": {...}, "mutant-cesu8": {...}},
+//!   "explanation": "...",
+//!   "origin": {"kind": "vector", "file": "...", "id": "..."},
+//!   "reproduce": "utf8conf reproduce reports/<run>/divergences/3f1c0d2a9b8e7f60.json",
+//!   ...
+//! }
+//! ```
+//!
+//! `outcomes` are for the *minimised* input, the one a reader should look at; `input_hex`
+//! and `origin` say where the divergence was first seen.
+
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::Origin;
+use crate::taxonomy::Category;
+
+/// The `schema` value of a divergence report.
+pub const DIVERGENCE_SCHEMA: &str = "utf8conf/divergence/1";
+
+/// A decoder that gave no outcome on the minimised input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The decoder's name.
+    pub decoder: String,
+    /// `crash`, `timeout` or `protocol`.
+    pub kind: String,
+    /// The panic or failure message.
+    pub message: String,
+}
+
+/// How the minimised input was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Minimization {
+    /// Length of the input the divergence was first seen in.
+    pub input_len: usize,
+    /// Length of the minimised input.
+    pub minimized_len: usize,
+    /// Decode-and-compare calls spent.
+    pub calls: usize,
+    /// True when the call budget ran out first (the input may not be minimal).
+    pub budget_exhausted: bool,
+}
+
+/// One distinct divergence (see the module header).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DivergenceReport {
+    /// Always [`DIVERGENCE_SCHEMA`].
+    pub schema: String,
+    /// The stable signature hash (16 hex digits).
+    pub id: String,
+    /// The run that wrote this report.
+    pub run_id: String,
+    /// The pair compared: the reference first, then the decoder under test.
+    pub decoders: Vec<String>,
+    /// The primary aspect on which they differ.
+    pub aspect: String,
+    /// How they differ on it (a coarse, minimisation-stable description).
+    pub shape: String,
+    /// The taxonomy categories of the minimised input's error units (or of the well-formed
+    /// input the decoder got wrong).
+    pub categories: Vec<Category>,
+    /// Other aspects on which the pair also differs for the minimised input.
+    pub also_differs: Vec<String>,
+    /// The input the divergence was first seen in.
+    pub input_hex: String,
+    /// The minimised input.
+    pub minimized_hex: String,
+    /// Each decoder's outcome JSON for the minimised input (DESIGN.md §3.2), by name.
+    pub outcomes: serde_json::Map<String, serde_json::Value>,
+    /// Set when the decoder under test gave no outcome on the minimised input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// The reference's account of the minimised input, in the terms of RFC 3629's ABNF.
+    pub explanation: String,
+    /// Where the first occurrence came from.
+    pub origin: Origin,
+    /// Where a few later occurrences came from.
+    pub other_origins: Vec<Origin>,
+    /// How many inputs of the run showed this divergence.
+    pub occurrences: u64,
+    /// When the first occurrence was found (RFC 3339, UTC).
+    pub first_seen: String,
+    /// The first occurrence's position in the run's input sequence.
+    pub first_input_index: u64,
+    /// A command that re-runs the pair on the minimised input and exits 1 while the
+    /// divergence is still there.
+    pub reproduce: String,
+    /// `utf8conf decode` commands that show each side's outcome.
+    pub reproduce_decode: Vec<String>,
+    /// How the minimised input was found.
+    pub minimization: Minimization,
+}

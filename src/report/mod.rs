@@ -1,0 +1,109 @@
+//! Reports: the files a run leaves behind (DESIGN.md §3.4).
+//!
+//! - [`divergence::DivergenceReport`]: one JSON file per distinct divergence,
+//!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.
+//! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
+//!   `schemas/summary.schema.json`.
+//!
+//! Both are contracts read by people and by other programs, so every file is written
+//! atomically ([`write_atomically`]): a reader sees the old file or the new one, never half
+//! of one, even if the run is killed mid-write.
+
+pub mod divergence;
+pub mod summary;
+pub mod time;
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+
+/// Distinguishes temporary files of concurrent writers within one process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `contents` to `path` atomically: into a temporary file in the same directory
+/// (so the rename cannot cross file systems), flushed to disk with `fsync`, then renamed
+/// over `path` (atomic on POSIX; `rename(2)`: "If newpath already exists, it will be
+/// atomically replaced"), and finally the directory is synced so the rename itself is
+/// durable.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let temporary = directory.join(format!(
+        ".{}.tmp-{}-{}",
+        file_name.to_string_lossy(),
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut file = File::create(&temporary)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+        return result;
+    }
+    // Directory fsync is not supported everywhere (e.g. on Windows); the rename is done.
+    if let Ok(dir) = File::open(directory) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// Serialises `value` as pretty JSON (with a final newline) and writes it atomically.
+pub fn write_json_atomically(path: &Path, value: &impl Serialize) -> io::Result<()> {
+    let mut text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+    text.push('\n');
+    write_atomically(path, text.as_bytes())
+}
+
+/// Quotes `text` for a POSIX shell when it holds anything but safe characters.
+pub fn shell_quote(text: &str) -> String {
+    let safe = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+    if safe {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("utf8conf-atomic-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("file.json");
+        write_atomically(&path, b"first").unwrap();
+        write_atomically(&path, b"second").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second");
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec!["file.json".to_string()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shell_quote_quotes_only_when_needed() {
+        assert_eq!(shell_quote("reports/x.json"), "reports/x.json");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

@@ -1,0 +1,113 @@
+//! `summary.json`: what one run did (DESIGN.md §3.4), schema `schemas/summary.schema.json`.
+//!
+//! It answers: which decoders (and versions) were compared, on how many inputs from which
+//! sources, how many comparisons per decoder and aspect, how many of them diverged, which
+//! reports were written, how long it took and how fast it went.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The `schema` value of a run summary.
+pub const SUMMARY_SCHEMA: &str = "utf8conf/summary/1";
+
+/// A decoder taking part in the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecoderEntry {
+    /// Its name.
+    pub name: String,
+    /// Its version (crate, rustc or runtime).
+    pub version: String,
+    /// What is called.
+    pub description: String,
+    /// The outcome fields it reports (`valid`, `valid_up_to`, ...).
+    pub capabilities: Vec<String>,
+}
+
+/// Comparisons and divergences for one decoder and one aspect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AspectCount {
+    /// Inputs on which both sides reported the aspect.
+    pub compared: u64,
+    /// Of those, inputs on which they differed.
+    pub divergences: u64,
+}
+
+/// The comparisons of one decoder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecoderCounts {
+    /// The decoder's name.
+    pub decoder: String,
+    /// Inputs it was run on.
+    pub inputs: u64,
+    /// Per aspect (only aspects compared at least once).
+    pub aspects: BTreeMap<String, AspectCount>,
+}
+
+/// The tool that wrote the summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// `utf8conf`.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+/// The budget as given and as understood.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BudgetEntry {
+    /// As written on the command line (`60s`, `100000i`).
+    pub text: String,
+    /// `time` or `inputs`.
+    pub kind: String,
+    /// Seconds (for `time`) or inputs (for `inputs`).
+    pub amount: f64,
+}
+
+/// One run (see the module header).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Always [`SUMMARY_SCHEMA`].
+    pub schema: String,
+    /// The run id: UTC start time and seed, e.g. `20261122T031500Z-seed0`.
+    pub run_id: String,
+    /// The tool and its version.
+    pub tool: Tool,
+    /// The seed of the generated corpora.
+    pub seed: u64,
+    /// The budget.
+    pub budget: BudgetEntry,
+    /// Why the run ended: `budget`, `corpus-exhausted` or `interrupted`.
+    pub stopped_by: String,
+    /// Start time (RFC 3339, UTC).
+    pub started: String,
+    /// End time (RFC 3339, UTC).
+    pub finished: String,
+    /// Wall-clock seconds spent decoding and comparing.
+    pub duration_seconds: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The oracle.
+    pub reference: DecoderEntry,
+    /// The decoders compared with it.
+    pub decoders: Vec<DecoderEntry>,
+    /// Inputs per source (vector files, generator names).
+    pub sources: BTreeMap<String, u64>,
+    /// All inputs.
+    pub total_inputs: u64,
+    /// All input bytes.
+    pub total_bytes: u64,
+    /// Inputs per second (all decoders on each input).
+    pub throughput_inputs_per_second: f64,
+    /// Per decoder and aspect.
+    pub comparisons: Vec<DecoderCounts>,
+    /// Inputs that diverged, over all pairs (one input counts once per pair).
+    pub divergent_inputs: u64,
+    /// The ids of the reports written (one per distinct divergence).
+    pub reports: Vec<String>,
+    /// Distinct divergences found after the report limit was reached (counted in
+    /// `divergent_inputs`, but not minimised or written).
+    pub unreported_signatures: u64,
+    /// The process exit code (0: no divergence, 1: divergences).
+    pub exit_code: u8,
+}

@@ -1,0 +1,151 @@
+//! `utf8conf check` end to end: the Python adapter passes every category (exit 0), a
+//! per-byte U+FFFD adapter is recognised as such (exit 1), a missing program is exit 2,
+//! and the written `conformance.json` validates against `schemas/conformance.schema.json`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("utf8conf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs `utf8conf check` from the repository root; returns (exit code, stdout, stderr).
+fn check(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .arg("check")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn validated_report(directory: &Path) -> Value {
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(directory.join("conformance.json")).unwrap())
+            .unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    for file in ["conformance.md", "conformance.html"] {
+        assert!(directory.join(file).is_file(), "{file}");
+    }
+    report
+}
+
+#[test]
+fn the_python_adapter_passes_every_category() {
+    if !python_available() {
+        return;
+    }
+    let out = scratch("check-python");
+    let (code, stdout, stderr) = check(&[
+        "--cmd",
+        "python3 adapters/python.py",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout: {stdout}\nstderr: {stderr}");
+    let report = validated_report(&out);
+    assert_eq!(report["verdict"], "conformant");
+    assert_eq!(report["decoder"]["name"], "python");
+    assert_eq!(
+        report["replacement_policy"]["recognised"],
+        "maximal-subpart"
+    );
+    for row in report["categories"].as_array().unwrap() {
+        assert_eq!(row["status"], "pass", "{row}");
+        assert!(row["inputs"].as_u64().unwrap() > 0, "{row}");
+    }
+    assert_eq!(report["departures"].as_array().unwrap().len(), 0);
+    let rows = report["first_two_bytes_map"]["rows"].as_array().unwrap();
+    assert!(rows
+        .iter()
+        .all(|row| row.as_str().unwrap().chars().all(|c| c == '=')));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_per_byte_decoder_is_recognised_as_one_policy_finding() {
+    if !python_available() {
+        return;
+    }
+    let out = scratch("check-per-byte");
+    let (code, stdout, stderr) = check(&[
+        "--cmd",
+        "python3 tests/adapters/per_byte.py",
+        "--name",
+        "per byte",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "stdout: {stdout}\nstderr: {stderr}");
+    let report = validated_report(&out);
+    assert_eq!(report["decoder"]["name"], "per byte");
+    assert_eq!(report["verdict"], "deviations");
+    let policy = &report["replacement_policy"];
+    assert_eq!(policy["recognised"], "per-byte");
+    assert_eq!(policy["hypotheses"][1]["explains"], policy["observations"]);
+    assert!(policy["differing_from_maximal_subpart"].as_u64().unwrap() > 1000);
+    // One finding, not thousands of divergences: no category fails.
+    assert_eq!(report["departures"].as_array().unwrap().len(), 0);
+    let statuses: Vec<(&str, &str)> = report["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["category"].as_str().unwrap(),
+                row["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(statuses.iter().all(|(_, status)| *status != "fail"));
+    assert!(
+        statuses.contains(&("truncated-interrupted", "policy")),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&("unexpected-continuation", "pass")),
+        "{statuses:?}"
+    );
+    // E1 80 at the end of input: two bytes, one maximal subpart.
+    let rows = report["first_two_bytes_map"]["rows"].as_array().unwrap();
+    assert_eq!(rows[0xE1].as_str().unwrap().as_bytes()[0x80], b'p');
+    assert_eq!(rows[0x41].as_str().unwrap().as_bytes()[0x41], b'=');
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_missing_adapter_is_exit_2_with_one_line() {
+    let (code, stdout, stderr) = check(&["--cmd", "/nonexistent/adapter --flag", "--quiet"]);
+    assert_eq!(code, 2, "stdout: {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot start adapter"), "{stderr}");
+    let (code, _, stderr) = check(&["--cmd", "'unterminated"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unterminated"), "{stderr}");
+}

@@ -1,0 +1,85 @@
+//! The conformance page in a real browser: headless Chromium loads `conformance.html`
+//! (self-contained, no network) and the dumped DOM must hold the category table and the
+//! 256x256 map, drawn by the page's inline script (which records the cells it drew).
+//! Skipped, with a message, when `/usr/bin/chromium` or `python3` is missing
+//! (`.ci/browser.sh` installs Chromium for CI).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn chromium(profile: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .expect("chromium runs")
+}
+
+#[test]
+fn the_report_page_renders_its_table_and_map_in_chromium() {
+    if !Path::new(CHROMIUM).exists() {
+        eprintln!("skipped: {CHROMIUM} not found (install it with .ci/browser.sh)");
+        return;
+    }
+    if utf8conf::adapter::list::find_on_path("python3").is_none() {
+        eprintln!("skipped: python3 is not on PATH");
+        return;
+    }
+    let scratch: PathBuf =
+        std::env::temp_dir().join(format!("utf8conf-html-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let out = scratch.join("report");
+    let status = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args([
+            "check",
+            "--cmd",
+            "python3 tests/adapters/per_byte.py",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    let page = format!("file://{}", out.join("conformance.html").display());
+
+    let dump = chromium(&scratch.join("profile"), &["--dump-dom", &page]);
+    let dom = String::from_utf8_lossy(&dump.stdout);
+    assert!(
+        dom.contains("<table id=\"categories\""),
+        "no category table"
+    );
+    assert_eq!(dom.matches("<tr data-category=").count(), 15);
+    assert!(
+        dom.contains("data-cells-drawn=\"65536\""),
+        "the map script did not run: {}",
+        String::from_utf8_lossy(&dump.stderr)
+    );
+    assert!(dom.contains("<span id=\"policy\">per-byte</span>"));
+
+    let screenshot = scratch.join("conformance.png");
+    let shot = chromium(
+        &scratch.join("profile"),
+        &[
+            &format!("--screenshot={}", screenshot.display()),
+            "--window-size=1280,2600",
+            &page,
+        ],
+    );
+    let png = std::fs::read(&screenshot)
+        .unwrap_or_else(|_| panic!("no screenshot: {}", String::from_utf8_lossy(&shot.stderr)));
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    eprintln!("screenshot: {}", screenshot.display());
+}

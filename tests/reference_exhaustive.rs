@@ -1,0 +1,112 @@
+//! The reference decoder agrees with Rust std and encoding_rs on every input of length
+//! 0..=3: all 16,843,009 of them. Three independent implementations of the same semantics
+//! (the RFC grammar, std's hand-written validator, the WHATWG decoder) agreeing on the whole
+//! space is the strongest evidence the reference is right where inputs are short.
+//!
+//! Compared: the strict verdict in std's shape (`valid_up_to`, `error_len`), the lossy
+//! scalars, and every error unit (std's `Utf8Chunks`, encoding_rs's streaming decoder).
+
+use utf8conf::decoders::encoding_rs::streaming_error_units;
+use utf8conf::outcome::ErrorLen;
+use utf8conf::reference::{Decoded, Reference};
+
+/// Checks every input whose index falls in `range`, in the order: length, then bytes.
+fn check_range(range: std::ops::Range<u32>) {
+    let reference = Reference::rfc3629();
+    let mut decoded = Decoded::default();
+    let mut input = Vec::with_capacity(3);
+    for index in range {
+        input.clear();
+        // Index 0 is the empty input; then 256 of length 1, 65,536 of length 2, 16.7M of 3.
+        let (len, value) = match index {
+            0 => (0, 0),
+            1..=256 => (1, index - 1),
+            257..=65_792 => (2, index - 257),
+            _ => (3, index - 65_793),
+        };
+        for position in (0..len).rev() {
+            input.push((value >> (8 * position)) as u8);
+        }
+        reference.decode_into(&input, &mut decoded);
+
+        let std_first_error = std::str::from_utf8(&input)
+            .err()
+            .map(|e| (e.valid_up_to(), ErrorLen::from_std(e.error_len())));
+        assert_eq!(
+            decoded.first_error(),
+            std_first_error,
+            "strict, std, {input:02X?}"
+        );
+
+        let std_lossy = String::from_utf8_lossy(&input);
+        assert!(
+            decoded
+                .scalars
+                .iter()
+                .copied()
+                .eq(std_lossy.chars().map(u32::from)),
+            "scalars, std, {input:02X?}"
+        );
+        let mut offset = 0;
+        let mut std_units = Vec::new();
+        for chunk in input.utf8_chunks() {
+            offset += chunk.valid().len();
+            if !chunk.invalid().is_empty() {
+                std_units.push((offset, chunk.invalid().len()));
+                offset += chunk.invalid().len();
+            }
+        }
+        assert!(
+            decoded
+                .errors
+                .iter()
+                .map(|e| (e.offset, e.len))
+                .eq(std_units.iter().copied()),
+            "error units, std, {input:02X?}"
+        );
+
+        if decoded.errors.is_empty() {
+            // Valid input: encoding_rs must agree it is valid (and borrows it unchanged).
+            let (text, had_errors) = encoding_rs::UTF_8.decode_without_bom_handling(&input);
+            assert!(
+                !had_errors && text.as_bytes() == input,
+                "encoding_rs, {input:02X?}"
+            );
+            continue;
+        }
+        let (text, _) = encoding_rs::UTF_8.decode_without_bom_handling(&input);
+        assert!(
+            decoded
+                .scalars
+                .iter()
+                .copied()
+                .eq(text.chars().map(u32::from)),
+            "scalars, encoding_rs, {input:02X?}"
+        );
+        let units = streaming_error_units(&input);
+        assert!(
+            decoded
+                .errors
+                .iter()
+                .map(|e| (e.offset, e.len, e.incomplete))
+                .eq(units.iter().copied()),
+            "error units, encoding_rs, {input:02X?}: {units:?}"
+        );
+    }
+}
+
+#[test]
+fn reference_agrees_with_std_and_encoding_rs_on_every_input_up_to_3_bytes() {
+    const TOTAL: u32 = 1 + 256 + 65_536 + 16_777_216;
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 8) as u32;
+    let per_thread = TOTAL.div_ceil(threads);
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let start = t * per_thread;
+            let end = (start + per_thread).min(TOTAL);
+            scope.spawn(move || check_range(start..end));
+        }
+    });
+}

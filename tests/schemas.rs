@@ -1,0 +1,213 @@
+//! The JSON Schemas in `schemas/` against real output: a run of the engine (through the
+//! library and through the binary) writes reports and a summary, and every file must
+//! validate. The schemas themselves must be valid JSON Schema, and must reject what the
+//! contract forbids (so that validation is not vacuous).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use utf8conf::corpus::{Input, Origin};
+use utf8conf::decoders;
+use utf8conf::engine::budget::Budget;
+use utf8conf::engine::{Engine, RunOptions};
+use utf8conf::hex::parse_hex;
+
+fn schema(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(name);
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    jsonschema::meta::validate(&schema)
+        .unwrap_or_else(|error| panic!("{name} is not a valid JSON Schema: {error}"));
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+fn assert_valid(validator: &jsonschema::Validator, instance: &Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|error| format!("{} at {}", error, error.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
+}
+
+fn out_dir(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("schemas-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Inputs that make the mutants diverge in several ways, from every kind of origin.
+fn corpus() -> Vec<Input> {
+    let cases = [
+        "61 ED A0 BD ED B8 80 62",
+        "ED A0 80 ED B0 80 ED AF",
+        "41 FF",
+        "F4 91 92 93 FF 41 80 BF 42",
+        "EF BB BF 41",
+        "",
+        "E4 BD",
+        "C0 80",
+    ];
+    let mut inputs = Vec::new();
+    for (index, case) in cases.iter().enumerate() {
+        let bytes = parse_hex(case).unwrap();
+        let origin = match index % 4 {
+            0 => Origin::Vector {
+                file: "hand.toml".into(),
+                id: format!("hand-{index}"),
+            },
+            1 => Origin::Generator {
+                name: "hand".into(),
+                seed: 3,
+                index: index as u64,
+            },
+            2 => Origin::Fuzz {
+                target: "differential".into(),
+            },
+            _ => Origin::User {
+                source: "test".into(),
+            },
+        };
+        inputs.push(Input { bytes, origin });
+    }
+    inputs
+}
+
+#[test]
+fn engine_output_validates_against_the_schemas() {
+    let divergence = schema("divergence.schema.json");
+    let summary = schema("summary.schema.json");
+    let dir = out_dir("engine");
+    let mut decoders = decoders::builtin();
+    decoders.extend(decoders::mutants::all());
+    let engine = Engine::new(decoders);
+    let mut options = RunOptions::new(&dir);
+    options.budget = Budget::Inputs(100);
+    let result = engine.run(corpus().into_iter(), &options).unwrap();
+    assert!(
+        result.reports.len() >= 3,
+        "the mutants diverge: {:?}",
+        result.summary.reports
+    );
+    assert!(result.reports.iter().any(|r| r.failure.is_some()));
+
+    assert_valid(
+        &summary,
+        &read_json(&result.run_dir.join("summary.json")),
+        "summary.json",
+    );
+    for id in &result.summary.reports {
+        let path = utf8conf::engine::report_path(&result.run_dir, id);
+        assert_valid(&divergence, &read_json(&path), &path.display().to_string());
+    }
+}
+
+#[test]
+fn the_binarys_output_validates_against_the_schemas() {
+    let divergence = schema("divergence.schema.json");
+    let summary = schema("summary.schema.json");
+    let dir = out_dir("binary");
+    let status = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args([
+            "run",
+            "--decoders",
+            "std,bstr,mutant-cesu8",
+            "--budget",
+            "2000i",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(1), "the CESU-8 mutant diverges");
+    let run_dir = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .expect("one run directory")
+        .unwrap()
+        .path();
+    let written = read_json(&run_dir.join("summary.json"));
+    assert_valid(&summary, &written, "summary.json");
+    let reports = written["reports"].as_array().unwrap();
+    assert!(!reports.is_empty());
+    for id in reports {
+        let path = run_dir
+            .join("divergences")
+            .join(format!("{}.json", id.as_str().unwrap()));
+        assert_valid(&divergence, &read_json(&path), &path.display().to_string());
+    }
+}
+
+/// A change that breaks the contract.
+type Damage = Box<dyn Fn(&mut Value)>;
+
+#[test]
+fn the_schemas_reject_what_the_contract_forbids() {
+    let divergence = schema("divergence.schema.json");
+    let summary = schema("summary.schema.json");
+    let dir = out_dir("negative");
+    let engine = Engine::new(vec![decoders::by_name("mutant-cesu8").unwrap()]);
+    let mut options = RunOptions::new(&dir);
+    options.budget = Budget::Inputs(100);
+    let result = engine.run(corpus().into_iter(), &options).unwrap();
+    let report = serde_json::to_value(&result.reports[0]).unwrap();
+    assert!(divergence.is_valid(&report));
+
+    let broken: Vec<(&str, Damage)> = vec![
+        (
+            "no id",
+            Box::new(|r| drop(r.as_object_mut().unwrap().remove("id"))),
+        ),
+        ("bad aspect", Box::new(|r| r["aspect"] = "vibes".into())),
+        (
+            "bad category",
+            Box::new(|r| r["categories"][0] = "mojibake".into()),
+        ),
+        (
+            "lower-case hex",
+            Box::new(|r| r["minimized_hex"] = "ed a0".into()),
+        ),
+        (
+            "reference second",
+            Box::new(|r| r["decoders"][0] = "std".into()),
+        ),
+        (
+            "invented outcome field",
+            Box::new(|r| r["outcomes"]["reference"]["guess"] = 1.into()),
+        ),
+        (
+            "scalar above U+10FFFF",
+            Box::new(|r| r["outcomes"]["reference"]["scalars"][0] = 0x110000.into()),
+        ),
+        (
+            "wrong schema",
+            Box::new(|r| r["schema"] = "utf8conf/divergence/2".into()),
+        ),
+    ];
+    for (what, damage) in broken {
+        let mut damaged = report.clone();
+        damage(&mut damaged);
+        assert!(!divergence.is_valid(&damaged), "accepted: {what}");
+    }
+
+    let written = serde_json::to_value(&result.summary).unwrap();
+    assert!(summary.is_valid(&written));
+    let mut damaged = written.clone();
+    damaged["comparisons"][0]["aspects"]["vibes"] =
+        serde_json::json!({"compared": 1, "divergences": 0});
+    assert!(!summary.is_valid(&damaged), "accepted an unknown aspect");
+    let mut damaged = written;
+    damaged["exit_code"] = 2.into();
+    assert!(
+        !summary.is_valid(&damaged),
+        "a written summary never says 2"
+    );
+}
