@@ -25,7 +25,10 @@
 //! instantiating function's target features.
 //!
 //! Every trait method is `unsafe`: it may only run on a CPU that has the backend's
-//! instruction set, which the backend's `is_available()` checks before any call.
+//! instruction set, which the backend's `is_available()` checks before any call. The
+//! generic `unsafe fn`s here have that same contract (the instruction set of the `V` or
+//! `K` they are instantiated with must be available), plus whatever their own
+//! `# Safety` section adds.
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -266,10 +269,10 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
     }
 }
 
-/// `None` if `bytes` is well-formed; else the offset of a 64-byte block such that
-/// everything before it is well-formed, except possibly a character cut by its start:
-/// the first block in which the lookup algorithm sees an error, or the block before it
-/// (non-ASCII blocks are checked in pairs).
+/// `None` if `bytes` is well-formed; else the offset of a 64-byte block such that the
+/// first error is at or after `dfa::boundary_before(bytes, block)`: the first block in
+/// which the lookup algorithm sees an error (which may lie in a character starting up to
+/// 3 bytes before it), or the block before it (non-ASCII blocks are checked in pairs).
 #[inline(always)]
 unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
     let lookup = Lookup::<V>::new();
@@ -876,7 +879,10 @@ mod tests {
             bytes.insert(at, 0xFF);
             // SAFETY: as above.
             let block = unsafe { first_bad_block(&bytes) }.expect("error detected");
-            assert!(block <= at && at < block + 2 * BLOCK, "{at}: {block}");
+            // The DFA restarts at or before the error (an error in the last bytes before
+            // a block may be detected in that block), and not too far before it.
+            let restart = dfa::boundary_before(&bytes, block);
+            assert!(restart <= at && at < block + 2 * BLOCK, "{at}: {block}");
         }
         let cut = "ab中".as_bytes();
         // SAFETY: as above.
