@@ -8,9 +8,7 @@
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
 //! functions; [`is_available`] must hold before any of them is called.
 
-// The AVX-512 intrinsics are stable since Rust 1.89; the package's `rust-version` must be
-// at least that for this backend to build.
-#![allow(clippy::incompatible_msrv)]
+// The AVX-512 intrinsics are stable since Rust 1.89 (the package's `rust-version`).
 
 use core::arch::x86_64::*;
 
