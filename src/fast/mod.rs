@@ -42,7 +42,7 @@ impl Utf8Error {
     /// An error at offset `valid_up_to` whose maximal subpart is `error_len` bytes, or
     /// runs to the end of input and could still be completed (`None`).
     pub fn new(valid_up_to: usize, error_len: Option<usize>) -> Self {
-        debug_assert!(error_len.map_or(true, |len| (1..=3).contains(&len)));
+        debug_assert!(error_len.is_none_or(|len| (1..=3).contains(&len)));
         Utf8Error {
             valid_up_to,
             error_len: error_len.map(|len| len as u8),
