@@ -9,6 +9,8 @@
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
 //! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
 //! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
+//! - [`fast`]: the optimised decoder (shift DFA, SIMD backends, streaming), checked
+//!   against the reference.
 //! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
@@ -18,6 +20,7 @@ pub mod conformance;
 pub mod corpus;
 pub mod decoders;
 pub mod engine;
+pub mod fast;
 pub mod hex;
 pub mod outcome;
 pub mod reference;

@@ -273,7 +273,7 @@ fn record(run: &mut CheckRun, input: &Input, answer: Result<Outcome, DecoderFail
                 .bom
                 .example
                 .as_ref()
-                .map_or(true, |existing| candidate.is_smaller_than(existing))
+                .is_none_or(|existing| candidate.is_smaller_than(existing))
             {
                 run.bom.example = Some(candidate);
             }

@@ -136,7 +136,7 @@ pub fn expected_scalars(input: &[u8], segments: &[Segment], policy: ReplacementP
                 match policy {
                     ReplacementPolicy::MaximalSubpart => scalars.push(REPLACEMENT),
                     ReplacementPolicy::PerByte => {
-                        scalars.extend(std::iter::repeat(REPLACEMENT).take(len))
+                        scalars.extend(std::iter::repeat_n(REPLACEMENT, len))
                     }
                     ReplacementPolicy::PerRun => {
                         if !previous_was_error {

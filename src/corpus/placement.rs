@@ -105,7 +105,7 @@ impl Padding {
             }
             filled = len / width * width;
         }
-        let remainder = std::iter::repeat('a').take(len - filled);
+        let remainder = std::iter::repeat_n('a', len - filled);
         let text: String = if remainder_first {
             remainder.chain(pieces).collect()
         } else {

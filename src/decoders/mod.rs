@@ -10,6 +10,7 @@ pub mod bstr;
 pub mod chunk_plan;
 pub mod encoding_rs;
 pub mod encoding_rs_chunked;
+pub mod fast;
 pub mod mutants;
 pub mod reference;
 pub mod simdutf8;
@@ -159,7 +160,7 @@ pub fn decode_fresh(decoder: &dyn Decoder, input: &[u8]) -> Result<Outcome, Deco
 
 /// The built-in decoders, the reference first.
 pub fn builtin() -> Vec<Box<dyn Decoder>> {
-    vec![
+    let mut decoders: Vec<Box<dyn Decoder>> = vec![
         Box::new(reference::ReferenceDecoder),
         Box::new(std_lib::StdDecoder),
         Box::new(std_split::StdFromUtf8),
@@ -170,7 +171,9 @@ pub fn builtin() -> Vec<Box<dyn Decoder>> {
         Box::new(simdutf8::Simdutf8Basic),
         Box::new(simdutf8::Simdutf8Compat),
         Box::new(bstr::BstrDecoder),
-    ]
+    ];
+    decoders.extend(fast::all());
+    decoders
 }
 
 /// Finds a decoder by name: a built-in one, or one of the deliberately wrong

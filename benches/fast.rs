@@ -1,0 +1,263 @@
+//! Same-run comparison of `utf8conf::fast` with std, simdutf8, encoding_rs and the
+//! simdutf C++ library, on six kinds of input at 64 KiB and 1 MiB.
+//!
+//! Groups (criterion ids `group/engine/input-size`):
+//! * `validate`: `fast::validate` (best backend, and each SIMD backend), std
+//!   `from_utf8`, simdutf8 `basic` and `compat`, encoding_rs `Encoding::utf8_valid_up_to`,
+//!   simdutf `validate_utf8`;
+//! * `utf32`: `fast::decode_utf32` into a reused `Vec<u32>`, std `from_utf8` + `chars()`
+//!   into the same, simdutf `convert_utf8_to_utf32` into a preallocated buffer;
+//! * `lossy`: `fast::decode_lossy`, `String::from_utf8_lossy`, encoding_rs
+//!   `decode_without_bom_handling`.
+//!
+//! Inputs are generated here from fixed word lists with a fixed-seed generator (words in
+//! pseudo-random order, so branch predictors cannot learn a short period). Each input
+//! sits at offset 96 of its own allocation, so that its low address bits differ from the
+//! output buffer's (page-aligned large allocations would otherwise make every load and
+//! the store it trails alias modulo 4 KiB).
+//!
+//! Run: `cargo bench --bench fast` (options after `--` go to criterion, e.g. a filter).
+//! The measurement times are short so that the whole run stays under 10 minutes on two
+//! cores; `benches/report.py` turns criterion's medians into the README table.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use utf8conf::fast::{self, Backend};
+
+/// Fixed-seed xorshift64* generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const ASCII_WORDS: &str = "the of and to in is was for that with as on by at from his \
+    it an were are which this be or has had not but first one their its new after who \
+    they have her she two been other when there all during into school time may years";
+const CYRILLIC_WORDS: &str = "и в не на что с по это как он к но из у за от так о же \
+    все она был было для его мы вы быть только году время человек который когда \
+    может после очень были этого также года свои между России";
+const CJK_WORDS: &str = "我们 的 是 在 一个 中国 这个 他们 没有 可以 时候 因为 \
+    自己 什么 已经 经济 发展 社会 国家 問題 東京 日本語 文字 情報 世界 今日 \
+    ありがとう ございます 漢字 。 、 「 」 ，";
+const EMOJI_WORDS: &str = "😀 😂 🥰 😎 🤔 🙈 🎉 🔥 💯 👍 👍🏽 🚀 🌍 🍕 🐱 🦀 ❤️ ✨ 🇫🇷 🇯🇵";
+const MIXED_WORDS: &str = "hello Grüße naïve café Ελληνικά עברית العربية हिन्दी ไทย \
+    한국어 日本語 中文 русский Ümlaut œuvre ½ € → ✓ 😀 🦀 the of and";
+
+/// Pseudo-random words from `words`, separated by spaces (a newline now and then), up
+/// to `len` bytes; cut at a character boundary.
+fn text(words: &str, len: usize, seed: u64) -> Vec<u8> {
+    let words: Vec<&str> = words.split_whitespace().collect();
+    let mut rng = Rng(seed);
+    let mut out = String::with_capacity(len + 64);
+    while out.len() < len {
+        out.push_str(words[rng.below(words.len())]);
+        out.push(if rng.below(12) == 0 { '\n' } else { ' ' });
+    }
+    let mut cut = len;
+    while !out.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.truncate(cut);
+    out.into_bytes()
+}
+
+/// An input at offset 96 of its own allocation (see the module documentation).
+struct Input {
+    name: &'static str,
+    storage: Vec<u8>,
+}
+
+impl Input {
+    const OFFSET: usize = 96;
+
+    fn new(name: &'static str, bytes: Vec<u8>) -> Self {
+        let mut storage = vec![0u8; Self::OFFSET];
+        storage.extend_from_slice(&bytes);
+        Input { name, storage }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.storage[Self::OFFSET..]
+    }
+}
+
+fn inputs(len: usize) -> Vec<Input> {
+    let mut rng = Rng(7);
+    vec![
+        Input::new("ascii", text(ASCII_WORDS, len, 1)),
+        Input::new("2-byte", text(CYRILLIC_WORDS, len, 2)),
+        Input::new("cjk", text(CJK_WORDS, len, 3)),
+        Input::new("emoji", text(EMOJI_WORDS, len, 4)),
+        Input::new("mixed", text(MIXED_WORDS, len, 5)),
+        Input::new("random", (0..len).map(|_| rng.next() as u8).collect()),
+        Input::new("mixed-1%-errors", {
+            // Mixed text with about one byte in a hundred replaced by a random one.
+            let mut bytes = text(MIXED_WORDS, len, 6);
+            for _ in 0..len / 100 {
+                let at = rng.below(bytes.len());
+                bytes[at] = rng.next() as u8;
+            }
+            bytes
+        }),
+    ]
+}
+
+const SIZES: [(usize, &str); 2] = [(64 * 1024, "64KiB"), (1024 * 1024, "1MiB")];
+
+fn configure<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(900));
+    group
+}
+
+fn bench_validate(c: &mut Criterion) {
+    let mut group = configure(c, "validate");
+    for (len, size) in SIZES {
+        for input in inputs(len) {
+            if input.name == "random" || input.name.contains("errors") {
+                // Every validator stops at the first error: nothing to compare.
+                continue;
+            }
+            let bytes = input.bytes();
+            let id = |engine: &str| BenchmarkId::new(engine, format!("{}-{size}", input.name));
+            group.throughput(Throughput::Bytes(bytes.len() as u64));
+            group.bench_function(id("fast"), |b| b.iter(|| fast::validate(black_box(bytes))));
+            for backend in Backend::available().filter(|&b| b != Backend::Scalar) {
+                let name = format!("fast-{}", backend.name());
+                group.bench_function(id(&name), |b| {
+                    b.iter(|| fast::validate_with(backend, black_box(bytes)))
+                });
+            }
+            group.bench_function(id("fast-scalar"), |b| {
+                b.iter(|| fast::validate_with(Backend::Scalar, black_box(bytes)))
+            });
+            group.bench_function(id("std"), |b| {
+                b.iter(|| std::str::from_utf8(black_box(bytes)).is_ok())
+            });
+            group.bench_function(id("simdutf8-basic"), |b| {
+                b.iter(|| simdutf8::basic::from_utf8(black_box(bytes)).is_ok())
+            });
+            group.bench_function(id("simdutf8-compat"), |b| {
+                b.iter(|| simdutf8::compat::from_utf8(black_box(bytes)).is_ok())
+            });
+            group.bench_function(id("encoding_rs"), |b| {
+                b.iter(|| encoding_rs::Encoding::utf8_valid_up_to(black_box(bytes)))
+            });
+            #[cfg(target_arch = "x86_64")]
+            group.bench_function(id("simdutf"), |b| {
+                b.iter(|| simdutf::validate_utf8(black_box(bytes)))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn bench_utf32(c: &mut Criterion) {
+    let mut group = configure(c, "utf32");
+    for (len, size) in SIZES {
+        for input in inputs(len) {
+            if input.name == "random" || input.name.contains("errors") {
+                continue;
+            }
+            let bytes = input.bytes();
+            let id = |engine: &str| BenchmarkId::new(engine, format!("{}-{size}", input.name));
+            group.throughput(Throughput::Bytes(bytes.len() as u64));
+            let mut out: Vec<u32> = Vec::with_capacity(bytes.len() + 64);
+            group.bench_function(id("fast"), |b| {
+                b.iter(|| {
+                    out.clear();
+                    fast::decode_utf32(black_box(bytes), &mut out).is_ok()
+                })
+            });
+            for backend in Backend::available().filter(|&b| b != Backend::Scalar) {
+                let name = format!("fast-{}", backend.name());
+                group.bench_function(id(&name), |b| {
+                    b.iter(|| {
+                        out.clear();
+                        fast::decode_utf32_with(backend, black_box(bytes), &mut out)
+                    })
+                });
+            }
+            group.bench_function(id("std-chars"), |b| {
+                b.iter(|| {
+                    out.clear();
+                    let text = std::str::from_utf8(black_box(bytes)).unwrap();
+                    out.extend(text.chars().map(u32::from));
+                })
+            });
+            #[cfg(target_arch = "x86_64")]
+            group.bench_function(id("simdutf"), |b| {
+                b.iter(|| {
+                    out.clear();
+                    let src = black_box(bytes);
+                    // SAFETY: `out` has capacity for `bytes.len()` scalars, the most a
+                    // UTF-8 input of that length can hold; `convert_utf8_to_utf32`
+                    // writes at most that many and returns how many (0 on error).
+                    unsafe {
+                        let written = simdutf::convert_utf8_to_utf32(
+                            src.as_ptr(),
+                            src.len(),
+                            out.as_mut_ptr(),
+                        );
+                        out.set_len(written);
+                    }
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+fn bench_lossy(c: &mut Criterion) {
+    let mut group = configure(c, "lossy");
+    for (len, size) in SIZES {
+        for input in inputs(len) {
+            if !matches!(input.name, "random" | "mixed-1%-errors" | "mixed" | "ascii") {
+                continue;
+            }
+            let bytes = input.bytes();
+            let id = |engine: &str| BenchmarkId::new(engine, format!("{}-{size}", input.name));
+            group.throughput(Throughput::Bytes(bytes.len() as u64));
+            group.bench_function(id("fast"), |b| {
+                b.iter(|| fast::decode_lossy(black_box(bytes)).len())
+            });
+            group.bench_function(id("fast-scalar"), |b| {
+                b.iter(|| {
+                    fast::decode_lossy_with(Backend::Scalar, black_box(bytes)).map(|s| s.len())
+                })
+            });
+            group.bench_function(id("std"), |b| {
+                b.iter(|| String::from_utf8_lossy(black_box(bytes)).len())
+            });
+            group.bench_function(id("encoding_rs"), |b| {
+                b.iter(|| {
+                    encoding_rs::UTF_8
+                        .decode_without_bom_handling(black_box(bytes))
+                        .0
+                        .len()
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_validate, bench_utf32, bench_lossy);
+criterion_main!(benches);

@@ -1,0 +1,200 @@
+//! The project's optimised decoder ([`crate::fast`]) as decoders, one per backend.
+//!
+//! The engine tests every backend that this CPU can run, each as its own decoder, so that
+//! a bug in one instruction set's code is reported under that backend's name:
+//!
+//! - `fast`: the public entry points, dispatched to the best backend;
+//! - `fast-scalar`, `fast-sse42`, `fast-avx2`, `fast-avx512`, `fast-neon`: one backend
+//!   each, listed only where [`Backend::is_available`];
+//! - `fast-stream`: the streaming decoder fed in the input's chunk plan
+//!   ([`super::chunk_plan`]), reporting every error unit as it decides it.
+//!
+//! A one-shot backend reports `valid`, `valid_up_to` and `error_len` from its validator,
+//! and `scalars` from its UTF-32 kernel when the kernel reports success, else from its
+//! lossy decoder. So the kernel is checked on every well-formed input (a wrong scalar, or
+//! a failure on good input, leaves other scalars than the reference's), and the lossy
+//! decoder on every ill-formed one; a kernel that accepts ill-formed input returns
+//! scalars without U+FFFD, which differ too.
+
+use std::cell::RefCell;
+
+use super::chunk_plan::for_each_chunk;
+use super::{
+    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
+};
+use crate::fast::stream::{Collected, StreamDecoder};
+use crate::fast::{decode_lossy_with, decode_utf32_with, validate_with, Backend};
+use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
+
+/// The version string of the fast decoder: it is part of this crate.
+fn own_version(backend: Backend) -> String {
+    format!("utf8conf {} ({backend})", env!("CARGO_PKG_VERSION"))
+}
+
+/// One backend of the fast decoder, or the dispatched entry points.
+pub struct FastDecoder {
+    name: String,
+    backend: Backend,
+    dispatched: bool,
+}
+
+impl FastDecoder {
+    /// The dispatched decoder (`fast`), using [`Backend::best`].
+    pub fn dispatched() -> FastDecoder {
+        FastDecoder {
+            name: "fast".to_string(),
+            backend: Backend::best(),
+            dispatched: true,
+        }
+    }
+
+    /// The decoder of one backend (`fast-<backend>`), if it is available here.
+    pub fn with_backend(backend: Backend) -> Option<FastDecoder> {
+        backend.is_available().then(|| FastDecoder {
+            name: format!("fast-{}", backend.name()),
+            backend,
+            dispatched: false,
+        })
+    }
+}
+
+impl Decoder for FastDecoder {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> String {
+        own_version(self.backend)
+    }
+
+    fn description(&self) -> &str {
+        if self.dispatched {
+            "utf8conf fast decoder, dispatched: validate (strict), decode_utf32 / decode_lossy (scalars)"
+        } else {
+            "utf8conf fast decoder, one backend: validate_with (strict), decode_utf32_with / decode_lossy_with (scalars)"
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            valid_up_to: true,
+            error_len: true,
+            scalars: true,
+            errors: false,
+        }
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        decode_fresh(self, input)
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, &self.name);
+        outcome.errors = None;
+        let unavailable = || DecoderFailure {
+            kind: super::FailureKind::Crash,
+            message: format!("backend {} is not available", self.backend),
+        };
+        let strict = if self.dispatched {
+            crate::fast::validate(input)
+        } else {
+            validate_with(self.backend, input).ok_or_else(unavailable)?
+        };
+        if let Err(error) = &strict {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(error.valid_up_to());
+            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+        }
+        let mut scalars = reuse_scalars(outcome);
+        let kernel = if self.dispatched {
+            crate::fast::decode_utf32(input, &mut scalars)
+        } else {
+            decode_utf32_with(self.backend, input, &mut scalars).ok_or_else(unavailable)?
+        };
+        if kernel.is_err() && strict.is_err() {
+            scalars.clear();
+            let lossy = if self.dispatched {
+                crate::fast::decode_lossy(input)
+            } else {
+                decode_lossy_with(self.backend, input).ok_or_else(unavailable)?
+            };
+            scalars.extend(lossy.chars().map(u32::from));
+        }
+        outcome.scalars = Some(scalars);
+        Ok(())
+    }
+}
+
+/// The streaming decoder, fed in the input's chunk plan.
+pub struct FastStream;
+
+thread_local! {
+    /// The sink of the streaming decoder, reused from input to input.
+    static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
+}
+
+impl Decoder for FastStream {
+    fn name(&self) -> &str {
+        "fast-stream"
+    }
+
+    fn version(&self) -> String {
+        own_version(Backend::best())
+    }
+
+    fn description(&self) -> &str {
+        "utf8conf fast streaming decoder (best backend) fed in a per-input chunk plan"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        decode_fresh(self, input)
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, self.name());
+        let mut scalars = reuse_scalars(outcome);
+        let mut errors = reuse_errors(outcome);
+        COLLECTED.with(|collected| {
+            let mut collected = collected.borrow_mut();
+            collected.text.clear();
+            collected.errors.clear();
+            let mut decoder = StreamDecoder::new();
+            for_each_chunk(input, |chunk| decoder.feed(chunk, &mut *collected));
+            decoder.finish(&mut *collected);
+            scalars.extend(collected.text.chars().map(u32::from));
+            if let Some(first) = collected.errors.first() {
+                outcome.valid = false;
+                outcome.valid_up_to = Some(first.offset as usize);
+                outcome.error_len = Some(if first.at_end {
+                    ErrorLen::Incomplete
+                } else {
+                    ErrorLen::Invalid(first.len)
+                });
+            }
+            errors.extend(collected.errors.iter().map(|unit| ErrorUnit {
+                offset: unit.offset as usize,
+                len: unit.len,
+                category: None,
+            }));
+        });
+        outcome.scalars = Some(scalars);
+        outcome.errors = Some(errors);
+        Ok(())
+    }
+}
+
+/// Every fast decoder available on this machine: dispatched, each backend, streaming.
+pub fn all() -> Vec<Box<dyn Decoder>> {
+    let mut decoders: Vec<Box<dyn Decoder>> = vec![Box::new(FastDecoder::dispatched())];
+    for &backend in Backend::all() {
+        if let Some(decoder) = FastDecoder::with_backend(backend) {
+            decoders.push(Box::new(decoder));
+        }
+    }
+    decoders.push(Box::new(FastStream));
+    decoders
+}

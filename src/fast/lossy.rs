@@ -1,0 +1,159 @@
+//! Lossy decoding (one U+FFFD per maximal subpart), shared by every backend.
+//!
+//! [`decode_lossy`] is the driver: a backend's `validate` finds long well-formed runs,
+//! which are copied as they are; where errors are dense, a backend's `dense` routine
+//! takes over until it has seen a clean run again. Random-looking input has an error
+//! every byte or two, so for it everything happens in `dense`: [`dense_scalar`] here, or
+//! the 16-bytes-at-a-time expansion in [`super::simd::lossy_dense`].
+//!
+//! Units (Unicode D93b): an ASCII byte, a well-formed character, or a maximal subpart,
+//! which becomes EF BF BD. [`first_unit`] measures one with the DFA.
+
+use std::borrow::Cow;
+
+use super::dfa;
+use super::Utf8Error;
+
+/// The UTF-8 encoding of U+FFFD, little-endian in a `u32` with a spare zero byte.
+pub(crate) const REPLACEMENT: u32 = u32::from_le_bytes([0xEF, 0xBF, 0xBD, 0]);
+
+/// Clean bytes in a row after which a `dense` routine hands back to `validate`.
+pub(crate) const CLEAN_RUN_TO_LEAVE: usize = 32;
+
+/// Decodes `bytes` lossily with a backend's two routines.
+///
+/// # Safety
+/// `validate` must agree with std (it decides which bytes are copied unchecked into the
+/// `str`), and `dense(bytes, pos, out)` must start at the unit boundary `pos`, append
+/// only well-formed UTF-8 to `out` and return the unit boundary it stopped at (> `pos`).
+#[inline(always)]
+pub(crate) unsafe fn decode_lossy<'a>(
+    bytes: &'a [u8],
+    validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
+    dense: impl Fn(&[u8], usize, &mut Vec<u8>) -> usize,
+) -> Cow<'a, str> {
+    let first_error = match validate(bytes) {
+        // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
+        Ok(()) => return Cow::Borrowed(std::str::from_utf8_unchecked(bytes)),
+        Err(error) => error,
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
+    out.extend_from_slice(&bytes[..first_error.valid_up_to()]);
+    let mut pos = first_error.valid_up_to();
+    while pos < bytes.len() {
+        pos = dense(bytes, pos, &mut out);
+        if pos >= bytes.len() {
+            break;
+        }
+        match validate(&bytes[pos..]) {
+            Ok(()) => {
+                out.extend_from_slice(&bytes[pos..]);
+                break;
+            }
+            Err(error) => {
+                out.extend_from_slice(&bytes[pos..pos + error.valid_up_to()]);
+                pos += error.valid_up_to();
+            }
+        }
+    }
+    // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended, both
+    // well-formed by the caller's contract.
+    Cow::Owned(String::from_utf8_unchecked(out))
+}
+
+/// The scalar backend's lossy decoding.
+///
+/// # Safety
+/// None: this is `unsafe fn` only to share the backends' function-pointer type.
+pub(crate) unsafe fn decode_lossy_scalar(bytes: &[u8]) -> Cow<'_, str> {
+    // SAFETY: the DFA agrees with std, and `dense_scalar` meets the `dense` contract.
+    decode_lossy(bytes, dfa::validate, dense_scalar)
+}
+
+/// The unit at the start of `unit` (1 to 4 bytes, starting with a lead): its length,
+/// and whether it is a well-formed character (else it is a maximal subpart).
+#[inline]
+pub(crate) fn first_unit(unit: &[u8]) -> (usize, bool) {
+    let mut state = dfa::ACCEPT;
+    for (i, &byte) in unit.iter().enumerate() {
+        state = dfa::step(state, byte);
+        match state & 63 {
+            dfa::ACCEPT => return (i + 1, true),
+            dfa::REJECT => return (i.max(1), false),
+            _ => {}
+        }
+    }
+    (unit.len(), false)
+}
+
+/// Input bytes [`dense_scalar`] handles per capacity reservation.
+const DENSE_WINDOW: usize = 256;
+
+/// Lossy decoding of `bytes[pos..]` (`pos` at a unit boundary) a unit at a time, until
+/// [`CLEAN_RUN_TO_LEAVE`] bytes in a row were well-formed or the input ends. Returns the
+/// position reached (a unit boundary).
+///
+/// It avoids data-dependent branches for the three cases that make up most of random
+/// input: an ASCII byte (copied), a byte that can never start a character (80..C1,
+/// F5..FF: one U+FFFD), and a lead not followed by a tail (a maximal subpart of one
+/// byte: one U+FFFD). Each is one unconditional 4-byte store of either the byte or
+/// `EF BF BD` and a computed advance. Only a lead followed by a tail takes the branch to
+/// the DFA.
+pub(crate) fn dense_scalar(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
+    let len = bytes.len();
+    let mut clean_run = 0;
+    while pos < len {
+        let window_end = (pos + DENSE_WINDOW).min(len);
+        // Each input byte produces at most 3 output bytes; the 4-byte stores write one
+        // byte past the output cursor.
+        out.reserve(3 * (window_end - pos) + 4);
+        let base = out.as_mut_ptr();
+        let mut written = out.len();
+        while pos < window_end {
+            let byte = bytes[pos];
+            let next = if pos + 1 < len { bytes[pos + 1] } else { 0 };
+            // Non-short-circuiting `&`: one branch, rarely taken on random input.
+            let is_lead = (0xC2..=0xF4).contains(&byte);
+            if is_lead & dfa::is_continuation(next) {
+                // A lead and a tail: a longer character or a longer maximal subpart.
+                let unit = &bytes[pos..(pos + 4).min(len)];
+                let (unit_len, well_formed) = first_unit(unit);
+                // SAFETY: `written + 4 <= capacity` (reserved above: at most 3 output
+                // bytes per input byte of this window, plus 4).
+                unsafe {
+                    if well_formed {
+                        std::ptr::copy_nonoverlapping(unit.as_ptr(), base.add(written), unit_len);
+                        written += unit_len;
+                    } else {
+                        (base.add(written) as *mut u32).write_unaligned(REPLACEMENT);
+                        written += 3;
+                    }
+                }
+                clean_run = if well_formed { clean_run + unit_len } else { 0 };
+                pos += unit_len;
+            } else {
+                // Branch-free on purpose (random input makes `byte < 0x80` a coin
+                // toss): `ascii` is 1 or 0, `ascii_mask` all ones or zero.
+                let ascii = (byte < 0x80) as usize;
+                let ascii_mask = (ascii as u32).wrapping_neg();
+                let value = REPLACEMENT ^ ((REPLACEMENT ^ byte as u32) & ascii_mask);
+                // SAFETY: as above.
+                unsafe { (base.add(written) as *mut u32).write_unaligned(value) };
+                written += 3 - 2 * ascii;
+                clean_run = (clean_run + 1) * ascii;
+                pos += 1;
+            }
+            if clean_run >= CLEAN_RUN_TO_LEAVE {
+                break;
+            }
+        }
+        // SAFETY: bytes `..written` were initialised by the stores above (whole ASCII
+        // bytes, whole U+FFFD encodings, whole well-formed characters), and
+        // `written <= capacity`.
+        unsafe { out.set_len(written) };
+        if clean_run >= CLEAN_RUN_TO_LEAVE {
+            break;
+        }
+    }
+    pos
+}

@@ -1,0 +1,277 @@
+//! Compile-time tables for the UTF-32 conversion kernel.
+//!
+//! The kernel looks at 16 bytes that start at a character boundary and computes a 12-bit
+//! mask of character ends (bit `i` set iff byte `i` is the last byte of a character).
+//! Twelve bytes always hold at least three complete characters (at most 4 bytes each),
+//! so each step converts the first 4 characters if they end within 12 bytes, else the
+//! first 3. [`STEP_INDEX`] maps the mask to a [`Step`]: the shuffle that moves the bytes
+//! of those characters into 32-bit lanes (last byte in the lowest byte of the lane,
+//! zeros above the lead, as [`super::assemble_lane`] expects), how many bytes they use
+//! and how many characters they are.
+//!
+//! A step is identified by its character lengths: two bits `length - 1` per character,
+//! plus 256 when there are three characters; one extra entry marks masks that
+//! well-formed input cannot produce (a "character" longer than 4 bytes).
+
+/// One conversion step: a shuffle and how far it advances.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct Step {
+    /// Byte `4k + j` of the output takes input byte `shuffle[4k + j]`, or 0 if 0x80.
+    pub shuffle: [u8; 16],
+    /// The payload bits of each shuffled byte: 7F for ASCII, 3F for a tail, 1F, 0F or
+    /// 07 for a 2-, 3- or 4-byte lead (0 for unused bytes), so that a lane ANDed with it
+    /// holds exactly the bits of the scalar value, 6 per tail.
+    pub payload: [u8; 16],
+    /// Input bytes covered by the characters converted.
+    pub consumed: u8,
+    /// Characters converted (3 or 4); 0 for [`UNREACHABLE_STEP`].
+    pub chars: u8,
+}
+
+/// Number of step identifiers (two bits per character for up to 4 characters, and a
+/// flag for three-character steps).
+pub const STEP_COUNT: usize = 512;
+
+/// The step for masks that well-formed input cannot produce: converts nothing.
+pub const UNREACHABLE_STEP: u16 = (STEP_COUNT - 1) as u16;
+
+const fn lengths_id(lengths: &[u8; 4], chars: usize) -> u16 {
+    let mut id = if chars == 3 { 256 } else { 0 };
+    let mut k = 0;
+    while k < chars {
+        id |= ((lengths[k] - 1) as u16) << (2 * k);
+        k += 1;
+    }
+    id
+}
+
+const fn build_steps() -> [Step; STEP_COUNT] {
+    let empty = Step {
+        shuffle: [0x80; 16],
+        payload: [0; 16],
+        consumed: 0,
+        chars: 0,
+    };
+    let mut steps = [empty; STEP_COUNT];
+    let mut id = 0;
+    while id < STEP_COUNT - 1 {
+        let chars = if id >= 256 { 3 } else { 4 };
+        if chars == 4 || id < 256 + 64 {
+            let mut step = empty;
+            let mut start = 0u8;
+            let mut k = 0;
+            while k < chars {
+                let length = ((id >> (2 * k)) & 3) as u8 + 1;
+                let last = start + length - 1;
+                let mut j = 0;
+                while j < length {
+                    step.shuffle[4 * k + j as usize] = last - j;
+                    step.payload[4 * k + j as usize] = if j + 1 < length {
+                        0x3F
+                    } else {
+                        // The lead, last in the lane.
+                        [0x7F, 0x1F, 0x0F, 0x07][length as usize - 1]
+                    };
+                    j += 1;
+                }
+                start += length;
+                k += 1;
+            }
+            step.consumed = start;
+            step.chars = chars as u8;
+            steps[id] = step;
+        }
+        id += 1;
+    }
+    steps
+}
+
+/// An entry of [`STEP_INDEX`]: bits 0..9 the step identifier, 9..13 the bytes consumed,
+/// 13..16 the characters converted, so that one load gives all three.
+pub type StepEntry = u16;
+
+const fn entry(id: u16, consumed: usize, chars: usize) -> StepEntry {
+    id | ((consumed as u16) << 9) | ((chars as u16) << 13)
+}
+
+/// The step identifier of an entry (an index into [`STEPS`]).
+#[inline(always)]
+pub const fn step_id(entry: StepEntry) -> usize {
+    (entry & 0x1FF) as usize
+}
+
+/// Input bytes consumed by an entry's step (0 for masks well-formed input cannot give).
+#[inline(always)]
+pub const fn step_consumed(entry: StepEntry) -> usize {
+    ((entry >> 9) & 0xF) as usize
+}
+
+/// Characters converted by an entry's step.
+#[inline(always)]
+pub const fn step_chars(entry: StepEntry) -> usize {
+    (entry >> 13) as usize
+}
+
+const fn build_step_index() -> [StepEntry; 4096] {
+    let mut index = [entry(UNREACHABLE_STEP, 0, 0); 4096];
+    let mut mask = 0usize;
+    while mask < 4096 {
+        let mut lengths = [0u8; 4];
+        let mut chars = 0;
+        let mut start = 0;
+        let mut valid = true;
+        while chars < 4 {
+            // The next character end at or after `start`.
+            let mut end = start;
+            while end < 12 && mask & (1 << end) == 0 {
+                end += 1;
+            }
+            if end == 12 {
+                break;
+            }
+            let length = end - start + 1;
+            if length > 4 {
+                valid = false;
+                break;
+            }
+            lengths[chars] = length as u8;
+            chars += 1;
+            start = end + 1;
+        }
+        if valid && chars >= 3 {
+            index[mask] = entry(lengths_id(&lengths, chars), start, chars);
+        }
+        mask += 1;
+    }
+    index
+}
+
+/// The steps, by identifier.
+pub static STEPS: [Step; STEP_COUNT] = build_steps();
+
+const fn build_consumed() -> [u8; 4096] {
+    let index = build_step_index();
+    let mut consumed = [0u8; 4096];
+    let mut mask = 0;
+    while mask < 4096 {
+        consumed[mask] = step_consumed(index[mask]) as u8;
+        mask += 1;
+    }
+    consumed
+}
+
+/// [`step_consumed`] of each [`STEP_INDEX`] entry, as a table of its own: the step loop's
+/// cursor depends on it, and a byte load is the shortest path from mask to cursor.
+pub static STEP_CONSUMED: [u8; 4096] = build_consumed();
+
+/// Character-end mask of 12 bytes to step (see [`StepEntry`]).
+pub static STEP_INDEX: [StepEntry; 4096] = build_step_index();
+
+/// Lossy expansion of a 4-byte group (see `super::lossy_dense`): for each pattern of 4
+/// "copy" bits, byte `j` of the group is either copied (bit set) or replaced by EF BF BD.
+/// `EXPAND_SHUFFLE[group][pattern]` picks the copied bytes from the 16-byte chunk
+/// (0x80 elsewhere, which shuffles in zeros); `EXPAND_FILL[pattern]` holds the U+FFFD
+/// bytes to OR in; `EXPAND_LEN[pattern]` is the output length.
+pub static EXPAND_SHUFFLE: [[[u8; 16]; 16]; 4] = {
+    let mut tables = [[[0x80u8; 16]; 16]; 4];
+    let mut group = 0;
+    while group < 4 {
+        let mut pattern = 0;
+        while pattern < 16 {
+            let mut out = 0;
+            let mut j = 0;
+            while j < 4 {
+                if pattern & (1 << j) != 0 {
+                    tables[group][pattern][out] = (4 * group + j) as u8;
+                    out += 1;
+                } else {
+                    out += 3;
+                }
+                j += 1;
+            }
+            pattern += 1;
+        }
+        group += 1;
+    }
+    tables
+};
+
+/// See [`EXPAND_SHUFFLE`].
+pub static EXPAND_FILL: [[u8; 16]; 16] = {
+    let mut fills = [[0u8; 16]; 16];
+    let mut pattern = 0;
+    while pattern < 16 {
+        let mut out = 0;
+        let mut j = 0;
+        while j < 4 {
+            if pattern & (1 << j) != 0 {
+                out += 1;
+            } else {
+                fills[pattern][out] = 0xEF;
+                fills[pattern][out + 1] = 0xBF;
+                fills[pattern][out + 2] = 0xBD;
+                out += 3;
+            }
+            j += 1;
+        }
+        pattern += 1;
+    }
+    fills
+};
+
+/// See [`EXPAND_SHUFFLE`].
+pub static EXPAND_LEN: [u8; 16] = {
+    let mut lens = [0u8; 16];
+    let mut pattern = 0;
+    while pattern < 16 {
+        lens[pattern] = (12 - 2 * (pattern as u32).count_ones()) as u8;
+        pattern += 1;
+    }
+    lens
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_cover_the_first_characters() {
+        // "aé中😀": lengths 1, 2, 3, 4 -> ends at bytes 0, 2, 5, 9.
+        let mask = (1 << 0) | (1 << 2) | (1 << 5) | (1 << 9);
+        let entry = STEP_INDEX[mask];
+        let step = &STEPS[step_id(entry)];
+        assert_eq!((step.chars, step.consumed), (4, 10));
+        assert_eq!((step_chars(entry), step_consumed(entry)), (4, 10));
+        assert_eq!(
+            step.shuffle,
+            [0, 0x80, 0x80, 0x80, 2, 1, 0x80, 0x80, 5, 4, 3, 0x80, 9, 8, 7, 6]
+        );
+        // Three 4-byte characters.
+        let mask = (1 << 3) | (1 << 7) | (1 << 11);
+        let entry = STEP_INDEX[mask];
+        assert_eq!((step_chars(entry), step_consumed(entry)), (3, 12));
+        // No character end in the first 5 bytes: impossible in well-formed input.
+        assert_eq!(
+            step_id(STEP_INDEX[0b1111_1110_0000]),
+            UNREACHABLE_STEP as usize
+        );
+        assert_eq!(step_consumed(STEP_INDEX[0b1111_1110_0000]), 0);
+        assert_eq!(STEPS[UNREACHABLE_STEP as usize].consumed, 0);
+    }
+
+    #[test]
+    fn expansion_tables() {
+        // Group 1, copy bytes 0 and 2, replace bytes 1 and 3.
+        let pattern = 0b0101;
+        assert_eq!(EXPAND_LEN[pattern], 8);
+        assert_eq!(
+            &EXPAND_SHUFFLE[1][pattern][..8],
+            &[4, 0x80, 0x80, 0x80, 6, 0x80, 0x80, 0x80]
+        );
+        assert_eq!(
+            &EXPAND_FILL[pattern][..8],
+            &[0, 0xEF, 0xBF, 0xBD, 0, 0xEF, 0xBF, 0xBD]
+        );
+    }
+}
