@@ -16,6 +16,8 @@ mod buggy;
 mod checks;
 #[path = "../fuzz/src/decoders.rs"]
 mod decoders;
+#[path = "../fuzz/src/fast_backends.rs"]
+mod fast_backends;
 #[path = "../fuzz/src/findings.rs"]
 mod findings;
 #[path = "../fuzz/src/program.rs"]

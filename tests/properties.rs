@@ -6,7 +6,10 @@
 //! - lossy output is well-formed and a fixed point: decoding it again changes nothing;
 //! - the `valid_up_to` prefix is well-formed and the rest starts with an error of the
 //!   reported `error_len`;
-//! - chunked decoding equals one-shot decoding, wherever the chunks are cut;
+//! - chunked decoding (encoding_rs's and the fast streaming decoder over each backend)
+//!   equals one-shot decoding by the reference, wherever the chunks are cut;
+//! - every backend of the fast decoder, called by name, equals the reference on arbitrary
+//!   bytes;
 //! - every built-in in-process decoder (std, encoding_rs, simdutf8, bstr, ...) agrees with
 //!   the reference on arbitrary bytes, by the engine's comparison.
 //!
@@ -19,6 +22,9 @@ use utf8conf::engine::check::PairChecker;
 use utf8conf::outcome::ErrorLen;
 use utf8conf::reference::Reference;
 
+#[path = "../fuzz/src/fast_backends.rs"]
+#[allow(dead_code)]
+mod fast_backends;
 #[path = "../fuzz/src/streaming.rs"]
 #[allow(dead_code)]
 mod streaming;
@@ -112,15 +118,41 @@ proptest! {
     ) {
         let plan_data = streaming::ChunkPlan::encode(&sizes, &input);
         let plan = streaming::ChunkPlan::parse(&plan_data);
-        let chunked = streaming::EncodingRsStream.decode_chunks(&plan.chunks());
         let one_shot = Reference::rfc3629().outcome("reference", &input);
-        prop_assert_eq!(chunked.valid, one_shot.valid);
-        prop_assert_eq!(chunked.valid_up_to, one_shot.valid_up_to);
-        prop_assert_eq!(chunked.scalars, one_shot.scalars);
-        let units = |errors: Option<Vec<utf8conf::outcome::ErrorUnit>>| -> Vec<(usize, usize)> {
-            errors.unwrap_or_default().iter().map(|unit| (unit.offset, unit.len)).collect()
+        let units = |errors: &Option<Vec<utf8conf::outcome::ErrorUnit>>| -> Vec<(usize, usize)> {
+            errors.iter().flatten().map(|unit| (unit.offset, unit.len)).collect()
         };
-        prop_assert_eq!(units(chunked.errors), units(one_shot.errors));
+        let mut streamers: Vec<Box<dyn StreamingDecoder>> = vec![Box::new(streaming::EncodingRsStream)];
+        for backend in fast_backends::available_backends() {
+            streamers.push(Box::new(fast_backends::FastStream::new(backend)));
+        }
+        for streamer in &streamers {
+            let chunked = streamer.decode_chunks(&plan.chunks());
+            let name = streamer.name();
+            prop_assert_eq!(chunked.valid, one_shot.valid, "{}", name);
+            prop_assert_eq!(chunked.valid_up_to, one_shot.valid_up_to, "{}", name);
+            if streamer.capabilities().error_len {
+                prop_assert_eq!(chunked.error_len, one_shot.error_len, "{}", name);
+            }
+            prop_assert_eq!(&chunked.scalars, &one_shot.scalars, "{}", name);
+            prop_assert_eq!(units(&chunked.errors), units(&one_shot.errors), "{}", name);
+        }
+    }
+
+    #[test]
+    fn every_fast_backend_equals_the_reference(
+        padding in 0usize..=128,
+        tail in utf8ish_bytes(),
+    ) {
+        // Padding moves the interesting bytes across 16/32/64-byte blocks.
+        let mut input = vec![b'x'; padding];
+        input.extend_from_slice(&tail);
+        // Each backend by name (validate/lossy and resumed UTF-32), not only the dispatched.
+        for decoder in fast_backends::backend_decoders() {
+            let mut checker = PairChecker::new(decoder.as_ref());
+            let signature = checker.signature(&input);
+            prop_assert!(signature.is_none(), "{}: {:?}", decoder.name(), signature);
+        }
     }
 
     #[test]

@@ -2,9 +2,12 @@
 
 use utf8conf::decoders::{builtin, Decoder};
 
+use crate::fast_backends::{available_backends, backend_decoders, FastStream};
 use crate::streaming::{EncodingRsStream, StreamingDecoder};
 
-/// Every in-process decoder but the reference itself (which the checks call directly).
+/// Every built-in decoder but the reference itself (which the checks call directly): the
+/// decoders `utf8conf run` compares, the fast decoder's dispatched entry points, each of its
+/// available backends and its streaming decoder among them.
 pub fn in_process() -> Vec<Box<dyn Decoder>> {
     builtin()
         .into_iter()
@@ -12,12 +15,18 @@ pub fn in_process() -> Vec<Box<dyn Decoder>> {
         .collect()
 }
 
-/// The backends the `backends` target calls one by one at every alignment offset.
+/// The backends the `backends` target calls one by one at every alignment offset: each
+/// available backend of the fast decoder, by name (see [`crate::fast_backends`]).
 pub fn backends() -> Vec<Box<dyn Decoder>> {
-    in_process()
+    backend_decoders()
 }
 
-/// Every streaming decoder.
+/// Every streaming decoder: encoding_rs's, and the fast decoder's over each available
+/// backend.
 pub fn streaming() -> Vec<Box<dyn StreamingDecoder>> {
-    vec![Box::new(EncodingRsStream)]
+    let mut decoders: Vec<Box<dyn StreamingDecoder>> = vec![Box::new(EncodingRsStream)];
+    for backend in available_backends() {
+        decoders.push(Box::new(FastStream::new(backend)));
+    }
+    decoders
 }

@@ -11,6 +11,7 @@
 pub mod buggy;
 pub mod checks;
 pub mod decoders;
+pub mod fast_backends;
 pub mod findings;
 pub mod program;
 pub mod report;

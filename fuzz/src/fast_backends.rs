@@ -1,0 +1,168 @@
+//! The fast decoder's backends (`utf8conf::fast`), each called by name, not through the
+//! dispatcher, so that every backend this CPU can run is fuzzed and covered, whichever one
+//! `fast::Backend::best()` would pick.
+//!
+//! Per backend the `backends` target runs:
+//!
+//! - `fast-<backend>`: the library's own per-backend decoder
+//!   (`utf8conf::decoders::fast::FastDecoder`): `validate_with` for the strict result,
+//!   `decode_utf32_with` (or `decode_lossy_with` on ill-formed input) for the scalars;
+//! - `fast-<backend>-utf32` ([`ResumedUtf32`]): `decode_utf32_with`, resumed after each error
+//!   unit the way a caller builds lossy decoding from a strict decoder (skip `error_len`
+//!   bytes, or the rest when it is `None`). It reports the strict result, the scalars and
+//!   every error unit, and so runs the UTF-32 kernel from every error onward, at every
+//!   alignment the error leaves it.
+//!
+//! And the `streaming` target runs the streaming decoder over each backend
+//! ([`FastStream`], `fast-stream-<backend>`), fed in the fuzz input's own chunk plan.
+
+use utf8conf::decoders::fast::FastDecoder;
+use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
+use utf8conf::fast::stream::{Collected, StreamDecoder};
+use utf8conf::fast::{self, Backend};
+use utf8conf::outcome::{scalars_of, ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
+
+use crate::streaming::StreamingDecoder;
+
+/// The backends this CPU can run, in `Backend::all()` order.
+pub fn available_backends() -> Vec<Backend> {
+    Backend::all()
+        .iter()
+        .copied()
+        .filter(|backend| backend.is_available())
+        .collect()
+}
+
+/// One backend's `decode_utf32_with`, resumed after each error (see the module header).
+pub struct ResumedUtf32 {
+    backend: Backend,
+    name: String,
+}
+
+impl ResumedUtf32 {
+    /// The resumed UTF-32 decoder of `backend`.
+    pub fn new(backend: Backend) -> ResumedUtf32 {
+        ResumedUtf32 {
+            backend,
+            name: format!("fast-{}-utf32", backend.name()),
+        }
+    }
+}
+
+impl Decoder for ResumedUtf32 {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> String {
+        format!("utf8conf {} ({})", env!("CARGO_PKG_VERSION"), self.backend)
+    }
+
+    fn description(&self) -> &str {
+        "utf8conf fast decode_utf32_with, one backend, resumed after each error unit"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        let mut scalars = Vec::new();
+        let mut errors = Vec::new();
+        let mut first_error = None;
+        let mut offset = 0;
+        while offset < input.len() {
+            let result = fast::decode_utf32_with(self.backend, &input[offset..], &mut scalars)
+                .ok_or_else(|| DecoderFailure {
+                    kind: FailureKind::Crash,
+                    message: format!("backend {} is not available", self.backend),
+                })?;
+            let Err(error) = result else { break };
+            let at = offset + error.valid_up_to();
+            let rest = input.len() - at;
+            // `None`: an incomplete character runs to the end; it is one unit.
+            let len = error.error_len().unwrap_or(rest).clamp(1, rest.max(1));
+            first_error.get_or_insert((at, ErrorLen::from_std(error.error_len())));
+            errors.push(ErrorUnit {
+                offset: at,
+                len,
+                category: None,
+            });
+            scalars.push(REPLACEMENT);
+            offset = at + len;
+        }
+        let mut outcome = Outcome::from_strict(self.name.as_str(), first_error);
+        outcome.scalars = Some(scalars);
+        outcome.errors = Some(errors);
+        Ok(outcome)
+    }
+}
+
+/// Per available backend: the library's `fast-<backend>` and [`ResumedUtf32`].
+pub fn backend_decoders() -> Vec<Box<dyn Decoder>> {
+    let mut decoders: Vec<Box<dyn Decoder>> = Vec::new();
+    for backend in available_backends() {
+        if let Some(decoder) = FastDecoder::with_backend(backend) {
+            decoders.push(Box::new(decoder));
+        }
+        decoders.push(Box::new(ResumedUtf32::new(backend)));
+    }
+    decoders
+}
+
+/// The fast streaming decoder with one backend inside chunks (`fast-stream-<backend>`).
+pub struct FastStream {
+    backend: Backend,
+    name: String,
+}
+
+impl FastStream {
+    /// The streaming decoder over `backend`.
+    pub fn new(backend: Backend) -> FastStream {
+        FastStream {
+            backend,
+            name: format!("fast-stream-{}", backend.name()),
+        }
+    }
+}
+
+impl StreamingDecoder for FastStream {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode_chunks(&self, chunks: &[&[u8]]) -> Outcome {
+        let mut decoder =
+            StreamDecoder::with_backend(self.backend).expect("only available backends are listed");
+        let mut sink = Collected::default();
+        for chunk in chunks {
+            decoder.feed(chunk, &mut sink);
+        }
+        decoder.finish(&mut sink);
+        let first_error = sink.errors.first().map(|unit| {
+            let len = if unit.at_end {
+                ErrorLen::Incomplete
+            } else {
+                ErrorLen::Invalid(unit.len)
+            };
+            (unit.offset as usize, len)
+        });
+        let mut outcome = Outcome::from_strict(self.name.as_str(), first_error);
+        outcome.scalars = Some(scalars_of(&sink.text));
+        outcome.errors = Some(
+            sink.errors
+                .iter()
+                .map(|unit| ErrorUnit {
+                    offset: unit.offset as usize,
+                    len: unit.len,
+                    category: None,
+                })
+                .collect(),
+        );
+        outcome
+    }
+}
