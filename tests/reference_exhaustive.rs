@@ -110,3 +110,25 @@ fn reference_agrees_with_std_and_encoding_rs_on_every_input_up_to_3_bytes() {
         }
     });
 }
+
+/// The determinised matcher and the plain NFA simulation agree at every offset of every
+/// input of length 0..=3 (and so the exhaustive test above checks both).
+#[test]
+fn subset_table_matches_the_nfa_simulation_on_every_input_up_to_3_bytes() {
+    let automaton = Reference::rfc3629().automaton();
+    assert!(
+        automaton.subset_count() > 0,
+        "the RFC 3629 grammar determinises"
+    );
+    for value in 0..(1u32 << 24) {
+        let bytes = value.to_be_bytes();
+        for len in 1..=3 {
+            let input = &bytes[4 - len..];
+            assert_eq!(
+                automaton.match_at(input),
+                automaton.match_at_by_simulation(input),
+                "{input:02X?}"
+            );
+        }
+    }
+}

@@ -88,6 +88,59 @@ pub struct Automaton {
     consumers_of: Vec<StateSet>,
     start: StateSet,
     accept: StateSet,
+    /// The same automaton determinised by subset construction, when it is small enough.
+    subsets: Option<SubsetTable>,
+}
+
+/// The NFA's reachable live sets, numbered, with a transition table over bytes: the subset
+/// construction, done once when the grammar is compiled. Matching then costs one table
+/// lookup per byte instead of a walk over the live states, and gives exactly the same live
+/// sets (`Automaton::match_at_by_simulation` is the plain simulation it must agree with).
+#[derive(Debug, Clone)]
+struct SubsetTable {
+    /// `sets[d]`: the NFA live set that subset `d` stands for. Subset 0 is the empty set.
+    sets: Vec<StateSet>,
+    /// `next[d * 256 + byte]`: the subset after reading `byte` in subset `d`.
+    next: Vec<u16>,
+    /// The subset of the start set.
+    start: u16,
+}
+
+/// Subset construction gives up (and matching simulates the NFA) beyond this many subsets.
+const MAX_SUBSETS: usize = 1024;
+
+impl SubsetTable {
+    fn build(automaton: &Automaton) -> Option<SubsetTable> {
+        let mut sets: Vec<StateSet> = vec![0, automaton.start];
+        let mut numbers: HashMap<StateSet, u16> = HashMap::from([(0, 0), (automaton.start, 1)]);
+        let mut next: Vec<u16> = Vec::new();
+        let mut pending = 0;
+        while pending < sets.len() {
+            let live = sets[pending];
+            for byte in 0..=255u8 {
+                let target = automaton.step(live, byte);
+                let number = match numbers.get(&target) {
+                    Some(&number) => number,
+                    None => {
+                        if sets.len() == MAX_SUBSETS {
+                            return None;
+                        }
+                        let number = sets.len() as u16;
+                        sets.push(target);
+                        numbers.insert(target, number);
+                        number
+                    }
+                };
+                next.push(number);
+            }
+            pending += 1;
+        }
+        Some(SubsetTable {
+            sets,
+            next,
+            start: 1,
+        })
+    }
 }
 
 /// What matching at one offset found.
@@ -133,6 +186,36 @@ impl Automaton {
 
     /// Matches at the start of `input`.
     pub fn match_at(&self, input: &[u8]) -> Match {
+        let Some(table) = &self.subsets else {
+            return self.match_at_by_simulation(input);
+        };
+        let mut subset = table.start;
+        let mut longest_whole = None;
+        let mut consumed = 0;
+        loop {
+            if table.sets[subset as usize] & self.accept != 0 {
+                longest_whole = Some(consumed);
+            }
+            let Some(&byte) = input.get(consumed) else {
+                break;
+            };
+            let next = table.next[subset as usize * 256 + byte as usize];
+            if next == 0 {
+                break;
+            }
+            subset = next;
+            consumed += 1;
+        }
+        self.found(
+            longest_whole,
+            consumed,
+            table.sets[subset as usize],
+            input.len(),
+        )
+    }
+
+    /// Matches at the start of `input` by simulating the NFA state set byte by byte.
+    pub fn match_at_by_simulation(&self, input: &[u8]) -> Match {
         let mut live = self.start;
         let mut longest_whole = None;
         let mut consumed = 0;
@@ -150,14 +233,29 @@ impl Automaton {
             live = next;
             consumed += 1;
         }
+        self.found(longest_whole, consumed, live, input.len())
+    }
+
+    fn found(
+        &self,
+        longest_whole: Option<usize>,
+        consumed: usize,
+        live: StateSet,
+        input_len: usize,
+    ) -> Match {
         match longest_whole {
             Some(len) => Match::Whole { len },
             None => Match::Partial {
                 reached: consumed,
                 live,
-                hit_end: consumed == input.len(),
+                hit_end: consumed == input_len,
             },
         }
+    }
+
+    /// How many subsets the determinised automaton has (0 when matching simulates the NFA).
+    pub fn subset_count(&self) -> usize {
+        self.subsets.as_ref().map_or(0, |table| table.sets.len())
     }
 
     /// The live set after reading `byte` from `live`.
@@ -335,14 +433,17 @@ impl Builder<'_> {
                 }
             }
         }
-        Ok(Automaton {
+        let mut automaton = Automaton {
             start: closure[entry],
             accept: 1, // state 0 is Accept
             states: self.states,
             origins: self.origins,
             closure,
             consumers_of,
-        })
+            subsets: None,
+        };
+        automaton.subsets = SubsetTable::build(&automaton);
+        Ok(automaton)
     }
 }
 
@@ -398,6 +499,29 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn subset_table_agrees_with_simulation() {
+        let a = automaton("r = 2*3%x41 %x42 / %x41 *%x43", "r");
+        assert!(a.subset_count() > 2);
+        for input in [
+            &b"AAB"[..],
+            b"AAAB",
+            b"AB",
+            b"ACCC",
+            b"A",
+            b"",
+            b"B",
+            b"AAAAB",
+            b"ACB",
+        ] {
+            assert_eq!(
+                a.match_at(input),
+                a.match_at_by_simulation(input),
+                "{input:?}"
+            );
+        }
     }
 
     #[test]

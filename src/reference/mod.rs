@@ -250,6 +250,11 @@ impl Reference {
         clauses.join("; ")
     }
 
+    /// The compiled character rule.
+    pub fn automaton(&self) -> &Automaton {
+        &self.automaton
+    }
+
     /// The name of the character rule (`UTF8-char`).
     pub fn char_rule(&self) -> &str {
         &self.char_rule
