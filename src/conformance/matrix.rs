@@ -13,8 +13,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::render::{escape_html, STYLE};
-use super::report::{write_atomically, ConformanceReport, DepartureEntry};
+use super::report::{ConformanceReport, DepartureEntry};
 use super::CategoryStatus;
+use crate::report::write_atomically;
 use crate::taxonomy::Category;
 
 /// The `schema` value of `matrix.json`.

@@ -6,7 +6,6 @@
 //! views of it, so the three never disagree.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
@@ -20,6 +19,8 @@ use super::{
 };
 use crate::corpus::Origin;
 use crate::reference::Reference;
+use crate::report::time;
+use crate::report::write_atomically;
 use crate::taxonomy::Category;
 
 /// `conformance.json`.
@@ -570,71 +571,9 @@ fn map_section(map: &[u8]) -> MapSection {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced,
-/// then renamed over the target.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let directory = path.parent().unwrap_or(Path::new("."));
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = directory.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
-}
-
 /// The current UTC time as RFC 3339 (`2026-11-22T03:15:00Z`) and as a compact run id
 /// (`20261122T031500Z`).
 pub fn utc_now() -> (String, String) {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = (seconds / 86_400) as i64;
-    let (hour, minute, second) = ((seconds / 3600) % 24, (seconds / 60) % 60, seconds % 60);
-    let (year, month, day) = civil_from_days(days);
-    (
-        format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z"),
-        format!("{year:04}{month:02}{day:02}T{hour:02}{minute:02}{second:02}Z"),
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day), after Howard
-/// Hinnant's `civil_from_days`.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_779), (2026, 11, 22));
-    }
+    let now = std::time::SystemTime::now();
+    (time::rfc3339(now), time::compact(now))
 }
