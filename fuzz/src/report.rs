@@ -24,18 +24,14 @@
 //! one report; they are appended to the explanation, after the reference's account.
 
 use std::path::Path;
-use std::time::SystemTime;
 
 use utf8conf::corpus::Origin;
 use utf8conf::decoders::Decoder;
-use utf8conf::engine::check::{PairChecker, REFERENCE_NAME};
-use utf8conf::engine::explain;
+use utf8conf::engine::check::PairChecker;
 use utf8conf::engine::minimize::{self, Minimized};
 use utf8conf::engine::signature::Signature;
-use utf8conf::hex::format_hex;
-use utf8conf::reference::Reference;
-use utf8conf::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
-use utf8conf::report::{shell_quote, time};
+use utf8conf::engine::{self, ReportContext};
+use utf8conf::report::divergence::DivergenceReport;
 
 /// Decode-and-compare calls the minimiser may spend per finding (as `utf8conf run`).
 pub const MINIMIZATION_CALLS: usize = 4_000;
@@ -96,8 +92,8 @@ pub fn check_pair(
     })
 }
 
-/// The report of `signature`, first seen in `input`, minimised to `minimized` (the same
-/// fields, computed the same way, as the reports of `utf8conf run`).
+/// The report of `signature`, first seen in `input`, minimised to `minimized`: the engine's
+/// own report, with the fuzz target as origin and its conditions in the explanation.
 fn build_report(
     decoder: &dyn Decoder,
     signature: &Signature,
@@ -105,83 +101,23 @@ fn build_report(
     minimized: &Minimized,
     context: FuzzContext<'_>,
 ) -> DivergenceReport {
-    let bytes = &minimized.bytes;
-    let mut checker = PairChecker::new(decoder);
-    let checked = checker.check(bytes);
-    let mut outcomes = serde_json::Map::new();
-    outcomes.insert(
-        REFERENCE_NAME.to_string(),
-        serde_json::to_value(Reference::rfc3629().outcome(REFERENCE_NAME, bytes))
-            .expect("outcomes serialise"),
-    );
-    let failure = match &checked.failure {
-        None => {
-            outcomes.insert(
-                decoder.name().to_string(),
-                serde_json::to_value(checker.last_outcome()).expect("outcomes serialise"),
-            );
-            None
-        }
-        Some(message) => Some(Failure {
-            decoder: decoder.name().to_string(),
-            kind: signature.aspect.as_str().to_string(),
-            message: message.clone(),
-        }),
-    };
-    let also_differs = checked
-        .comparison
-        .diverged
-        .iter()
-        .filter(|&aspect| aspect != signature.aspect)
-        .map(|aspect| aspect.as_str().to_string())
-        .collect();
-    let id = signature.id();
-    let hex = format_hex(bytes);
-    let mut explanation = explain::explain(bytes);
-    if let Some(conditions) = context.conditions {
-        explanation.push_str(&format!("\n(fuzz target {}: {conditions})", context.target));
-    }
-    let path = context.report_dir.join(format!("{id}.json"));
-    DivergenceReport {
-        schema: DIVERGENCE_SCHEMA.to_string(),
-        id,
-        run_id: format!("fuzz-{}", context.target),
-        decoders: vec![signature.reference.clone(), signature.decoder.clone()],
-        aspect: signature.aspect.as_str().to_string(),
-        shape: signature.shape.clone(),
-        categories: signature.categories.clone(),
-        also_differs,
-        input_hex: format_hex(input),
-        minimized_hex: hex.clone(),
-        outcomes,
-        failure,
-        explanation,
-        origin: Origin::Fuzz {
-            target: context.target.to_string(),
+    engine::build_report(
+        decoder,
+        signature,
+        input,
+        minimized,
+        ReportContext {
+            run_id: &format!("fuzz-{}", context.target),
+            report_dir: context.report_dir,
+            origin: Origin::Fuzz {
+                target: context.target.to_string(),
+            },
+            other_origins: Vec::new(),
+            occurrences: 1,
+            first_input: 0,
+            conditions: context
+                .conditions
+                .map(|conditions| format!("fuzz target {}: {conditions}", context.target)),
         },
-        other_origins: Vec::new(),
-        occurrences: 1,
-        first_seen: time::rfc3339(SystemTime::now()),
-        first_input_index: 0,
-        reproduce: format!(
-            "utf8conf reproduce {}",
-            shell_quote(&path.to_string_lossy())
-        ),
-        reproduce_decode: [signature.reference.as_str(), signature.decoder.as_str()]
-            .iter()
-            .map(|name| {
-                format!(
-                    "utf8conf decode --decoder {} --hex {}",
-                    shell_quote(name),
-                    shell_quote(&hex)
-                )
-            })
-            .collect(),
-        minimization: Minimization {
-            input_len: input.len(),
-            minimized_len: bytes.len(),
-            calls: minimized.calls,
-            budget_exhausted: minimized.budget_exhausted,
-        },
-    }
+    )
 }

@@ -548,7 +548,7 @@ impl<'e> Collector<'e> {
             &minimized,
             ReportContext {
                 run_id: &self.run_id,
-                run_dir: &self.run_dir,
+                report_dir: &self.run_dir.join("divergences"),
                 origin: found.origin,
                 other_origins: found
                     .other_origins
@@ -557,6 +557,7 @@ impl<'e> Collector<'e> {
                     .collect(),
                 occurrences: found.count,
                 first_input: found.first_input,
+                conditions: None,
             },
         );
         write_json_atomically(&report_path(&self.run_dir, &report.id), &report)?;
@@ -661,18 +662,29 @@ pub fn report_path(run_dir: &Path, id: &str) -> PathBuf {
     run_dir.join("divergences").join(format!("{id}.json"))
 }
 
-/// The run-specific facts of a report.
-struct ReportContext<'a> {
-    run_id: &'a str,
-    run_dir: &'a Path,
-    origin: Origin,
-    other_origins: Vec<Origin>,
-    occurrences: u64,
-    first_input: u64,
+/// The facts of a report that depend on where its divergence was found (a run, a fuzz
+/// target), not on the divergence itself.
+pub struct ReportContext<'a> {
+    /// The run id (`fuzz-<target>` for fuzzing).
+    pub run_id: &'a str,
+    /// The folder the report is written to (its `reproduce` command names the file there).
+    pub report_dir: &'a Path,
+    /// Where the first occurrence came from.
+    pub origin: Origin,
+    /// Where a few later occurrences came from.
+    pub other_origins: Vec<Origin>,
+    /// How many inputs showed this divergence.
+    pub occurrences: u64,
+    /// The index of the first occurrence among the run's inputs.
+    pub first_input: u64,
+    /// Conditions the decoder ran under that are not part of the signature (a fuzz
+    /// target's chunk plan or alignment), appended to the explanation in parentheses.
+    pub conditions: Option<String>,
 }
 
-/// Builds the report of `signature`, first seen in `input`, minimised to `minimized`.
-fn build_report(
+/// Builds the report of `signature`, first seen in `input`, minimised to `minimized`: the
+/// one place a [`DivergenceReport`] is assembled, for `utf8conf run` and for `cargo fuzz`.
+pub fn build_report(
     decoder: &dyn Decoder,
     signature: &Signature,
     input: &[u8],
@@ -715,7 +727,11 @@ fn build_report(
         .collect();
     let id = signature.id();
     let hex = format_hex(bytes);
-    let path = report_path(context.run_dir, &id);
+    let path = context.report_dir.join(format!("{id}.json"));
+    let mut explanation = explain::explain(bytes);
+    if let Some(conditions) = &context.conditions {
+        explanation.push_str(&format!("\n({conditions})"));
+    }
     DivergenceReport {
         schema: DIVERGENCE_SCHEMA.to_string(),
         id,
@@ -729,7 +745,7 @@ fn build_report(
         minimized_hex: hex.clone(),
         outcomes,
         failure,
-        explanation: explain::explain(bytes),
+        explanation,
         origin: context.origin,
         other_origins: context.other_origins,
         occurrences: context.occurrences,
