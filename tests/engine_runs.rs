@@ -298,6 +298,34 @@ fn a_panicking_decoder_is_reported_as_a_crash_and_the_run_goes_on() {
 }
 
 #[test]
+fn one_panic_beside_unrelated_errors_is_one_report() {
+    // The same panic (on FF) in inputs whose other errors differ: a crash cannot say which
+    // bytes caused it, so it is minimised on decoder, aspect and shape and filed under the
+    // minimised input's signature; every occurrence counts towards that one report.
+    let dir = out_dir("crash-merged");
+    let neighbours: [&[u8]; 4] = [b"", &[0xC0], &[0xED, 0xA0, 0x80], &[0xE4, 0xBD]];
+    let mut inputs = Vec::new();
+    for index in 0..40u64 {
+        let mut bytes = format!("input {index} ").into_bytes();
+        bytes.extend_from_slice(neighbours[index as usize % neighbours.len()]);
+        bytes.extend_from_slice(b" then ");
+        bytes.push(0xFF);
+        inputs.push(generated("mixed", index, bytes));
+    }
+    let engine = Engine::new(vec![decoder("mutant-panic")]);
+    let mut options = RunOptions::new(&dir);
+    options.batch_size = 8;
+    let result = run(&engine, inputs, &options);
+
+    assert_eq!(result.reports.len(), 1, "{:#?}", result.reports);
+    let report = &result.reports[0];
+    assert_eq!(report.aspect, "crash");
+    assert_eq!(report.minimized_hex, "FF");
+    assert_eq!(report.categories, vec![Category::InvalidLead]);
+    assert_eq!(report.occurrences, 40);
+}
+
+#[test]
 fn the_binary_contains_panics_silently() {
     let dir = out_dir("crash-binary");
     let (code, stdout, stderr) = binary(&[

@@ -509,43 +509,89 @@ impl<'e> Collector<'e> {
         for found in result.found {
             self.divergent_inputs += found.count;
             if let Some(&slot) = self.report_of.get(&found.signature) {
-                let report = &mut self.reports[slot];
-                report.occurrences += found.count;
-                let room = self.options.origins_kept
-                    - report.other_origins.len().min(self.options.origins_kept);
-                report.other_origins.extend(
-                    std::iter::once(found.origin)
-                        .chain(found.other_origins)
-                        .take(room),
-                );
+                self.add_occurrences(slot, found);
                 continue;
             }
             if self.reports.len() >= self.options.max_reports {
                 self.over_limit.insert(found.signature);
                 continue;
             }
-            let signature = found.signature.clone();
-            let report = self.new_report(found)?;
+            let raw_signature = found.signature.clone();
+            let (signature, minimized) = self.minimize(&found);
+            if let Some(&slot) = self.report_of.get(&signature) {
+                // Another input already led to the same minimised divergence.
+                self.report_of.insert(raw_signature, slot);
+                self.add_occurrences(slot, found);
+                continue;
+            }
+            let report = self.new_report(found, &signature, &minimized)?;
+            self.report_of.insert(raw_signature, self.reports.len());
             self.report_of.insert(signature, self.reports.len());
             self.reports.push(report);
         }
         Ok(())
     }
 
-    /// Minimises the first occurrence of a new signature and writes its report.
-    fn new_report(&self, found: Found) -> io::Result<DivergenceReport> {
+    /// Counts `found` under the report in `slot`, keeping a few more origins.
+    fn add_occurrences(&mut self, slot: usize, found: Found) {
+        let report = &mut self.reports[slot];
+        report.occurrences += found.count;
+        let room =
+            self.options.origins_kept - report.other_origins.len().min(self.options.origins_kept);
+        report.other_origins.extend(
+            std::iter::once(found.origin)
+                .chain(found.other_origins)
+                .take(room),
+        );
+    }
+
+    /// Minimises the first occurrence of a new signature; returns the signature the report
+    /// is filed under, with the minimised input.
+    ///
+    /// Most divergences keep their whole signature while shrinking. A crash, a timeout or a
+    /// protocol error cannot say which bytes caused it, so its signature's categories are
+    /// those of every error in the input; it shrinks keeping only the decoder, aspect and
+    /// shape, and is filed under the signature of what remains, so one panic met in many
+    /// inputs is one report.
+    fn minimize(&self, found: &Found) -> (Signature, minimize::Minimized) {
         let decoder = self.engine.decoders[found.decoder].as_ref();
         let mut checker = PairChecker::new(decoder);
         let target = found.signature.clone();
+        let is_failure = matches!(
+            target.aspect,
+            Aspect::Crash | Aspect::Timeout | Aspect::Protocol
+        );
         let minimized =
             minimize::minimize(&found.bytes, self.options.minimization_calls, |candidate| {
-                checker.signature(candidate).as_ref() == Some(&target)
+                checker.signature(candidate).is_some_and(|signature| {
+                    if is_failure {
+                        (&signature.aspect, &signature.shape) == (&target.aspect, &target.shape)
+                    } else {
+                        signature == target
+                    }
+                })
             });
+        let signature = if is_failure {
+            checker.signature(&minimized.bytes).unwrap_or(target)
+        } else {
+            target
+        };
+        (signature, minimized)
+    }
+
+    /// Writes the report of a new signature.
+    fn new_report(
+        &self,
+        found: Found,
+        signature: &Signature,
+        minimized: &minimize::Minimized,
+    ) -> io::Result<DivergenceReport> {
+        let decoder = self.engine.decoders[found.decoder].as_ref();
         let report = build_report(
             decoder,
-            &found.signature,
+            signature,
             &found.bytes,
-            &minimized,
+            minimized,
             ReportContext {
                 run_id: &self.run_id,
                 report_dir: &self.run_dir.join("divergences"),
