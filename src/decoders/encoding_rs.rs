@@ -10,7 +10,7 @@
 //! once told the input has ended are a still-completable prefix. That is the decoder's own
 //! answer, not ours.
 
-use encoding_rs::{DecoderResult, UTF_8};
+use encoding_rs::UTF_8;
 
 use super::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{scalars_of, ErrorLen, ErrorUnit, Outcome};
@@ -21,31 +21,11 @@ pub struct EncodingRsDecoder;
 /// The locked encoding_rs version, recorded by the build script.
 pub const VERSION: &str = env!("UTF8CONF_VERSION_encoding_rs");
 
-/// Error units found by encoding_rs's streaming decoder: `(offset, len, incomplete)`.
+/// Error units found by encoding_rs's streaming decoder fed the whole input as one chunk:
+/// `(offset, len, incomplete)`.
 pub fn streaming_error_units(input: &[u8]) -> Vec<(usize, usize, bool)> {
-    let mut decoder = UTF_8.new_decoder_without_bom_handling();
-    let capacity = decoder
-        .max_utf8_buffer_length_without_replacement(input.len())
-        .unwrap_or(input.len() * 3 + 16);
-    let mut output = String::with_capacity(capacity);
     let mut units = Vec::new();
-    let mut read_total = 0;
-    for last in [false, true] {
-        loop {
-            let source = if last { &[][..] } else { &input[read_total..] };
-            let (result, read) =
-                decoder.decode_to_string_without_replacement(source, &mut output, last);
-            read_total += read;
-            match result {
-                DecoderResult::InputEmpty => break,
-                DecoderResult::OutputFull => output.reserve(capacity.max(16)),
-                DecoderResult::Malformed(bad, after) => {
-                    let end = read_total - after as usize;
-                    units.push((end - bad as usize, bad as usize, last));
-                }
-            }
-        }
-    }
+    super::encoding_rs_chunked::strict_units(input, &[], &mut String::new(), &mut units);
     units
 }
 

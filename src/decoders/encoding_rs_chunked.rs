@@ -35,9 +35,10 @@ thread_local! {
     static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// Feeds `input` in its chunk plan to a strict streaming decoder and pushes every error
-/// unit: `(offset, len, incomplete)`.
-fn strict_units(
+/// Feeds `input` in the chunks cut at `boundaries` (none: one chunk) to a strict streaming
+/// decoder and pushes every error unit: `(offset, len, incomplete)`. A unit reported only
+/// once the decoder is told the input has ended is a still-completable prefix.
+pub(super) fn strict_units(
     input: &[u8],
     boundaries: &[usize],
     output: &mut String,

@@ -2,7 +2,7 @@
 //! `String::from_utf8_lossy` for the scalars and `<[u8]>::utf8_chunks` for the error units.
 
 use super::{Capabilities, Decoder, DecoderFailure};
-use crate::outcome::{scalars_of, ErrorLen, ErrorUnit, Outcome};
+use crate::outcome::{scalars_of, ErrorLen, Outcome};
 
 /// Rust std: `from_utf8` + `from_utf8_lossy` + `Utf8Chunks`.
 pub struct StdDecoder;
@@ -33,21 +33,7 @@ impl Decoder for StdDecoder {
             .map(|e| (e.valid_up_to(), ErrorLen::from_std(e.error_len())));
         let mut outcome = Outcome::from_strict(self.name(), first_error);
         outcome.scalars = Some(scalars_of(&String::from_utf8_lossy(input)));
-        let mut errors = Vec::new();
-        let mut offset = 0;
-        for chunk in input.utf8_chunks() {
-            offset += chunk.valid().len();
-            let invalid = chunk.invalid();
-            if !invalid.is_empty() {
-                errors.push(ErrorUnit {
-                    offset,
-                    len: invalid.len(),
-                    category: None,
-                });
-                offset += invalid.len();
-            }
-        }
-        outcome.errors = Some(errors);
+        outcome.errors = Some(super::std_split::utf8_chunk_units(input).collect());
         Ok(outcome)
     }
 }

@@ -141,19 +141,7 @@ impl Decoder for StdUtf8Chunks {
         reset_outcome(outcome, self.name());
         outcome.scalars = None;
         let mut errors = reuse_errors(outcome);
-        let mut offset = 0;
-        for chunk in input.utf8_chunks() {
-            offset += chunk.valid().len();
-            let invalid = chunk.invalid();
-            if !invalid.is_empty() {
-                errors.push(ErrorUnit {
-                    offset,
-                    len: invalid.len(),
-                    category: None,
-                });
-                offset += invalid.len();
-            }
-        }
+        errors.extend(utf8_chunk_units(input));
         if let Some(first) = errors.first() {
             outcome.valid = false;
             outcome.valid_up_to = Some(first.offset);
@@ -161,6 +149,23 @@ impl Decoder for StdUtf8Chunks {
         outcome.errors = Some(errors);
         Ok(())
     }
+}
+
+/// The error units `<[u8]>::utf8_chunks` reports: each chunk's invalid bytes, at the offset
+/// where they start.
+pub fn utf8_chunk_units(input: &[u8]) -> impl Iterator<Item = ErrorUnit> + '_ {
+    let mut offset = 0;
+    input.utf8_chunks().filter_map(move |chunk| {
+        offset += chunk.valid().len();
+        let len = chunk.invalid().len();
+        let start = offset;
+        offset += len;
+        (len > 0).then_some(ErrorUnit {
+            offset: start,
+            len,
+            category: None,
+        })
+    })
 }
 
 #[cfg(test)]
