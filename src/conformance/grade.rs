@@ -189,11 +189,7 @@ impl ReferenceView {
     }
 }
 
-/// True for the noncharacters of Unicode §23.7: U+FDD0..U+FDEF and the last two code
-/// points of every plane.
-pub fn is_noncharacter(scalar: u32) -> bool {
-    (0xFDD0..=0xFDEF).contains(&scalar) || scalar & 0xFFFE == 0xFFFE
-}
+pub use crate::taxonomy::is_noncharacter;
 
 const BOM: u32 = 0xFEFF;
 
@@ -498,15 +494,5 @@ mod tests {
             }]
         );
         assert_eq!(evaluation.map_state, MapState::Failure);
-    }
-
-    #[test]
-    fn noncharacters() {
-        for scalar in [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF] {
-            assert!(is_noncharacter(scalar), "{scalar:X}");
-        }
-        for scalar in [0xFDCF, 0xFDF0, 0xFFFD, 0xFEFF, 0x10000] {
-            assert!(!is_noncharacter(scalar), "{scalar:X}");
-        }
     }
 }
