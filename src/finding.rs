@@ -112,6 +112,28 @@ pub enum DecoderAction {
     Fails,
 }
 
+impl DecoderAction {
+    /// The action's kebab-case name (its `kind` in JSON).
+    pub fn name(&self) -> &'static str {
+        match self {
+            DecoderAction::AcceptsAs { .. } => "accepts-as",
+            DecoderAction::Replacements { .. } => "replacements",
+            DecoderAction::MergesWithNext => "merges-with-next",
+            DecoderAction::SplitsUnit => "splits-unit",
+            DecoderAction::MisjudgesEnd => "misjudges-end",
+            DecoderAction::SwallowsCharacter { .. } => "swallows-character",
+            DecoderAction::Stops => "stops",
+            DecoderAction::ValidUpToOff { .. } => "valid-up-to-off",
+            DecoderAction::RejectsCharacter => "rejects-character",
+            DecoderAction::Misdecodes { .. } => "misdecodes",
+            DecoderAction::Latin1Fallback => "latin1-fallback",
+            DecoderAction::StripsBom => "strips-bom",
+            DecoderAction::OtherErrorUnits => "other-error-units",
+            DecoderAction::Fails => "fails",
+        }
+    }
+}
+
 /// Where the bug shows, learnt by moving the minimal witness around in the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -176,6 +198,7 @@ impl RootCause {
             DecoderAction::Stops => Some(Category::OutputCutShort),
             DecoderAction::ValidUpToOff { .. } => Some(Category::OffsetMiscounted),
             DecoderAction::StripsBom => Some(Category::BomStripped),
+            DecoderAction::Latin1Fallback => Some(Category::ValidMisdecoded),
             _ => None,
         };
         if let Some(category) = own {
@@ -184,7 +207,9 @@ impl RootCause {
         match &self.unit.unit {
             UnitKind::Error { category } => vec![*category],
             UnitKind::WellFormed { scalar, .. } => vec![match self.decoder_does {
-                DecoderAction::RejectsCharacter if crate::taxonomy::is_noncharacter(*scalar) => {
+                DecoderAction::RejectsCharacter
+                    if crate::taxonomy::is_noncharacter(*scalar) && self.position.is_none() =>
+                {
                     Category::NoncharacterRejected
                 }
                 DecoderAction::RejectsCharacter | DecoderAction::Fails => Category::ValidRejected,
@@ -199,29 +224,17 @@ impl RootCause {
     /// Scalars and offsets are left out, so that the same bug met on different characters
     /// is one finding.
     pub fn key(&self) -> String {
-        let action = match &self.decoder_does {
-            DecoderAction::AcceptsAs { .. } => "accepts-as",
-            DecoderAction::Replacements { .. } => "replacements",
-            DecoderAction::MergesWithNext => "merges-with-next",
-            DecoderAction::SplitsUnit => "splits-unit",
-            DecoderAction::MisjudgesEnd => "misjudges-end",
-            DecoderAction::SwallowsCharacter { .. } => "swallows-character",
-            DecoderAction::Stops => "stops",
-            DecoderAction::ValidUpToOff { .. } => "valid-up-to-off",
-            DecoderAction::RejectsCharacter => "rejects-character",
-            DecoderAction::Misdecodes { .. } => "misdecodes",
-            DecoderAction::Latin1Fallback => "latin1-fallback",
-            DecoderAction::StripsBom => "strips-bom",
-            DecoderAction::OtherErrorUnits => "other-error-units",
-            DecoderAction::Fails => "fails",
-        };
+        let action = self.decoder_does.name();
         let detail = match &self.decoder_does {
             DecoderAction::Replacements { policy, .. } => {
                 policy.clone().unwrap_or_else(|| "unrecognised".to_string())
             }
             DecoderAction::ValidUpToOff { by } => by.to_string(),
+            // A position-dependent rejection is about the position, not the character.
             DecoderAction::Stops | DecoderAction::RejectsCharacter => match &self.unit.unit {
-                UnitKind::WellFormed { scalar, .. } => stop_class(*scalar).to_string(),
+                UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
+                    stop_class(*scalar).to_string()
+                }
                 _ => String::new(),
             },
             DecoderAction::Misdecodes { .. } => match &self.unit.unit {
@@ -285,9 +298,10 @@ impl RootCause {
                 format!("reports valid_up_to off by {by}")
             }
             DecoderAction::RejectsCharacter => match &self.unit.unit {
-                UnitKind::WellFormed { scalar, .. } => {
+                UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
                     format!("rejects well-formed {}", stop_class_words(*scalar))
                 }
+                UnitKind::WellFormed { .. } => "rejects well-formed characters".to_string(),
                 _ => format!("rejects {unit}"),
             },
             DecoderAction::Misdecodes { .. } => match &self.unit.unit {
@@ -409,19 +423,16 @@ fn stop_class(scalar: u32) -> &'static str {
         0 => "nul",
         0xFEFF => "bom",
         s if crate::taxonomy::is_noncharacter(s) => "noncharacter",
-        s if s < 0x80 => "length-1",
-        s if s < 0x800 => "length-2",
-        s if s < 0x10000 => "length-3",
-        _ => "length-4",
+        _ => "character",
     }
 }
 
-fn stop_class_words(scalar: u32) -> String {
+fn stop_class_words(scalar: u32) -> &'static str {
     match stop_class(scalar) {
-        "nul" => "U+0000".to_string(),
-        "bom" => "U+FEFF".to_string(),
-        "noncharacter" => "a noncharacter".to_string(),
-        other => format!("a {}-byte character", &other["length-".len()..]),
+        "nul" => "U+0000",
+        "bom" => "U+FEFF",
+        "noncharacter" => "a noncharacter",
+        _ => "characters",
     }
 }
 

@@ -20,6 +20,7 @@ pub mod cli;
 pub mod conformance;
 pub mod corpus;
 pub mod decoders;
+pub mod diagnosis;
 pub mod engine;
 pub mod fast;
 pub mod finding;
