@@ -80,6 +80,16 @@ impl Aspect {
         self as usize
     }
 
+    /// True for the strict-verdict aspects.
+    pub fn is_strict(self) -> bool {
+        matches!(self, Aspect::Valid | Aspect::ValidUpTo | Aspect::ErrorLen)
+    }
+
+    /// True for a decoder failure rather than a wrong answer.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Aspect::Crash | Aspect::Timeout | Aspect::Protocol)
+    }
+
     /// The aspect that reports a decoder failure of this kind.
     pub fn of_failure(kind: FailureKind) -> Aspect {
         match kind {
