@@ -130,6 +130,8 @@ fn same_kind(diagnosis: Option<&Diagnosis>, target: &Diagnosis) -> bool {
 /// A minimised, position-probed departure.
 struct Witnessed {
     bytes: Vec<u8>,
+    /// Candidates the minimiser tested.
+    calls: usize,
     answer: Answer,
     diagnosis: Diagnosis,
     count: u64,
@@ -189,6 +191,36 @@ pub fn findings<E>(
     Ok(group(subject, witnessed))
 }
 
+/// The finding of one departing input of an in-process decoder (minimised, position
+/// probed, each decode contained), with its witness and the candidates the minimiser
+/// tested; `None` when `decoder` agrees with the reference on `input`. `utf8conf run` and
+/// the fuzz targets file their reports by it.
+pub fn in_process_finding(
+    decoder: &dyn crate::decoders::Decoder,
+    input: &[u8],
+    occurrences: u64,
+    reproduce: &dyn Fn(&[u8]) -> String,
+) -> Option<(Finding, Vec<u8>, usize)> {
+    let capabilities = decoder.capabilities();
+    let answer = decode_contained(decoder, &[input.to_vec()]).pop()?;
+    let diagnosis = diagnose_input(input, &answer, capabilities)?;
+    let subject = Subject {
+        name: decoder.name(),
+        capabilities,
+        reproduce,
+    };
+    let given = Departed {
+        bytes: input.to_vec(),
+        count: occurrences.max(1),
+    };
+    let decode =
+        |batch: &[Vec<u8>]| Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch));
+    let Ok(witnessed) = witness(&subject, given, diagnosis, &mut { decode });
+    let bytes = witnessed.bytes.clone();
+    let calls = witnessed.calls;
+    Some((finding_of(&subject, vec![witnessed]), bytes, calls))
+}
+
 fn add_raw(
     raw: &mut BTreeMap<RawKey, (Departed, Diagnosis)>,
     given: Departed,
@@ -243,6 +275,7 @@ fn witness<E>(
     if let Some(error) = failure {
         return Err(error);
     }
+    let calls = minimized.calls;
     let mut bytes = minimized.bytes;
     let mut answer = decode(std::slice::from_ref(&bytes))?
         .pop()
@@ -282,6 +315,7 @@ fn witness<E>(
     }
     Ok(Witnessed {
         bytes,
+        calls,
         answer,
         diagnosis,
         count: given.count,
