@@ -24,3 +24,6 @@ if [ "$status" -ge 2 ]; then
 fi
 echo "--- matrix (exit $status: 0 all conformant, 1 findings)"
 cat reports/ci-matrix/matrix.md
+
+echo "=== planted-bug adapters"
+bash .ci/planted.sh

@@ -11,6 +11,11 @@
 //!   examples of Unicode §3.9, a byte order mark in first and later position, CESU-8
 //!   pairs, 5- and 6-byte forms, noncharacters, and multilingual text.
 //!
+//! - `legacy-followed`: the RFC 2279 5- and 6-byte forms (which some decoders accept)
+//!   followed by an error of each category and by well-formed text of each length
+//!   ([`crate::diagnosis::followup_inputs`]): what does a decoder that accepts
+//!   `F8 88 80 80 80` report for what comes next (its `valid_up_to` in particular)?
+//!
 //! - `vectors`: every authored test vector (`vectors/*.toml`, [`crate::corpus::vectors`]).
 //! - the generated corpora `faults` and `placement` (seed 0, the first
 //!   [`GENERATED_PER_SOURCE`] inputs of each): every ill-formed category injected into
@@ -102,6 +107,21 @@ pub fn probes() -> impl Iterator<Item = Vec<u8>> {
         .map(|(name, hex, _)| parse_hex(hex).unwrap_or_else(|e| panic!("probe {name}: {e}")))
 }
 
+/// The 5- and 6-byte forms of RFC 2279 that `legacy-followed` puts before each follower:
+/// U+200000 in 5 bytes, U+4000000 in 6, and a 5-byte form with an extra continuation byte.
+pub const LEGACY_FORMS: [&[u8]; 3] = [
+    &[0xF8, 0x88, 0x80, 0x80, 0x80],
+    &[0xFC, 0x84, 0x80, 0x80, 0x80, 0x80],
+    &[0xF8, 0x88, 0x80, 0x80, 0x80, 0x80],
+];
+
+/// Every legacy form followed by each follower of [`crate::diagnosis::followup_inputs`].
+pub fn legacy_followed() -> impl Iterator<Item = Vec<u8>> {
+    LEGACY_FORMS
+        .into_iter()
+        .flat_map(crate::diagnosis::followup_inputs)
+}
+
 /// Inputs taken from each generated corpus.
 pub const GENERATED_PER_SOURCE: u64 = 20_000;
 
@@ -126,8 +146,9 @@ pub fn check_inputs() -> Result<Vec<Input>, VectorError> {
         inputs.extend((0..count).filter_map(|index| generator.input_at(index)));
     }
     type Source = Box<dyn Iterator<Item = Vec<u8>>>;
-    let sources: [(&str, Source); 3] = [
+    let sources: [(&str, Source); 4] = [
         ("probes", Box::new(probes())),
+        ("legacy-followed", Box::new(legacy_followed())),
         ("exhaustive-0-2", Box::new(exhaustive_up_to_two())),
         ("boundary-3-4", Box::new(boundary_three_and_four())),
     ];
@@ -165,6 +186,10 @@ mod tests {
                 .count()
         };
         assert_eq!(count("probes"), PROBES.len());
+        assert_eq!(count("legacy-followed"), 3 * 16);
+        assert!(inputs
+            .iter()
+            .any(|i| i.bytes == [0xF8, 0x88, 0x80, 0x80, 0x80, 0x80, 0xFF]));
         assert_eq!(count("exhaustive-0-2"), 65_793);
         assert_eq!(count("boundary-3-4"), 244_904);
         assert!(count("vectors") > 100);

@@ -1,0 +1,319 @@
+//! The collector: merges the workers' batch results in input order, files each new
+//! divergence under its finding (one report per finding, minimised and diagnosed by the
+//! grading core), and writes the reports and `summary.json`.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::decoders::Decoder;
+use crate::finding::{Finding, Manifestation};
+use crate::hex::format_hex;
+use crate::report::divergence::DivergenceReport;
+use crate::report::summary::{
+    BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
+};
+use crate::report::{time, write_json_atomically};
+
+use super::budget::Budget;
+use super::check::PairChecker;
+use super::compare::Aspect;
+use super::minimize;
+use super::report::{build_report, report_path, ReportContext};
+use super::signature::Signature;
+use super::worker::{AspectCounters, BatchResult, Found};
+use super::{Engine, RunOptions, RunResult, EXIT_CLEAN, EXIT_DIVERGENCES};
+
+/// Manifestations kept per finding in a run's report.
+const MANIFESTATIONS_KEPT: usize = 4;
+
+/// The collector: merges batch results in order, minimises and writes reports.
+pub(super) struct Collector<'e> {
+    engine: &'e Engine,
+    options: &'e RunOptions,
+    run_id: String,
+    run_dir: PathBuf,
+    pub(super) reports: Vec<DivergenceReport>,
+    report_of: HashMap<Signature, usize>,
+    /// Finding id -> index in `reports`: one report per finding.
+    report_of_finding: HashMap<String, usize>,
+    over_limit: HashSet<Signature>,
+    counters: Vec<AspectCounters>,
+    sources: BTreeMap<String, u64>,
+    pub(super) total_inputs: u64,
+    total_bytes: u64,
+    divergent_inputs: u64,
+}
+
+impl<'e> Collector<'e> {
+    pub(super) fn new(
+        engine: &'e Engine,
+        options: &'e RunOptions,
+        run_id: &str,
+        run_dir: &Path,
+    ) -> Self {
+        Collector {
+            engine,
+            options,
+            run_id: run_id.to_string(),
+            run_dir: run_dir.to_path_buf(),
+            reports: Vec::new(),
+            report_of: HashMap::new(),
+            report_of_finding: HashMap::new(),
+            over_limit: HashSet::new(),
+            counters: vec![AspectCounters::default(); engine.decoders.len()],
+            sources: BTreeMap::new(),
+            total_inputs: 0,
+            total_bytes: 0,
+            divergent_inputs: 0,
+        }
+    }
+
+    pub(super) fn merge(&mut self, result: BatchResult) -> io::Result<()> {
+        self.total_inputs += result.inputs;
+        self.total_bytes += result.bytes;
+        for (name, count) in result.sources {
+            *self.sources.entry(name).or_default() += count;
+        }
+        for (total, batch) in self.counters.iter_mut().zip(&result.counters) {
+            for (t, b) in total.iter_mut().zip(batch) {
+                t.compared += b.compared;
+                t.divergences += b.divergences;
+            }
+        }
+        for found in result.found {
+            self.divergent_inputs += found.count;
+            if let Some(&slot) = self.report_of.get(&found.signature) {
+                self.add_occurrences(slot, found);
+                continue;
+            }
+            if self.reports.len() >= self.options.max_reports {
+                self.over_limit.insert(found.signature);
+                continue;
+            }
+            let raw_signature = found.signature.clone();
+            let (signature, minimized, finding) = self.minimize(&found);
+            // One report per finding: a signature whose root cause is already reported
+            // is a manifestation of that finding.
+            let existing = finding
+                .as_ref()
+                .and_then(|f| self.report_of_finding.get(&f.id))
+                .or_else(|| self.report_of.get(&signature))
+                .copied();
+            if let Some(slot) = existing {
+                self.report_of.insert(raw_signature, slot);
+                self.report_of.insert(signature.clone(), slot);
+                self.add_manifestation(slot, &signature, &minimized.bytes);
+                self.add_occurrences(slot, found);
+                continue;
+            }
+            let report = self.new_report(found, &signature, &minimized, finding)?;
+            let slot = self.reports.len();
+            self.report_of.insert(raw_signature, slot);
+            self.report_of.insert(signature, slot);
+            self.report_of_finding.insert(report.id.clone(), slot);
+            self.reports.push(report);
+        }
+        Ok(())
+    }
+
+    /// Notes a signature met under the finding in `slot` when it is about other categories.
+    fn add_manifestation(&mut self, slot: usize, signature: &Signature, witness: &[u8]) {
+        let finding = &mut self.reports[slot].finding;
+        let unit_categories = |f: &Finding| match &f.cause.unit.unit {
+            crate::finding::UnitKind::Error { category } => vec![*category],
+            _ => f.categories.clone(),
+        };
+        if signature.categories.is_empty()
+            || signature.categories == unit_categories(finding)
+            || finding.manifestations.len() >= MANIFESTATIONS_KEPT
+            || finding
+                .manifestations
+                .iter()
+                .any(|m| m.categories == signature.categories)
+        {
+            return;
+        }
+        finding.manifestations.push(Manifestation {
+            categories: signature.categories.clone(),
+            input_hex: format_hex(witness),
+            aspects: vec![signature.aspect],
+        });
+    }
+
+    /// Counts `found` under the report in `slot`, keeping a few more origins.
+    fn add_occurrences(&mut self, slot: usize, found: Found) {
+        let report = &mut self.reports[slot];
+        report.occurrences += found.count;
+        report.finding.occurrences += found.count;
+        let room =
+            self.options.origins_kept - report.other_origins.len().min(self.options.origins_kept);
+        report.other_origins.extend(
+            std::iter::once(found.origin)
+                .chain(found.other_origins)
+                .take(room),
+        );
+    }
+
+    /// Minimises the first occurrence of a new signature with the grading core
+    /// ([`crate::diagnosis::in_process_finding`]: remove bytes while the decoder departs in
+    /// the same aspect with the same kind of action, then probe the position), and returns
+    /// the signature of the minimised input (what `utf8conf reproduce` checks), the
+    /// minimised input, and its finding.
+    ///
+    /// A decoder that does not depart again on the same input (a flaky adapter) keeps its
+    /// first input and signature, without a finding of its own.
+    fn minimize(&self, found: &Found) -> (Signature, minimize::Minimized, Option<Finding>) {
+        let decoder = self.engine.decoders[found.decoder].as_ref();
+        let no_command = |_: &[u8]| String::new();
+        match crate::diagnosis::in_process_finding(decoder, &found.bytes, found.count, &no_command)
+        {
+            Some((finding, witness, calls)) => {
+                let signature = PairChecker::new(decoder)
+                    .signature(&witness)
+                    .unwrap_or_else(|| found.signature.clone());
+                let minimized = minimize::Minimized {
+                    budget_exhausted: calls >= crate::diagnosis::MINIMISE_BUDGET,
+                    bytes: witness,
+                    calls,
+                };
+                (signature, minimized, Some(finding))
+            }
+            None => (
+                found.signature.clone(),
+                minimize::Minimized {
+                    bytes: found.bytes.clone(),
+                    calls: 0,
+                    budget_exhausted: false,
+                },
+                None,
+            ),
+        }
+    }
+
+    /// Writes the report of a new signature.
+    fn new_report(
+        &self,
+        found: Found,
+        signature: &Signature,
+        minimized: &minimize::Minimized,
+        finding: Option<Finding>,
+    ) -> io::Result<DivergenceReport> {
+        let decoder = self.engine.decoders[found.decoder].as_ref();
+        let report = build_report(
+            decoder,
+            signature,
+            &found.bytes,
+            minimized,
+            ReportContext {
+                run_id: &self.run_id,
+                report_dir: &self.run_dir.join("divergences"),
+                origin: found.origin,
+                other_origins: found
+                    .other_origins
+                    .into_iter()
+                    .take(self.options.origins_kept)
+                    .collect(),
+                occurrences: found.count,
+                first_input: found.first_input,
+                conditions: None,
+                finding,
+            },
+        );
+        write_json_atomically(&report_path(&self.run_dir, &report.id), &report)?;
+        Ok(report)
+    }
+
+    pub(super) fn finish(
+        self,
+        started_at: SystemTime,
+        duration_seconds: f64,
+        threads: usize,
+        stopped_by: &str,
+    ) -> io::Result<RunResult> {
+        for report in &self.reports {
+            write_json_atomically(&report_path(&self.run_dir, &report.id), report)?;
+        }
+        let entry = |decoder: &dyn Decoder| DecoderEntry {
+            name: decoder.name().to_string(),
+            version: decoder.version(),
+            description: decoder.description().to_string(),
+            capabilities: decoder
+                .capabilities()
+                .names()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        };
+        let comparisons = self
+            .engine
+            .decoders
+            .iter()
+            .zip(&self.counters)
+            .map(|(decoder, counters)| DecoderCounts {
+                decoder: decoder.name().to_string(),
+                inputs: counters[Aspect::Crash.index()].compared,
+                aspects: Aspect::ALL
+                    .into_iter()
+                    .filter(|aspect| counters[aspect.index()].compared > 0)
+                    .map(|aspect| (aspect.as_str().to_string(), counters[aspect.index()]))
+                    .collect(),
+            })
+            .collect();
+        let exit_code = if self.divergent_inputs > 0 {
+            EXIT_DIVERGENCES
+        } else {
+            EXIT_CLEAN
+        };
+        let (budget_kind, budget_amount) = match self.options.budget {
+            Budget::Time(limit) => ("time", limit.as_secs_f64()),
+            Budget::Inputs(count) => ("inputs", count as f64),
+        };
+        let summary = Summary {
+            schema: SUMMARY_SCHEMA.to_string(),
+            run_id: self.run_id.clone(),
+            tool: Tool {
+                name: "utf8conf".to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+            },
+            seed: self.options.seed,
+            budget: BudgetEntry {
+                text: self.options.budget.describe(),
+                kind: budget_kind.to_string(),
+                amount: budget_amount,
+            },
+            stopped_by: stopped_by.to_string(),
+            started: time::rfc3339(started_at),
+            finished: time::rfc3339(SystemTime::now()),
+            duration_seconds,
+            threads,
+            reference: entry(&crate::decoders::reference::ReferenceDecoder),
+            decoders: self
+                .engine
+                .decoders
+                .iter()
+                .map(|d| entry(d.as_ref()))
+                .collect(),
+            sources: self.sources,
+            total_inputs: self.total_inputs,
+            total_bytes: self.total_bytes,
+            throughput_inputs_per_second: if duration_seconds > 0.0 {
+                (self.total_inputs as f64 / duration_seconds).round()
+            } else {
+                0.0
+            },
+            comparisons,
+            divergent_inputs: self.divergent_inputs,
+            reports: self.reports.iter().map(|r| r.id.clone()).collect(),
+            unreported_signatures: self.over_limit.len() as u64,
+            exit_code,
+        };
+        write_json_atomically(&self.run_dir.join("summary.json"), &summary)?;
+        Ok(RunResult {
+            run_dir: self.run_dir,
+            summary,
+            reports: self.reports,
+        })
+    }
+}

@@ -1,0 +1,191 @@
+//! Building a divergence report: the one place a [`DivergenceReport`] is assembled, for
+//! `utf8conf run` and for the fuzz targets.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::corpus::Origin;
+use crate::decoders::Decoder;
+use crate::finding::Finding;
+use crate::hex::format_hex;
+use crate::reference::Reference;
+use crate::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
+use crate::report::{shell_quote, time};
+
+use super::check::{PairChecker, REFERENCE_NAME};
+use super::explain;
+use super::minimize;
+use super::signature::Signature;
+
+/// Where the report with `id` lives.
+pub fn report_path(run_dir: &Path, id: &str) -> PathBuf {
+    run_dir.join("divergences").join(format!("{id}.json"))
+}
+
+/// The facts of a report that depend on where its divergence was found (a run, a fuzz
+/// target), not on the divergence itself.
+pub struct ReportContext<'a> {
+    /// The run id (`fuzz-<target>` for fuzzing).
+    pub run_id: &'a str,
+    /// The folder the report is written to (its `reproduce` command names the file there).
+    pub report_dir: &'a Path,
+    /// Where the first occurrence came from.
+    pub origin: Origin,
+    /// Where a few later occurrences came from.
+    pub other_origins: Vec<Origin>,
+    /// How many inputs showed this divergence.
+    pub occurrences: u64,
+    /// The index of the first occurrence among the run's inputs.
+    pub first_input: u64,
+    /// Conditions the decoder ran under that are not part of the signature (a fuzz
+    /// target's chunk plan or alignment), appended to the explanation in parentheses.
+    pub conditions: Option<String>,
+    /// The finding the report is about, when the caller has diagnosed it; otherwise
+    /// [`build_report`] diagnoses the minimised input itself.
+    pub finding: Option<Finding>,
+}
+
+/// Builds the report of `signature`, first seen in `input`, minimised to `minimized`: the
+/// one place a [`DivergenceReport`] is assembled, for `utf8conf run` and for `cargo fuzz`.
+pub fn build_report(
+    decoder: &dyn Decoder,
+    signature: &Signature,
+    input: &[u8],
+    minimized: &minimize::Minimized,
+    context: ReportContext<'_>,
+) -> DivergenceReport {
+    let bytes = &minimized.bytes;
+    let reference_outcome = Reference::rfc3629().outcome(REFERENCE_NAME, bytes);
+    let mut checker = PairChecker::new(decoder);
+    let checked = checker.check(bytes);
+    let mut outcomes = serde_json::Map::new();
+    outcomes.insert(
+        REFERENCE_NAME.to_string(),
+        serde_json::to_value(&reference_outcome).expect("outcomes serialise"),
+    );
+    let failure = match &checked.failure {
+        None => {
+            outcomes.insert(
+                decoder.name().to_string(),
+                serde_json::to_value(checker.last_outcome()).expect("outcomes serialise"),
+            );
+            None
+        }
+        Some(message) => Some(Failure {
+            decoder: decoder.name().to_string(),
+            kind: checked
+                .comparison
+                .primary
+                .map_or("crash", |d| d.aspect.as_str())
+                .to_string(),
+            message: message.clone(),
+        }),
+    };
+    let also_differs = checked
+        .comparison
+        .diverged
+        .iter()
+        .filter(|&aspect| aspect != signature.aspect)
+        .map(|aspect| aspect.as_str().to_string())
+        .collect();
+    let no_command = |_: &[u8]| String::new();
+    let mut finding = context
+        .finding
+        .or_else(|| {
+            crate::diagnosis::in_process_finding(decoder, bytes, context.occurrences, &no_command)
+                .map(|(finding, _, _)| finding)
+        })
+        .unwrap_or_else(|| unexplained_finding(decoder, signature, bytes));
+    let id = finding.id.clone();
+    let hex = format_hex(bytes);
+    let path = context.report_dir.join(format!("{id}.json"));
+    let reproduce = format!(
+        "utf8conf reproduce {}",
+        shell_quote(&path.to_string_lossy())
+    );
+    finding.reproduce = reproduce.clone();
+    finding.occurrences = context.occurrences;
+    let mut explanation = explain::explain(bytes);
+    if let Some(conditions) = &context.conditions {
+        explanation.push_str(&format!("\n({conditions})"));
+    }
+    DivergenceReport {
+        schema: DIVERGENCE_SCHEMA.to_string(),
+        id,
+        run_id: context.run_id.to_string(),
+        decoders: vec![signature.reference.clone(), signature.decoder.clone()],
+        aspect: signature.aspect.as_str().to_string(),
+        shape: signature.shape.clone(),
+        categories: signature.categories.clone(),
+        also_differs,
+        input_hex: format_hex(input),
+        minimized_hex: hex.clone(),
+        outcomes,
+        failure,
+        explanation,
+        origin: context.origin,
+        other_origins: context.other_origins,
+        occurrences: context.occurrences,
+        first_seen: time::rfc3339(SystemTime::now()),
+        first_input_index: context.first_input,
+        reproduce,
+        reproduce_decode: [signature.reference.as_str(), signature.decoder.as_str()]
+            .iter()
+            .map(|name| {
+                format!(
+                    "utf8conf decode --decoder {} --hex {}",
+                    shell_quote(name),
+                    shell_quote(&hex)
+                )
+            })
+            .collect(),
+        minimization: Minimization {
+            input_len: input.len(),
+            minimized_len: bytes.len(),
+            calls: minimized.calls,
+            budget_exhausted: minimized.budget_exhausted,
+        },
+        finding,
+    }
+}
+
+/// The finding of a divergence the decoder does not show again on its minimised input (a
+/// flaky decoder): named by its signature, with no root cause beyond the first unit.
+fn unexplained_finding(decoder: &dyn Decoder, signature: &Signature, bytes: &[u8]) -> Finding {
+    let reference = Reference::rfc3629().decode(bytes);
+    let failure = Err(crate::decoders::DecoderFailure {
+        kind: crate::decoders::FailureKind::Crash,
+        message: "did not depart again on the minimised input".to_string(),
+    });
+    let mut cause = crate::diagnosis::diagnose(bytes, &reference, &failure, decoder.capabilities())
+        .expect("a failure always departs")
+        .cause;
+    cause.reference_does = format!("(not reproduced) {}", cause.reference_does);
+    Finding {
+        id: signature.id(),
+        decoder: decoder.name().to_string(),
+        title: format!(
+            "{} on {} (not reproduced on the minimised input)",
+            signature.aspect,
+            signature
+                .categories
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        categories: signature.categories.clone(),
+        witness_hex: format_hex(bytes),
+        aspects: vec![signature.aspect],
+        occurrences: 1,
+        explanation: explain::explain(bytes),
+        reference_outcome: serde_json::to_value(
+            Reference::rfc3629().outcome(REFERENCE_NAME, bytes),
+        )
+        .expect("outcomes serialise"),
+        decoder_answer: serde_json::Value::Null,
+        reproduce: String::new(),
+        manifestations: Vec::new(),
+        cause,
+    }
+}
