@@ -7,8 +7,9 @@
 //! multibyte characters and fault patterns, so that nearly every split point of nearly
 //! every input cuts a character or an error.
 
-use super::faults::{fault_bytes, PATTERNS};
+use super::faults::fault_bytes;
 use super::generator::Generator;
+use super::patterns::PATTERNS;
 use super::rng::Rng;
 use crate::taxonomy::Category;
 
