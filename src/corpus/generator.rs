@@ -21,7 +21,7 @@ use super::input::{Input, Origin};
 
 /// A deterministic source of inputs, addressable by index.
 pub trait Generator: Send + Sync {
-    /// The stable name written in [`Origin::Generator`] and accepted by [`regenerate`].
+    /// The stable name written in [`Origin::Generator`] and accepted by [`super::regenerate`].
     fn name(&self) -> &'static str;
 
     /// The seed of the run (enumerations ignore it for their bytes but still report it).

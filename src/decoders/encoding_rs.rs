@@ -8,7 +8,7 @@
 //!   [`super::streaming::Chunked`]) or the fuzz crate's. Streaming is where decoders keep
 //!   state between calls (a sequence whose first bytes arrived in the previous chunk).
 //!
-//! Both read error units the same way ([`strict_units`]): with
+//! Both read error units the same way (`strict_units`): with
 //! `decode_to_str_without_replacement`, whose `DecoderResult::Malformed(bad, after)` ends
 //! each unit `after` bytes before the bytes read so far, `bad` bytes long. The chunks are
 //! followed by an empty `last = true` call; a unit reported only then is bytes the decoder
@@ -67,7 +67,7 @@ fn with_end<'a>(chunks: &'a [&'a [u8]]) -> impl Iterator<Item = (&'a [u8], bool)
 }
 
 /// The error units encoding_rs's streaming decoder finds in `input` fed as one chunk, and
-/// whether the last of them is a still-completable prefix (see [`strict_units`]).
+/// whether the last of them is a still-completable prefix (the module documentation says how that is told).
 pub fn streaming_error_units(input: &[u8]) -> (Vec<ErrorUnit>, bool) {
     let mut units = Vec::new();
     let last_incomplete = strict_units(&[input], &mut units, &mut Work::default());
