@@ -18,10 +18,12 @@
 //! exercised. Both use `new_decoder_without_bom_handling`: BOM sniffing is a wrapper
 //! policy, tested separately, not part of decoding.
 //!
-//! Linear time: each call writes into a fixed block of [`OUTPUT_BLOCK`] bytes on the
-//! stack. (The `*_to_string` variants make the whole spare capacity of the `String` into
+//! Linear time: each call writes into a fixed block of [`OUTPUT_BLOCK`] bytes, made once
+//! per thread. (The `*_to_string` variants make the whole spare capacity of the `String` into
 //! the call's output space and zero it first; called once per error unit with room for the
 //! rest of the input, that made a decode quadratic in the input's length.)
+
+use std::cell::RefCell;
 
 use encoding_rs::{CoderResult, DecoderResult, UTF_8};
 
@@ -52,9 +54,15 @@ impl Work {
     }
 }
 
-/// A zeroed output block as a `&mut str` (NUL bytes are UTF-8).
-fn output_block(block: &mut [u8; OUTPUT_BLOCK]) -> &mut str {
-    std::str::from_utf8_mut(block).expect("zero bytes are UTF-8")
+thread_local! {
+    /// The output block of the streaming calls, made once per thread: [`OUTPUT_BLOCK`] NUL
+    /// characters (a `str` stays UTF-8 whatever encoding_rs writes into it).
+    static OUTPUT: RefCell<String> = RefCell::new("\0".repeat(OUTPUT_BLOCK));
+}
+
+/// Runs `pass` with this thread's output block.
+fn with_output_block<T>(pass: impl FnOnce(&mut str) -> T) -> T {
+    OUTPUT.with(|block| pass(block.borrow_mut().as_mut_str()))
 }
 
 /// The chunks followed by the end-of-input call (an empty chunk with `last = true`).
@@ -78,9 +86,17 @@ pub fn streaming_error_units(input: &[u8]) -> (Vec<ErrorUnit>, bool) {
 /// Returns whether the last unit pushed is a still-completable prefix: one reported only
 /// by the end-of-input call (nothing can follow it, so it is the last).
 pub(crate) fn strict_units(chunks: &[&[u8]], units: &mut Vec<ErrorUnit>, work: &mut Work) -> bool {
+    with_output_block(|output| strict_units_into(chunks, output, units, work))
+}
+
+/// [`strict_units`] with `output` as each call's output space.
+fn strict_units_into(
+    chunks: &[&[u8]],
+    output: &mut str,
+    units: &mut Vec<ErrorUnit>,
+    work: &mut Work,
+) -> bool {
     let mut decoder = UTF_8.new_decoder_without_bom_handling();
-    let mut block = [0u8; OUTPUT_BLOCK];
-    let output = output_block(&mut block);
     let mut read_total = 0;
     let mut last_incomplete = false;
     for (chunk, last) in with_end(chunks) {
@@ -111,9 +127,12 @@ pub(crate) fn strict_units(chunks: &[&[u8]], units: &mut Vec<ErrorUnit>, work: &
 
 /// Feeds `chunks` to a replacing streaming decoder and pushes the scalars.
 pub(crate) fn lossy_scalars(chunks: &[&[u8]], scalars: &mut Vec<u32>, work: &mut Work) {
+    with_output_block(|output| lossy_scalars_into(chunks, output, scalars, work));
+}
+
+/// [`lossy_scalars`] with `output` as each call's output space.
+fn lossy_scalars_into(chunks: &[&[u8]], output: &mut str, scalars: &mut Vec<u32>, work: &mut Work) {
     let mut decoder = UTF_8.new_decoder_without_bom_handling();
-    let mut block = [0u8; OUTPUT_BLOCK];
-    let output = output_block(&mut block);
     for (chunk, last) in with_end(chunks) {
         let mut rest = chunk;
         loop {
