@@ -14,6 +14,8 @@
 //! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
+#![warn(missing_docs)]
+
 pub mod adapter;
 pub mod aspect;
 pub mod cli;

@@ -36,6 +36,17 @@ pub enum ErrorLen {
 }
 
 impl ErrorLen {
+    /// The first error unit's length from the unit's `len` and whether it is `incomplete`:
+    /// a prefix of a character that runs to the end of input, which more input could
+    /// still complete.
+    pub fn new(len: usize, incomplete: bool) -> Self {
+        if incomplete {
+            ErrorLen::Incomplete
+        } else {
+            ErrorLen::Invalid(len)
+        }
+    }
+
     /// Converts from std's `Option<usize>` convention.
     pub fn from_std(error_len: Option<usize>) -> Self {
         match error_len {

@@ -24,8 +24,6 @@ mod findings;
 mod program;
 #[path = "../fuzz/src/report.rs"]
 mod report;
-#[path = "../fuzz/src/streaming.rs"]
-mod streaming;
 
 use std::path::{Path, PathBuf};
 
@@ -72,7 +70,7 @@ fn replay(target: &str, data: &[u8]) -> Option<String> {
         "structured" => checks::structured_target(data, &in_process, report_dir),
         "streaming" => {
             let streamers = decoders::streaming();
-            let streamers: Vec<&dyn streaming::StreamingDecoder> =
+            let streamers: Vec<&dyn utf8conf::decoders::streaming::StreamingDecoder> =
                 streamers.iter().map(|d| d.as_ref()).collect();
             checks::streaming_target(data, &streamers, report_dir)
         }
@@ -246,18 +244,4 @@ fn reports_are_bucketed_by_signature() {
     ));
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// The seed command writes `streaming` inputs in the format the target reads.
-#[test]
-fn seed_streaming_inputs_match_the_target_format() {
-    use utf8conf::cli::seed_corpus::streaming_input;
-    for sizes in [&[][..], &[1], &[0, 64, 3], &[7, 6, 5, 4, 3, 2, 1]] {
-        let text = "aé€😀\u{FEFF}".as_bytes();
-        let data = streaming_input(sizes, text);
-        let wide: Vec<usize> = sizes.iter().map(|&size| usize::from(size)).collect();
-        assert_eq!(data, streaming::ChunkPlan::encode(&wide, text));
-        let plan = streaming::ChunkPlan::parse(&data);
-        assert_eq!(plan.text, text);
-    }
 }

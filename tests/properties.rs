@@ -25,11 +25,11 @@ use utf8conf::reference::Reference;
 #[path = "../fuzz/src/fast_backends.rs"]
 #[allow(dead_code)]
 mod fast_backends;
-#[path = "../fuzz/src/streaming.rs"]
-#[allow(dead_code)]
-mod streaming;
-
-use streaming::StreamingDecoder;
+use utf8conf::decoders::chunk_plan::CycledSizes;
+use utf8conf::decoders::encoding_rs::EncodingRsStream;
+use utf8conf::decoders::fast::FastStream;
+use utf8conf::decoders::streaming::StreamingDecoder;
+use utf8conf::outcome::Outcome;
 
 /// One byte, biased toward the bytes that decide UTF-8 well-formedness.
 fn utf8ish_byte() -> impl Strategy<Value = u8> {
@@ -116,18 +116,19 @@ proptest! {
         input in utf8ish_bytes(),
         sizes in prop::collection::vec(0usize..=64, 0..=7),
     ) {
-        let plan_data = streaming::ChunkPlan::encode(&sizes, &input);
-        let plan = streaming::ChunkPlan::parse(&plan_data);
+        let plan = CycledSizes::new(&sizes).expect("sizes within the format");
+        let chunks: Vec<&[u8]> = plan.chunks(&input).collect();
         let one_shot = Reference::rfc3629().outcome("reference", &input);
         let units = |errors: &Option<Vec<utf8conf::outcome::ErrorUnit>>| -> Vec<(usize, usize)> {
             errors.iter().flatten().map(|unit| (unit.offset, unit.len)).collect()
         };
-        let mut streamers: Vec<Box<dyn StreamingDecoder>> = vec![Box::new(streaming::EncodingRsStream)];
+        let mut streamers: Vec<Box<dyn StreamingDecoder>> = vec![Box::new(EncodingRsStream)];
         for backend in fast_backends::available_backends() {
-            streamers.push(Box::new(fast_backends::FastStream::new(backend)));
+            streamers.extend(FastStream::with_backend(backend).map(|s| Box::new(s) as Box<_>));
         }
         for streamer in &streamers {
-            let chunked = streamer.decode_chunks(&plan.chunks());
+            let mut chunked = Outcome::verdict("", true);
+            streamer.decode_chunks(&chunks, &mut chunked);
             let name = streamer.name();
             prop_assert_eq!(chunked.valid, one_shot.valid, "{}", name);
             prop_assert_eq!(chunked.valid_up_to, one_shot.valid_up_to, "{}", name);

@@ -1,11 +1,12 @@
-//! `streaming`: a chunk plan and a text taken from the fuzz input (see `src/streaming.rs`);
+//! `streaming`: a chunk plan and a text taken from the fuzz input (the format of
+//! `utf8conf::decoders::chunk_plan::CycledSizes`);
 //! every streaming decoder, fed the chunks, against the reference on the whole text.
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use utf8conf_fuzz::streaming::StreamingDecoder;
+use utf8conf::decoders::streaming::StreamingDecoder;
 use utf8conf_fuzz::{checks, decoders, findings};
 
 fn streaming_decoders() -> &'static [Box<dyn StreamingDecoder>] {

@@ -101,17 +101,12 @@ impl Decoder for BuggyAboveMax {
         }
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         let units = Self::error_units(input);
-        let first_error = units.first().map(|&(offset, len, incomplete)| {
-            let len = if incomplete {
-                ErrorLen::Incomplete
-            } else {
-                ErrorLen::Invalid(len)
-            };
-            (offset, len)
-        });
-        let mut outcome = Outcome::from_strict(NAME, first_error);
+        let first_error = units
+            .first()
+            .map(|&(offset, len, incomplete)| (offset, ErrorLen::new(len, incomplete)));
+        *outcome = Outcome::from_strict(NAME, first_error);
         outcome.errors = Some(
             units
                 .into_iter()
@@ -122,6 +117,6 @@ impl Decoder for BuggyAboveMax {
                 })
                 .collect(),
         );
-        Ok(outcome)
+        Ok(())
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! Every target reduces to one question, asked in [`check_pair`]: does this [`Decoder`]
 //! agree with the reference on these bytes? A streaming decoder fed in the input's chunk
-//! plan ([`ChunkedDecoder`]) and a backend called on a copy of the bytes at an alignment
+//! plan ([`Chunked`]) and a backend called on a copy of the bytes at an alignment
 //! offset ([`AlignedDecoder`]) are decoders too, so the comparison, the signature and the
 //! minimisation (the engine's, see [`crate::report`]) are the same for all four targets. A
 //! finding's input is already minimised: a smallest input, found by removing bytes, on which
@@ -17,6 +17,8 @@
 use std::path::Path;
 
 use arbitrary::{Arbitrary, Unstructured};
+use utf8conf::decoders::chunk_plan::{ChunkPlan, CycledSizes};
+use utf8conf::decoders::streaming::{Chunked, StreamingDecoder};
 use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
 use utf8conf::engine::check::check_decoder;
 use utf8conf::outcome::Outcome;
@@ -24,7 +26,6 @@ use utf8conf::reference::Reference;
 
 use crate::program::Program;
 use crate::report::{check_pair, Finding, FuzzContext};
-use crate::streaming::{ChunkPlan, StreamingDecoder};
 
 /// The alignment offsets the `backends` target tries: every offset in a 64-byte line.
 pub const ALIGNMENT_OFFSETS: std::ops::RangeInclusive<usize> = 0..=63;
@@ -67,53 +68,14 @@ pub fn structured_target(
     differential("structured", &program.to_bytes(), decoders, report_dir)
 }
 
-/// A streaming decoder fed its input in a fixed chunk plan, as a [`Decoder`].
-pub struct ChunkedDecoder<'a> {
-    streamer: &'a dyn StreamingDecoder,
-    sizes: Vec<usize>,
-}
-
-impl<'a> ChunkedDecoder<'a> {
-    /// `streamer`, fed in chunks of `sizes` (cycled; empty: one chunk).
-    pub fn new(streamer: &'a dyn StreamingDecoder, sizes: Vec<usize>) -> Self {
-        ChunkedDecoder { streamer, sizes }
-    }
-}
-
-impl Decoder for ChunkedDecoder<'_> {
-    fn name(&self) -> &str {
-        self.streamer.name()
-    }
-
-    fn version(&self) -> String {
-        String::new()
-    }
-
-    fn description(&self) -> &str {
-        "a streaming decoder fed in the chunk plan of the fuzz input"
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        self.streamer.capabilities()
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        let plan = ChunkPlan {
-            sizes: self.sizes.clone(),
-            text: input,
-        };
-        Ok(self.streamer.decode_chunks(&plan.chunks()))
-    }
-}
-
-/// The `streaming` target: a chunk plan and a text (see [`crate::streaming`]); every
+/// The `streaming` target: a chunk plan and a text (the format of [`CycledSizes`]); every
 /// streaming decoder, fed the chunks, against the reference on the whole text.
 pub fn streaming_target(
     data: &[u8],
     streamers: &[&dyn StreamingDecoder],
     report_dir: &Path,
 ) -> Option<Finding> {
-    let plan = ChunkPlan::parse(data);
+    let (plan, text) = CycledSizes::parse(data);
     let conditions = plan.describe();
     let context = FuzzContext {
         target: "streaming",
@@ -121,8 +83,8 @@ pub fn streaming_target(
         report_dir,
     };
     streamers.iter().find_map(|&streamer| {
-        let chunked = ChunkedDecoder::new(streamer, plan.sizes.clone());
-        check_pair(&chunked, plan.text, context)
+        let chunked = Chunked::new(streamer, ChunkPlan::Cycled(plan.clone()));
+        check_pair(&chunked, text, context)
     })
 }
 
@@ -184,9 +146,9 @@ impl Decoder for AlignedDecoder<'_> {
         self.decoder.capabilities()
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         self.decoder
-            .decode(AlignedCopy::new(input, self.offset).bytes())
+            .decode_into(AlignedCopy::new(input, self.offset).bytes(), outcome)
     }
 }
 

@@ -1,9 +1,11 @@
 //! The decoders each target runs against the reference.
 
+use utf8conf::decoders::encoding_rs::EncodingRsStream;
+use utf8conf::decoders::fast::FastStream;
+use utf8conf::decoders::streaming::StreamingDecoder;
 use utf8conf::decoders::{builtin, Decoder};
 
-use crate::fast_backends::{available_backends, backend_decoders, FastStream};
-use crate::streaming::{EncodingRsStream, StreamingDecoder};
+use crate::fast_backends::{available_backends, backend_decoders};
 
 /// Every built-in decoder but the reference itself (which the checks call directly): the
 /// decoders `utf8conf run` compares, the fast decoder's dispatched entry points, each of its
@@ -26,7 +28,9 @@ pub fn backends() -> Vec<Box<dyn Decoder>> {
 pub fn streaming() -> Vec<Box<dyn StreamingDecoder>> {
     let mut decoders: Vec<Box<dyn StreamingDecoder>> = vec![Box::new(EncodingRsStream)];
     for backend in available_backends() {
-        decoders.push(Box::new(FastStream::new(backend)));
+        if let Some(stream) = FastStream::with_backend(backend) {
+            decoders.push(Box::new(stream));
+        }
     }
     decoders
 }

@@ -14,15 +14,15 @@
 //!   alignment the error leaves it.
 //!
 //! And the `streaming` target runs the streaming decoder over each backend
-//! ([`FastStream`], `fast-stream-<backend>`), fed in the fuzz input's own chunk plan.
+//! (`utf8conf::decoders::fast::FastStream`, `fast-stream-<backend>`), fed in the fuzz
+//! input's own chunk plan.
 
 use utf8conf::decoders::fast::FastDecoder;
-use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
-use utf8conf::fast::stream::{Collected, StreamDecoder};
+use utf8conf::decoders::{
+    reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure, FailureKind,
+};
 use utf8conf::fast::{self, Backend};
-use utf8conf::outcome::{scalars_of, ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
-
-use crate::streaming::StreamingDecoder;
+use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
 
 /// The backends this CPU can run, in `Backend::all()` order.
 pub fn available_backends() -> Vec<Backend> {
@@ -66,10 +66,10 @@ impl Decoder for ResumedUtf32 {
         Capabilities::ALL
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        let mut scalars = Vec::new();
-        let mut errors = Vec::new();
-        let mut first_error = None;
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, &self.name);
+        let mut scalars = reuse_scalars(outcome);
+        let mut errors = reuse_errors(outcome);
         let mut offset = 0;
         while offset < input.len() {
             let result = fast::decode_utf32_with(self.backend, &input[offset..], &mut scalars)
@@ -82,7 +82,11 @@ impl Decoder for ResumedUtf32 {
             let rest = input.len() - at;
             // `None`: an incomplete character runs to the end; it is one unit.
             let len = error.error_len().unwrap_or(rest).clamp(1, rest.max(1));
-            first_error.get_or_insert((at, ErrorLen::from_std(error.error_len())));
+            if outcome.valid {
+                outcome.valid = false;
+                outcome.valid_up_to = Some(at);
+                outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            }
             errors.push(ErrorUnit {
                 offset: at,
                 len,
@@ -91,10 +95,9 @@ impl Decoder for ResumedUtf32 {
             scalars.push(REPLACEMENT);
             offset = at + len;
         }
-        let mut outcome = Outcome::from_strict(self.name.as_str(), first_error);
         outcome.scalars = Some(scalars);
         outcome.errors = Some(errors);
-        Ok(outcome)
+        Ok(())
     }
 }
 
@@ -108,61 +111,4 @@ pub fn backend_decoders() -> Vec<Box<dyn Decoder>> {
         decoders.push(Box::new(ResumedUtf32::new(backend)));
     }
     decoders
-}
-
-/// The fast streaming decoder with one backend inside chunks (`fast-stream-<backend>`).
-pub struct FastStream {
-    backend: Backend,
-    name: String,
-}
-
-impl FastStream {
-    /// The streaming decoder over `backend`.
-    pub fn new(backend: Backend) -> FastStream {
-        FastStream {
-            backend,
-            name: format!("fast-stream-{}", backend.name()),
-        }
-    }
-}
-
-impl StreamingDecoder for FastStream {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        Capabilities::ALL
-    }
-
-    fn decode_chunks(&self, chunks: &[&[u8]]) -> Outcome {
-        let mut decoder =
-            StreamDecoder::with_backend(self.backend).expect("only available backends are listed");
-        let mut sink = Collected::default();
-        for chunk in chunks {
-            decoder.feed(chunk, &mut sink);
-        }
-        decoder.finish(&mut sink);
-        let first_error = sink.errors.first().map(|unit| {
-            let len = if unit.at_end {
-                ErrorLen::Incomplete
-            } else {
-                ErrorLen::Invalid(unit.len)
-            };
-            (unit.offset as usize, len)
-        });
-        let mut outcome = Outcome::from_strict(self.name.as_str(), first_error);
-        outcome.scalars = Some(scalars_of(&sink.text));
-        outcome.errors = Some(
-            sink.errors
-                .iter()
-                .map(|unit| ErrorUnit {
-                    offset: unit.offset as usize,
-                    len: unit.len,
-                    category: None,
-                })
-                .collect(),
-        );
-        outcome
-    }
 }

@@ -15,4 +15,3 @@ pub mod fast_backends;
 pub mod findings;
 pub mod program;
 pub mod report;
-pub mod streaming;

@@ -257,13 +257,26 @@ impl Decoder for ExternalDecoder {
         self.lock().capabilities
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        match self.decode_batch(&[input]) {
-            Ok(mut results) => results.pop().expect("one result per input"),
-            Err(AdapterError(message)) => Err(DecoderFailure {
-                kind: FailureKind::Crash,
-                message,
-            }),
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        let mut results = Decoder::decode_batch(self, &[input]);
+        *outcome = results.pop().expect("one result per input")?;
+        Ok(())
+    }
+
+    /// The pipelined [`ExternalDecoder::decode_batch`]; when the adapter cannot be
+    /// restarted, every input it did not answer fails with that reason as a `crash`.
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
+        match ExternalDecoder::decode_batch(self, inputs) {
+            Ok(results) => results,
+            Err(AdapterError(message)) => inputs
+                .iter()
+                .map(|_| {
+                    Err(DecoderFailure {
+                        kind: FailureKind::Crash,
+                        message: message.clone(),
+                    })
+                })
+                .collect(),
         }
     }
 }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::corpus::{self, vectors, Input, Origin};
+use crate::corpus::{self, vectors, Input};
 use crate::decoders::{self, Decoder};
 use crate::engine::budget::{Budget, DEFAULT_BUDGET};
 use crate::engine::compare::Aspect;
@@ -133,16 +133,7 @@ fn corpus(user_files: &[PathBuf], seed: u64) -> Result<(InputStream, Option<u64>
         vector_inputs.extend(vectors::parse_file(&name, &text)?);
     }
     vector_inputs.extend(vectors::embedded()?);
-    let vector_inputs: Vec<Input> = vector_inputs
-        .into_iter()
-        .map(|vector| Input {
-            bytes: vector.bytes,
-            origin: Origin::Vector {
-                file: vector.file,
-                id: vector.id,
-            },
-        })
-        .collect();
+    let vector_inputs: Vec<Input> = vector_inputs.into_iter().map(Input::from).collect();
     let vector_count = vector_inputs.len() as u64;
     let generated = corpus::default_generators(seed);
     let total = generated.len_hint().map(|count| count + vector_count);

@@ -10,7 +10,7 @@
 //! - `backends/`: each vector's bytes, and the same after [`BACKENDS_PAD`] bytes of ASCII, so
 //!   that the vector straddles a 64-byte block;
 //! - `streaming/`: each vector's bytes behind a chunk plan (the `streaming` target's input
-//!   format, `fuzz/src/streaming.rs`): one chunk, and one byte at a time.
+//!   format, [`CycledSizes`]): one chunk, and one byte at a time.
 //!
 //! The checked-in corpus is this output minimised with `cargo fuzz cmin` (fuzz/README.md).
 //! Files are written only if missing or different, so the command can be rerun.
@@ -22,6 +22,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::corpus::vectors;
+use crate::decoders::chunk_plan::CycledSizes;
 
 /// The ASCII padding put before a vector in the `backends` corpus: the vector starts 3
 /// bytes before a 64-byte boundary, so multi-byte sequences cross it.
@@ -44,20 +45,6 @@ pub struct Seed {
     pub name: String,
     /// The fuzz input.
     pub data: Vec<u8>,
-}
-
-/// A `streaming` target input: a chunk plan and a text. The format (fuzz/src/streaming.rs):
-/// one byte `k`, then `k` chunk sizes (one byte each, at most 64), then the text.
-///
-/// # Panics
-///
-/// If there are more than 7 sizes or a size above 64 (the format cannot hold them).
-pub fn streaming_input(chunk_sizes: &[u8], text: &[u8]) -> Vec<u8> {
-    assert!(chunk_sizes.len() <= 7 && chunk_sizes.iter().all(|&size| size <= 64));
-    let mut data = vec![chunk_sizes.len() as u8];
-    data.extend_from_slice(chunk_sizes);
-    data.extend_from_slice(text);
-    data
 }
 
 /// Every seed, made from the embedded vectors.
@@ -88,12 +75,14 @@ pub fn seeds() -> Result<Vec<Seed>, vectors::VectorError> {
         seeds.push(Seed {
             target: "streaming",
             name: format!("{id}.whole"),
-            data: streaming_input(&[], bytes),
+            data: CycledSizes::default().encode(bytes),
         });
         seeds.push(Seed {
             target: "streaming",
             name: format!("{id}.bytewise"),
-            data: streaming_input(&[1], bytes),
+            data: CycledSizes::new(&[1])
+                .expect("one byte per chunk is a plan")
+                .encode(bytes),
         });
     }
     Ok(seeds)
@@ -157,8 +146,14 @@ mod tests {
     }
 
     #[test]
-    fn streaming_inputs_put_the_plan_first() {
-        assert_eq!(streaming_input(&[], b"ab"), [0, b'a', b'b']);
-        assert_eq!(streaming_input(&[1, 64], b"x"), [2, 1, 64, b'x']);
+    fn streaming_seeds_are_plans_followed_by_the_vector() {
+        let seeds = seeds().unwrap();
+        let streaming = seeds.iter().filter(|seed| seed.target == "streaming");
+        for seed in streaming {
+            let (plan, text) = CycledSizes::parse(&seed.data);
+            let whole = seed.name.ends_with(".whole");
+            assert_eq!(plan.sizes(), if whole { &[][..] } else { &[1][..] });
+            assert_eq!(seed.data.len(), text.len() + 1 + plan.sizes().len());
+        }
     }
 }

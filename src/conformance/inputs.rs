@@ -129,15 +129,7 @@ pub const GENERATED_PER_SOURCE: u64 = 20_000;
 /// do not load.
 pub fn check_inputs() -> Result<Vec<Input>, VectorError> {
     let mut inputs = Vec::new();
-    for vector in vectors::embedded()? {
-        inputs.push(Input {
-            bytes: vector.bytes,
-            origin: Origin::Vector {
-                file: vector.file,
-                id: vector.id,
-            },
-        });
-    }
+    inputs.extend(vectors::embedded()?.into_iter().map(Input::from));
     let generators: [&dyn Generator; 2] = [&FaultGenerator::new(0), &PlacementGenerator::new(0)];
     for generator in generators {
         let count = generator

@@ -6,7 +6,7 @@
 //! previous block's last bytes (the "lookbehind"), a truncation in the last block must be
 //! reported even though no next block comes, and the scalar tail after the last full block
 //! is a separate code path. So this generator puts each canonical fault pattern
-//! ([`super::faults::PATTERNS`]) at exact offsets:
+//! ([`super::patterns::PATTERNS`]) at exact offsets:
 //!
 //! 1. **Boundaries.** For each block boundary `B` in 16, 32, 64 and 128 (128 = two AVX-512
 //!    blocks, so that a two-block lookbehind is crossed as well), the pattern starts at every
@@ -28,8 +28,8 @@
 //! The sequence is finite and enumerated in a fixed order (section 1 first); index ↔
 //! parameters is a bijection, so [`PlacementGenerator::placement`] is constant-time.
 
-use super::faults::{FaultPattern, PATTERNS};
 use super::generator::Generator;
+use super::patterns::{FaultPattern, PATTERNS};
 use super::rng::Rng;
 use crate::taxonomy::Category;
 

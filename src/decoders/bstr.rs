@@ -9,9 +9,7 @@ use std::cell::RefCell;
 
 use bstr::ByteSlice;
 
-use super::{
-    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The locked bstr version, recorded by the build script.
@@ -40,10 +38,6 @@ impl Decoder for BstrDecoder {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities::ALL
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {

@@ -6,7 +6,7 @@
 //! - `fast`: the public entry points, dispatched to the best backend;
 //! - `fast-scalar`, `fast-sse42`, `fast-avx2`, `fast-avx512`, `fast-neon`: one backend
 //!   each, listed only where [`Backend::is_available`];
-//! - `fast-stream`: the streaming decoder fed in the input's chunk plan
+//! - `fast-stream`: the streaming decoder ([`FastStream`]) fed in the input's chunk plan
 //!   ([`super::chunk_plan`]), reporting every error unit as it decides it.
 //!
 //! A one-shot backend reports `valid`, `valid_up_to` and `error_len` from its validator,
@@ -18,10 +18,8 @@
 
 use std::cell::RefCell;
 
-use super::chunk_plan::for_each_chunk;
-use super::{
-    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::streaming::{Chunked, StreamingDecoder};
+use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
 use crate::fast::stream::{Collected, StreamDecoder};
 use crate::fast::{decode_lossy_with, decode_utf32_with, validate_with, Backend};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
@@ -84,10 +82,6 @@ impl Decoder for FastDecoder {
         }
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
-    }
-
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         reset_outcome(outcome, &self.name);
         outcome.errors = None;
@@ -125,55 +119,72 @@ impl Decoder for FastDecoder {
     }
 }
 
-/// The streaming decoder, fed in the input's chunk plan.
-pub struct FastStream;
+/// The streaming decoder over one backend: `fast-stream` over [`Backend::best`], or
+/// `fast-stream-<backend>` over one backend (the fuzz crate runs every available one).
+pub struct FastStream {
+    name: String,
+    backend: Backend,
+}
+
+impl FastStream {
+    /// `fast-stream`, over the best backend of this machine.
+    pub fn best() -> FastStream {
+        FastStream {
+            name: "fast-stream".to_string(),
+            backend: Backend::best(),
+        }
+    }
+
+    /// `fast-stream-<backend>`, if the backend is available here.
+    pub fn with_backend(backend: Backend) -> Option<FastStream> {
+        backend.is_available().then(|| FastStream {
+            name: format!("fast-stream-{}", backend.name()),
+            backend,
+        })
+    }
+}
 
 thread_local! {
     /// The sink of the streaming decoder, reused from input to input.
     static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
 }
 
-impl Decoder for FastStream {
+impl StreamingDecoder for FastStream {
     fn name(&self) -> &str {
-        "fast-stream"
+        &self.name
     }
 
     fn version(&self) -> String {
-        own_version(Backend::best())
+        own_version(self.backend)
     }
 
     fn description(&self) -> &str {
-        "utf8conf fast streaming decoder (best backend) fed in a per-input chunk plan"
+        "utf8conf fast streaming decoder fed in chunks"
     }
 
     fn capabilities(&self) -> Capabilities {
         Capabilities::ALL
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
-    }
-
-    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
-        reset_outcome(outcome, self.name());
+    fn decode_chunks(&self, chunks: &[&[u8]], outcome: &mut Outcome) {
+        reset_outcome(outcome, &self.name);
         let mut scalars = reuse_scalars(outcome);
         let mut errors = reuse_errors(outcome);
         COLLECTED.with(|collected| {
             let mut collected = collected.borrow_mut();
             collected.text.clear();
             collected.errors.clear();
-            let mut decoder = StreamDecoder::new();
-            for_each_chunk(input, |chunk| decoder.feed(chunk, &mut *collected));
+            let mut decoder = StreamDecoder::with_backend(self.backend)
+                .expect("FastStream is made only for available backends");
+            for chunk in chunks {
+                decoder.feed(chunk, &mut *collected);
+            }
             decoder.finish(&mut *collected);
             scalars.extend(collected.text.chars().map(u32::from));
             if let Some(first) = collected.errors.first() {
                 outcome.valid = false;
                 outcome.valid_up_to = Some(first.offset as usize);
-                outcome.error_len = Some(if first.at_end {
-                    ErrorLen::Incomplete
-                } else {
-                    ErrorLen::Invalid(first.len)
-                });
+                outcome.error_len = Some(ErrorLen::new(first.len, first.at_end));
             }
             errors.extend(collected.errors.iter().map(|unit| ErrorUnit {
                 offset: unit.offset as usize,
@@ -183,7 +194,6 @@ impl Decoder for FastStream {
         });
         outcome.scalars = Some(scalars);
         outcome.errors = Some(errors);
-        Ok(())
     }
 }
 
@@ -195,6 +205,6 @@ pub fn all() -> Vec<Box<dyn Decoder>> {
             decoders.push(Box::new(decoder));
         }
     }
-    decoders.push(Box::new(FastStream));
+    decoders.push(Box::new(Chunked::per_input(FastStream::best())));
     decoders
 }

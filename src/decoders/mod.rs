@@ -9,14 +9,13 @@
 pub mod bstr;
 pub mod chunk_plan;
 pub mod encoding_rs;
-pub mod encoding_rs_chunked;
 pub mod fast;
 pub mod mutants;
 pub mod planted;
 pub mod reference;
+pub mod rust_std;
 pub mod simdutf8;
-pub mod std_lib;
-pub mod std_split;
+pub mod streaming;
 
 use serde::Serialize;
 
@@ -110,15 +109,25 @@ pub trait Decoder: Send + Sync {
     fn description(&self) -> &str;
     /// Which outcome fields it reports.
     fn capabilities(&self) -> Capabilities;
-    /// Decodes one input.
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure>;
     /// Decodes one input into `outcome`, which the caller reuses from input to input (the
     /// engine's hot path). Implementations may keep the allocations of `outcome.scalars` and
     /// `outcome.errors` (see [`reuse_scalars`], [`reuse_errors`]) but must set every field:
-    /// after the call `outcome` says exactly what [`Decoder::decode`] would have said.
-    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
-        *outcome = self.decode(input)?;
-        Ok(())
+    /// after the call `outcome` says exactly what [`Decoder::decode`] says for `input`,
+    /// whatever it held before (start with [`reset_outcome`]).
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure>;
+
+    /// Decodes one input into a fresh [`Outcome`].
+    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+        let mut outcome = Outcome::verdict(self.name(), true);
+        self.decode_into(input, &mut outcome)?;
+        Ok(outcome)
+    }
+
+    /// Decodes many inputs: one result per input, in order. The default decodes them one by
+    /// one; a decoder with a per-call cost (a process behind the adapter protocol) overrides
+    /// it to pipeline the batch.
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
+        inputs.iter().map(|input| self.decode(input)).collect()
     }
 }
 
@@ -151,24 +160,16 @@ pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
     errors
 }
 
-/// Runs [`Decoder::decode_into`] on a fresh outcome: the `decode` of decoders whose real
-/// work is in `decode_into`.
-pub fn decode_fresh(decoder: &dyn Decoder, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-    let mut outcome = Outcome::verdict(decoder.name(), true);
-    decoder.decode_into(input, &mut outcome)?;
-    Ok(outcome)
-}
-
 /// The built-in decoders, the reference first.
 pub fn builtin() -> Vec<Box<dyn Decoder>> {
     let mut decoders: Vec<Box<dyn Decoder>> = vec![
         Box::new(reference::ReferenceDecoder),
-        Box::new(std_lib::StdDecoder),
-        Box::new(std_split::StdFromUtf8),
-        Box::new(std_split::StdLossy),
-        Box::new(std_split::StdUtf8Chunks),
+        Box::new(rust_std::StdDecoder),
+        Box::new(rust_std::StdFromUtf8),
+        Box::new(rust_std::StdLossy),
+        Box::new(rust_std::StdUtf8Chunks),
         Box::new(encoding_rs::EncodingRsDecoder),
-        Box::new(encoding_rs_chunked::EncodingRsChunked),
+        Box::new(streaming::Chunked::per_input(encoding_rs::EncodingRsStream)),
         Box::new(simdutf8::Simdutf8Basic),
         Box::new(simdutf8::Simdutf8Compat),
         Box::new(bstr::BstrDecoder),

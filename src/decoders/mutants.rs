@@ -14,7 +14,7 @@
 //! - `mutant-panic` is Rust std (`from_utf8` + `from_utf8_lossy`) except that it panics on
 //!   any input containing the byte FF, to test that a crash is contained and reported.
 
-use super::{decode_fresh, reset_outcome, reuse_scalars, Capabilities, Decoder, DecoderFailure};
+use super::{reset_outcome, reuse_scalars, Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 
 /// The mutants, for [`super::by_name`].
@@ -65,10 +65,6 @@ impl Decoder for Cesu8Mutant {
             scalars: true,
             errors: false,
         }
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
@@ -128,10 +124,6 @@ impl Decoder for PanicMutant {
         }
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
-    }
-
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         if let Some(position) = input.iter().position(|&byte| byte == 0xFF) {
             panic!("mutant-panic: byte FF at offset {position}");
@@ -164,7 +156,7 @@ mod tests {
         // A lone surrogate is still rejected, like std.
         let lone = [0x61, 0xED, 0xA0, 0xBD, 0x62];
         let outcome = Cesu8Mutant.decode(&lone).unwrap();
-        let std_outcome = crate::decoders::std_lib::StdDecoder.decode(&lone).unwrap();
+        let std_outcome = crate::decoders::rust_std::StdDecoder.decode(&lone).unwrap();
         assert_eq!(outcome.valid_up_to, std_outcome.valid_up_to);
         assert_eq!(outcome.error_len, std_outcome.error_len);
         assert_eq!(outcome.scalars, std_outcome.scalars);

@@ -24,7 +24,8 @@ impl Decoder for ReferenceDecoder {
         Capabilities::ALL
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        Ok(Reference::rfc3629().outcome(self.name(), input))
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        *outcome = Reference::rfc3629().outcome(self.name(), input);
+        Ok(())
     }
 }

@@ -8,7 +8,7 @@
 //! Both pick their SIMD implementation at run time (AVX2, SSE 4.2, NEON, or a scalar
 //! fallback), so the result is that of whichever path this machine takes.
 
-use super::{decode_fresh, reset_outcome, Capabilities, Decoder, DecoderFailure};
+use super::{reset_outcome, Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{ErrorLen, Outcome};
 
 /// The locked simdutf8 version, recorded by the build script.
@@ -32,10 +32,6 @@ impl Decoder for Simdutf8Basic {
 
     fn capabilities(&self) -> Capabilities {
         Capabilities::default()
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
@@ -70,10 +66,6 @@ impl Decoder for Simdutf8Compat {
             scalars: false,
             errors: false,
         }
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {

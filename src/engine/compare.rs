@@ -157,7 +157,7 @@ fn scalars_shape(theirs: &[u32], reference: &[u32]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decoders::{std_split::StdFromUtf8, Decoder};
+    use crate::decoders::{rust_std::StdFromUtf8, Decoder};
     use crate::reference::Reference;
 
     fn reference(bytes: &[u8]) -> Decoded {

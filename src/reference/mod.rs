@@ -74,14 +74,9 @@ impl Decoded {
     /// The strict result in Rust std's shape: `None` when valid, else
     /// `(valid_up_to, error_len)` of the first error.
     pub fn first_error(&self) -> Option<(usize, ErrorLen)> {
-        self.errors.first().map(|error| {
-            let len = if error.incomplete {
-                ErrorLen::Incomplete
-            } else {
-                ErrorLen::Invalid(error.len)
-            };
-            (error.offset, len)
-        })
+        self.errors
+            .first()
+            .map(|error| (error.offset, ErrorLen::new(error.len, error.incomplete)))
     }
 
     /// True when the input was well-formed.
@@ -196,11 +191,7 @@ impl Reference {
                 Match::Partial {
                     reached, hit_end, ..
                 } => {
-                    let len = if hit_end && reached > 0 {
-                        ErrorLen::Incomplete
-                    } else {
-                        ErrorLen::Invalid(reached.max(1))
-                    };
+                    let len = ErrorLen::new(reached.max(1), hit_end && reached > 0);
                     return Some((offset, len));
                 }
             }

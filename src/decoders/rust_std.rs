@@ -1,10 +1,12 @@
-//! Rust's standard library, one API per decoder: `str::from_utf8`, `String::from_utf8_lossy`
-//! and `<[u8]>::utf8_chunks`.
+//! Rust's standard library as decoders: all three APIs in one, and one API per decoder.
 //!
-//! The combined [`super::std_lib::StdDecoder`] reports all three APIs in one outcome, which
-//! is convenient for `utf8conf decode` but hides *which* API a divergence is about. The
-//! engine runs them separately, and each reports only what its API itself answers (a field
-//! an API does not produce is absent, never derived by us):
+//! - `std` ([`StdDecoder`]): `str::from_utf8` for the strict verdict,
+//!   `String::from_utf8_lossy` for the scalars and `<[u8]>::utf8_chunks` for the error
+//!   units, in one outcome: convenient for `utf8conf decode`, but it hides *which* API a
+//!   divergence is about.
+//!
+//! So the engine also runs them separately, and each reports only what its API itself
+//! answers (a field an API does not produce is absent, never derived by us):
 //!
 //! - `std-from_utf8`: `valid`, `valid_up_to`, `error_len` from [`std::str::Utf8Error`].
 //! - `std-lossy`: `scalars` from the lossy string, and `valid` from whether the result is
@@ -15,14 +17,52 @@
 
 use std::borrow::Cow;
 
-use super::{
-    decode_fresh, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
-/// The rustc version that built std.
+/// The rustc version that built std, recorded by the build script.
+pub const RUSTC_VERSION: &str = env!("UTF8CONF_RUSTC_VERSION");
+
+/// The version of every std decoder: the rustc that built it.
 fn rustc_version() -> String {
-    format!("rustc {}", super::std_lib::RUSTC_VERSION)
+    format!("rustc {RUSTC_VERSION}")
+}
+
+/// Rust std: `from_utf8` + `from_utf8_lossy` + `Utf8Chunks`.
+pub struct StdDecoder;
+
+impl Decoder for StdDecoder {
+    fn name(&self) -> &str {
+        "std"
+    }
+
+    fn version(&self) -> String {
+        rustc_version()
+    }
+
+    fn description(&self) -> &str {
+        "Rust std: str::from_utf8 (strict), String::from_utf8_lossy (scalars), Utf8Chunks (error units)"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::ALL
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        reset_outcome(outcome, self.name());
+        let mut scalars = reuse_scalars(outcome);
+        let mut errors = reuse_errors(outcome);
+        if let Err(error) = std::str::from_utf8(input) {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(error.valid_up_to());
+            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+        }
+        scalars.extend(String::from_utf8_lossy(input).chars().map(u32::from));
+        errors.extend(utf8_chunk_units(input));
+        outcome.scalars = Some(scalars);
+        outcome.errors = Some(errors);
+        Ok(())
+    }
 }
 
 /// `std::str::from_utf8`: the strict verdict and the first error in std's shape.
@@ -48,10 +88,6 @@ impl Decoder for StdFromUtf8 {
             scalars: false,
             errors: false,
         }
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
@@ -92,10 +128,6 @@ impl Decoder for StdLossy {
         }
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
-    }
-
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         reset_outcome(outcome, self.name());
         outcome.errors = None;
@@ -131,10 +163,6 @@ impl Decoder for StdUtf8Chunks {
             scalars: false,
             errors: true,
         }
-    }
-
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        decode_fresh(self, input)
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
@@ -192,7 +220,12 @@ mod tests {
     #[test]
     fn reused_outcomes_forget_the_previous_input() {
         let mut outcome = Outcome::verdict("x", false);
-        for decoder in [&StdFromUtf8 as &dyn Decoder, &StdLossy, &StdUtf8Chunks] {
+        for decoder in [
+            &StdDecoder as &dyn Decoder,
+            &StdFromUtf8,
+            &StdLossy,
+            &StdUtf8Chunks,
+        ] {
             decoder.decode_into(&[0xFF, 0x80], &mut outcome).unwrap();
             decoder.decode_into(b"ok", &mut outcome).unwrap();
             assert_eq!(
