@@ -1,7 +1,9 @@
 //! The `utf8conf` command line (DESIGN.md §3.1).
 //!
 //! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
-//! findings, 2 for a usage or I/O error, which is always reported as one line on stderr.
+//! findings, 2 for a usage or I/O error, which is always reported as one line on stderr,
+//! 130 after SIGINT or SIGTERM (`check` and `run` first write what they found, marked as
+//! partial; see [`crate::adapter::interrupt`]).
 
 mod check;
 mod decode;
@@ -57,6 +59,7 @@ impl<E: std::fmt::Display> From<E> for CliError {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    crate::adapter::interrupt::install();
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),

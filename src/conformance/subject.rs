@@ -3,9 +3,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::adapter::{AdapterError, ExternalDecoder};
+use crate::adapter::{interrupt, BatchAnswers, ExternalDecoder, Stop};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
-use crate::outcome::Outcome;
 
 /// A decoder being checked.
 #[derive(Clone, Copy)]
@@ -47,32 +46,36 @@ impl Subject<'_> {
         }
     }
 
-    /// Decodes a batch; one result per input. Fails only when an adapter cannot be
-    /// restarted.
-    pub fn decode_batch(
-        &self,
-        inputs: &[&[u8]],
-    ) -> Result<Vec<Result<Outcome, DecoderFailure>>, AdapterError> {
+    /// Decodes a batch; one result per input, unless it stopped early (an adapter that is
+    /// unusable, a signal, the deadline).
+    pub fn decode_batch(&self, inputs: &[&[u8]]) -> BatchAnswers {
         match *self {
             Subject::External(external) => external.decode_batch(inputs),
-            Subject::InProcess(decoder) => Ok(inputs
-                .iter()
-                .map(|input| {
-                    catch_unwind(AssertUnwindSafe(|| decoder.decode(input))).unwrap_or_else(
-                        |panic| {
-                            let message = panic
-                                .downcast_ref::<&str>()
-                                .map(|s| s.to_string())
-                                .or_else(|| panic.downcast_ref::<String>().cloned())
-                                .unwrap_or_else(|| "panic".into());
-                            Err(DecoderFailure {
-                                kind: FailureKind::Crash,
-                                message: format!("panicked: {message}"),
-                            })
-                        },
-                    )
-                })
-                .collect()),
+            Subject::InProcess(_) if interrupt::requested() => BatchAnswers {
+                answers: Vec::new(),
+                stopped: Some(Stop::Interrupted),
+            },
+            Subject::InProcess(decoder) => BatchAnswers {
+                stopped: None,
+                answers: inputs
+                    .iter()
+                    .map(|input| {
+                        catch_unwind(AssertUnwindSafe(|| decoder.decode(input))).unwrap_or_else(
+                            |panic| {
+                                let message = panic
+                                    .downcast_ref::<&str>()
+                                    .map(|s| s.to_string())
+                                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                                    .unwrap_or_else(|| "panic".into());
+                                Err(DecoderFailure {
+                                    kind: FailureKind::Crash,
+                                    message: format!("panicked: {message}"),
+                                })
+                            },
+                        )
+                    })
+                    .collect(),
+            },
         }
     }
 }

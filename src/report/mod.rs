@@ -2,6 +2,7 @@
 //!
 //! - [`divergence::DivergenceReport`]: one JSON file per distinct divergence,
 //!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.
+//! - [`sanitize`]: adapter-controlled text made safe for Markdown, HTML and terminals.
 //! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
 //!   `schemas/summary.schema.json`.
 //!
@@ -10,6 +11,7 @@
 //! of one, even if the run is killed mid-write.
 
 pub mod divergence;
+pub mod sanitize;
 pub mod summary;
 pub mod time;
 
