@@ -41,9 +41,9 @@ pub struct RunArgs {
     /// Extra vector files (the TOML format of `vectors/README.md`), run before the rest.
     #[arg(long, num_args = 1..)]
     vectors: Vec<PathBuf>,
-    /// Worker threads [default: one per core].
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
@@ -71,7 +71,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     options.budget = budget;
     options.expected_inputs = expected_inputs;
     if let Some(threads) = args.threads {
-        options.threads = threads.max(1);
+        options.threads = usize::from(threads);
     }
     options.progress = if args.quiet {
         ProgressMode::Off

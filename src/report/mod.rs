@@ -51,9 +51,13 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         drop(file);
         fs::rename(&temporary, path)
     })();
-    if result.is_err() {
+    if let Err(error) = result {
         let _ = fs::remove_file(&temporary);
-        return result;
+        // Name the file: "Permission denied" alone does not say where.
+        return Err(io::Error::new(
+            error.kind(),
+            format!("cannot write {}: {error}", path.display()),
+        ));
     }
     // Directory fsync is not supported everywhere (e.g. on Windows); the rename is done.
     if let Ok(dir) = File::open(directory) {
