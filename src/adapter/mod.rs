@@ -54,6 +54,7 @@ pub mod command;
 pub mod interrupt;
 pub mod list;
 pub mod process;
+pub mod selftest;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

@@ -5,6 +5,7 @@
 //! 130 after SIGINT or SIGTERM (`check` and `run` first write what they found, marked as
 //! partial; see [`crate::adapter::interrupt`]).
 
+mod adapter_test;
 mod check;
 mod decode;
 mod decoders;
@@ -42,6 +43,8 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Grade an external decoder (adapter protocol) or all of them for conformance.
     Check(check::CheckArgs),
+    /// Check an adapter's protocol handling and say exactly what is wrong with it.
+    AdapterTest(adapter_test::AdapterTestArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
 }
@@ -66,6 +69,7 @@ pub fn main() -> ExitCode {
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Reproduce(args)) => reproduce::run(args),
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::AdapterTest(args)) => adapter_test::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
