@@ -100,3 +100,46 @@ fn decode_stops_endless_stdin_at_its_limit() {
         "{stderr}"
     );
 }
+
+/// Issue 10 item 6: SIGTERM during `run` exited with 143 and no `summary.json`.
+#[cfg(unix)]
+#[test]
+fn sigterm_during_run_writes_the_summary() {
+    let out = std::env::temp_dir().join(format!("utf8conf-sigterm-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let child = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args([
+            "run",
+            "--quiet",
+            "--budget",
+            "120s",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) takes plain integers; `child` is not yet waited for, so its pid is
+    // still ours.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    assert!(stdout.contains("stopped by interrupted"), "{stdout}");
+    let run_dir = std::fs::read_dir(&out)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let summary = std::fs::read_to_string(run_dir.join("summary.json")).unwrap();
+    assert!(summary.contains("\"interrupted\""), "{summary}");
+    let _ = std::fs::remove_dir_all(&out);
+}

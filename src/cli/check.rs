@@ -135,10 +135,11 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
             &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
         )?,
     };
+    // The summary goes to stdout first, so a disk error loses nothing that was found.
+    print_summary(&report, &directory);
     report
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-    print_summary(&report, &directory);
     match stopped {
         None if report.is_conformant() => Ok(0),
         None => Ok(1),
