@@ -16,44 +16,73 @@
 use serde_json::{Map, Value};
 
 use crate::outcome::{ErrorLen, Outcome};
+use crate::report::sanitize::{single_line, MAX_TEXT_CHARS};
 
 /// The protocol string of version 1.
 pub const PROTOCOL_V1: &str = "utf8conf/1";
+/// The protocol string of version 2 (docs/PROTOCOL.md): every answer carries `seq`.
+pub const PROTOCOL_V2: &str = "utf8conf/2";
+/// The longest hello `name` or `version` kept, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
 
 /// What an adapter said about itself in its hello line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hello {
-    /// The adapter's name for itself.
+    /// The protocol version it speaks: 1 or 2.
+    pub protocol: u32,
+    /// The adapter's name for itself (one line, control characters escaped, at most
+    /// [`MAX_NAME_CHARS`]).
     pub name: String,
-    /// The version of the decoder or runtime it wraps.
+    /// The version of the decoder or runtime it wraps (the same limits).
     pub version: String,
 }
 
-/// Parses a hello line.
+/// Parses a hello line. The version is negotiated here: the adapter names the highest
+/// version it speaks, and the harness speaks both.
 pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
     let object = parse_object(line)?;
-    match object.get("protocol") {
-        Some(Value::String(protocol)) if protocol == PROTOCOL_V1 => {}
+    let protocol = match object.get("protocol") {
+        Some(Value::String(protocol)) if protocol == PROTOCOL_V1 => 1,
+        Some(Value::String(protocol)) if protocol == PROTOCOL_V2 => 2,
         Some(Value::String(protocol)) => {
             return Err(format!(
-                "unsupported protocol \"{protocol}\" in hello (expected \"{PROTOCOL_V1}\")"
+                "unsupported protocol \"{}\" in hello (expected \"{PROTOCOL_V1}\" or \"{PROTOCOL_V2}\")",
+                single_line(protocol, MAX_NAME_CHARS)
             ))
         }
         _ => return Err(format!("hello has no \"protocol\": \"{PROTOCOL_V1}\"")),
-    }
+    };
     let text_field = |field: &str| match object.get(field) {
-        Some(Value::String(text)) => Ok(text.clone()),
-        _ => Err(format!("hello has no string \"{field}\"")),
+        Some(Value::String(text)) if !text.trim().is_empty() => {
+            Ok(single_line(text, MAX_NAME_CHARS))
+        }
+        _ => Err(format!("hello has no non-empty string \"{field}\"")),
     };
     Ok(Hello {
+        protocol,
         name: text_field("name")?,
         version: text_field("version")?,
     })
 }
 
-/// Parses one answer line into an [`Outcome`] for `decoder_name`.
-pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Outcome, String> {
+/// One parsed answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// What the decoder said.
+    pub outcome: Outcome,
+    /// Protocol 2's `seq`: the index of the frame answered, counted from 0 since the
+    /// adapter started (absent in protocol 1).
+    pub seq: Option<u64>,
+}
+
+/// Parses one answer line into an [`Outcome`] for `decoder_name`; `error` text is kept
+/// as one line of at most [`MAX_TEXT_CHARS`] characters.
+pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Answer, String> {
     let object = parse_object(line)?;
+    let seq = match object.get("seq") {
+        None => None,
+        Some(value) => Some(value.as_u64().ok_or("\"seq\" is not a frame index")?),
+    };
     let valid = match object.get("valid") {
         Some(Value::Bool(valid)) => *valid,
         Some(other) => return Err(format!("\"valid\" is not a boolean: {other}")),
@@ -85,10 +114,10 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Outcome, String> 
     };
     outcome.error = match object.get("error") {
         None | Some(Value::Null) => None,
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(other) => Some(other.to_string()),
+        Some(Value::String(text)) => Some(single_line(text, MAX_TEXT_CHARS)),
+        Some(other) => Some(single_line(&other.to_string(), MAX_TEXT_CHARS)),
     };
-    Ok(outcome)
+    Ok(Answer { outcome, seq })
 }
 
 fn as_offset(value: &Value) -> Option<usize> {
@@ -124,6 +153,10 @@ mod tests {
         let hello =
             parse_hello(br#"{"protocol": "utf8conf/1", "name": "py", "version": "3.12"}"#).unwrap();
         assert_eq!(hello.name, "py");
+        assert_eq!(hello.protocol, 1);
+        let v2 =
+            parse_hello(br#"{"protocol": "utf8conf/2", "name": "py", "version": "3"}"#).unwrap();
+        assert_eq!(v2.protocol, 2);
         assert_eq!(hello.version, "3.12");
         let wrong = parse_hello(br#"{"protocol": "utf8conf/999", "name": "x", "version": "1"}"#);
         assert!(wrong.unwrap_err().contains("unsupported protocol"));
@@ -137,14 +170,33 @@ mod tests {
             "a",
             br#"{"valid":false,"valid_up_to":0,"error_len":null,"scalars":[65533],"error":"x"}"#,
         )
-        .unwrap();
+        .unwrap()
+        .outcome;
         assert!(!outcome.valid);
         assert_eq!(outcome.valid_up_to, Some(0));
         assert_eq!(outcome.error_len, Some(ErrorLen::Incomplete));
         assert_eq!(outcome.scalars, Some(vec![0xFFFD]));
         assert_eq!(outcome.error.as_deref(), Some("x"));
         let bare = parse_answer("a", br#"{"valid":true,"extra":1}"#).unwrap();
-        assert_eq!(bare, Outcome::verdict("a", true));
+        assert_eq!(bare.outcome, Outcome::verdict("a", true));
+        assert_eq!(bare.seq, None);
+        let numbered = parse_answer("a", br#"{"seq":7,"valid":true}"#).unwrap();
+        assert_eq!(numbered.seq, Some(7));
+    }
+
+    /// Issue 10 item 4: a hello name with newlines printed a fake "conformant" line and
+    /// opened an HTML comment in the Markdown report.
+    #[test]
+    fn hello_names_and_error_texts_are_single_bounded_lines() {
+        let hello = parse_hello(
+            b"{\"protocol\":\"utf8conf/1\",\"name\":\"x\\nutf8conf: conformant\\n<!--\\u001b[2J\",\"version\":\"1\"}",
+        )
+        .unwrap();
+        assert!(!hello.name.contains('\n') && !hello.name.contains('\x1b'));
+        let long = format!(r#"{{"valid":false,"error":"{}"}}"#, "e".repeat(10_000));
+        let answer = parse_answer("a", long.as_bytes()).unwrap();
+        assert!(answer.outcome.error.unwrap().chars().count() <= MAX_TEXT_CHARS + 3);
+        assert!(parse_hello(br#"{"protocol":"utf8conf/1","name":"","version":"1"}"#).is_err());
     }
 
     #[test]
@@ -158,6 +210,8 @@ mod tests {
             br#"{"valid":false,"valid_up_to":-1}"#,
             br#"{"valid":true,"scalars":[65,-1]}"#,
             br#"{"valid":true,"scalars":"AB"}"#,
+            br#"{"valid":true,"scalars":[1.5]}"#,
+            br#"{"seq":-1,"valid":true}"#,
         ] {
             assert!(parse_answer("a", bad).is_err(), "{}", excerpt(bad));
         }

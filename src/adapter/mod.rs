@@ -1,7 +1,6 @@
 //! The external decoder protocol, harness side: any program in any language becomes a
-//! [`Decoder`].
-//!
-//! DESIGN.md §3.3, version 1:
+//! [`Decoder`]. The full rules are in `docs/PROTOCOL.md`; in short (DESIGN.md §3.3,
+//! version 1):
 //!
 //! > An adapter is any program. The harness starts it once (argv, no shell) and keeps it.
 //! > 1. The adapter first prints one JSON line: `{"protocol": "utf8conf/1", "name": "...",
@@ -14,12 +13,34 @@
 //! > A crash, a malformed line or no answer within the timeout is itself a finding
 //! > (`crash`, `protocol`, `timeout`); the harness restarts the adapter and goes on.
 //!
+//! Version 2 (`"protocol": "utf8conf/2"` in the hello) adds `seq` to every answer.
+//!
 //! [`ExternalDecoder`] keeps one [`process::AdapterProcess`] behind a mutex. Inputs are
 //! pipelined ([`ExternalDecoder::decode_batch`]): all frames of a batch are queued to a
 //! writer thread, then the answers are read one by one, each with its own deadline. Since
 //! an adapter answers its frames in order, a missing answer belongs to the first input
 //! without one: that input gets the [`DecoderFailure`], the adapter is killed and started
 //! again, and the rest of the batch is sent to the new process.
+//!
+//! A hostile or broken adapter must never hang, mislead or exhaust the harness (issue 10),
+//! so on top of that:
+//!
+//! - **Pairing.** An answer is only taken when one was asked for: a line waiting before a
+//!   batch is sent, or left over after its last answer, or after the end of input, means
+//!   the adapter is out of step, and the adapter is declared unusable (its answers can no
+//!   longer be matched to inputs). In protocol 2, every answer's `seq` must be the index
+//!   of the frame it answers.
+//! - **Retry.** A crash is retried once on a fresh process: if the retry answers, the
+//!   crash did not depend on the input, and it is counted as *flaky*, not as a finding.
+//! - **Circuit breaker.** After [`BREAKER_FAILURES`] failed inputs in a row (or
+//!   [`BREAKER_TIMEOUTS`] timeouts in a row), or when failures are at least 90 % of a
+//!   window of [`BREAKER_WINDOW`] inputs, a fresh process is asked to decode the ASCII
+//!   input `61`, which every decoder decodes. If it fails that too, the adapter is
+//!   unusable and the check stops, with the evidence; if not, the failures depend on the
+//!   inputs and are findings.
+//! - **Bounds.** A deadline for the whole check ([`ExternalDecoder::set_deadline`]), a
+//!   stop on SIGINT/SIGTERM ([`interrupt`]), bounded answer lines and a bounded queue
+//!   ([`process`]).
 //!
 //! Failing to *start* is different: a program that is missing, not executable, exits
 //! before its hello, or does not say a valid hello within the start-up time limit is an
@@ -30,23 +51,41 @@
 
 pub mod answer;
 pub mod command;
+pub mod interrupt;
 pub mod list;
 pub mod process;
+pub mod selftest;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
+use crate::hex::format_hex;
 use crate::outcome::Outcome;
-use answer::{parse_answer, parse_hello, Hello};
+use answer::{excerpt, parse_answer, parse_hello, Hello};
 use process::{AdapterProcess, NextLine};
 
 /// Default time limit for one answer.
 pub const DEFAULT_ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Default time limit for the hello line after start.
 pub const DEFAULT_HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// The longest time limit accepted for an answer, a hello or a whole check: one day.
+pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(86_400);
 /// Restarts that fail one after the other before the run is abandoned.
 const MAX_CONSECUTIVE_FAILED_RESTARTS: usize = 3;
+/// Failed inputs in a row that make the circuit breaker test the adapter.
+pub const BREAKER_FAILURES: u32 = 8;
+/// Timeouts in a row that make the circuit breaker test the adapter (each costs a whole
+/// answer timeout, so fewer are waited for).
+pub const BREAKER_TIMEOUTS: u32 = 3;
+/// Inputs per window of the circuit breaker's failure ratio.
+pub const BREAKER_WINDOW: u32 = 256;
+/// How long the harness waits for a stray line after the first batch a new adapter
+/// process answered: an adapter that answers twice, or before being asked, shows it then.
+const FIRST_BATCH_GRACE: Duration = Duration::from_millis(20);
+/// The input every decoder decodes: U+0061, one ASCII byte.
+pub const PROBE_INPUT: &[u8] = b"a";
 
 /// How to run an adapter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,21 +124,137 @@ impl std::fmt::Display for AdapterError {
 
 impl std::error::Error for AdapterError {}
 
+/// Why a batch stopped before every input was answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The adapter cannot be used (out of step, fails even the probe input, cannot be
+    /// restarted): the message says what is wrong, with the evidence.
+    Unusable(String),
+    /// SIGINT or SIGTERM.
+    Interrupted,
+    /// The deadline for the whole check passed.
+    OutOfTime,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Unusable(reason) => write!(f, "adapter unusable: {reason}"),
+            Stop::Interrupted => f.write_str("interrupted"),
+            Stop::OutOfTime => f.write_str("time limit for the whole check (--max-time) reached"),
+        }
+    }
+}
+
+/// The answers to a batch: one per input, in order, for a prefix of the inputs (all of
+/// them unless `stopped`).
+#[derive(Debug, Clone)]
+pub struct BatchAnswers {
+    /// The answers, for the first `answers.len()` inputs.
+    pub answers: Vec<Result<Outcome, DecoderFailure>>,
+    /// Why the batch stopped early.
+    pub stopped: Option<Stop>,
+}
+
+impl BatchAnswers {
+    /// Every answer, or why not all were given.
+    pub fn complete(self) -> Result<Vec<Result<Outcome, DecoderFailure>>, Stop> {
+        match self.stopped {
+            None => Ok(self.answers),
+            Some(stop) => Err(stop),
+        }
+    }
+}
+
 /// Counts of what happened to the adapter process during a run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProcessStatistics {
     /// Frames sent.
     pub frames: u64,
     /// Answers received and parsed.
     pub answers: u64,
+    /// Inputs that got a failure (crash, timeout, protocol).
+    pub failures: u64,
     /// Restarts after a failure.
     pub restarts: u64,
+    /// Crashes that did not happen again when the same input was sent to a fresh process.
+    pub flaky_crashes: u64,
+    /// The first flaky crash: input hex and the crash message.
+    pub first_flaky_crash: Option<String>,
+}
+
+/// The circuit breaker's counts.
+#[derive(Debug, Default)]
+struct Breaker {
+    failures_in_row: u32,
+    timeouts_in_row: u32,
+    window_inputs: u32,
+    window_failures: u32,
+    /// The last failure, for the evidence.
+    last_failure: Option<String>,
+}
+
+impl Breaker {
+    fn success(&mut self) {
+        self.failures_in_row = 0;
+        self.timeouts_in_row = 0;
+        self.count_in_window(false);
+    }
+
+    /// Counts a failure; true when the adapter must be tested with the probe input.
+    fn failure(&mut self, input: &[u8], failure: &DecoderFailure) -> bool {
+        self.failures_in_row += 1;
+        if failure.kind == FailureKind::Timeout {
+            self.timeouts_in_row += 1;
+        } else {
+            self.timeouts_in_row = 0;
+        }
+        self.last_failure = Some(format!(
+            "{} on input {}: {}",
+            failure.kind.as_str(),
+            shown_input(input),
+            failure.message
+        ));
+        let window_full = self.count_in_window(true);
+        self.failures_in_row >= BREAKER_FAILURES
+            || self.timeouts_in_row >= BREAKER_TIMEOUTS
+            || window_full
+    }
+
+    /// Counts one input; true when a window just filled with at least 90 % failures.
+    fn count_in_window(&mut self, failed: bool) -> bool {
+        self.window_inputs += 1;
+        self.window_failures += u32::from(failed);
+        if self.window_inputs < BREAKER_WINDOW {
+            return false;
+        }
+        let dominated = self.window_failures * 10 >= self.window_inputs * 9;
+        self.window_inputs = 0;
+        self.window_failures = 0;
+        dominated
+    }
+
+    fn evidence(&self) -> String {
+        format!(
+            "{} failed inputs in a row (last: {})",
+            self.failures_in_row,
+            self.last_failure.as_deref().unwrap_or("none")
+        )
+    }
+
+    fn reset(&mut self) {
+        *self = Breaker::default();
+    }
 }
 
 struct State {
     process: Option<AdapterProcess>,
+    /// Frames sent to the current process (protocol 2's next `seq`).
+    frames_to_process: u64,
     capabilities: Capabilities,
     statistics: ProcessStatistics,
+    breaker: Breaker,
+    deadline: Option<Instant>,
 }
 
 /// A decoder behind the adapter protocol.
@@ -108,6 +263,11 @@ pub struct ExternalDecoder {
     name: String,
     hello: Hello,
     description: String,
+    /// Inputs answered or failed so far, readable while a batch runs (for progress).
+    settled: AtomicU64,
+    /// Failed inputs and restarts so far, readable while a batch runs.
+    failed: AtomicU64,
+    restarts: AtomicU64,
     state: Mutex<State>,
 }
 
@@ -125,10 +285,16 @@ impl ExternalDecoder {
             name,
             hello,
             description,
+            settled: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            restarts: AtomicU64::new(0),
             state: Mutex::new(State {
                 process: Some(process),
+                frames_to_process: 0,
                 capabilities: Capabilities::default(),
                 statistics: ProcessStatistics::default(),
+                breaker: Breaker::default(),
+                deadline: None,
             }),
             config,
         })
@@ -144,85 +310,270 @@ impl ExternalDecoder {
         &self.config.argv
     }
 
-    /// Frames, answers and restarts so far.
+    /// Frames, answers, failures and restarts so far.
     pub fn statistics(&self) -> ProcessStatistics {
-        self.lock().statistics
+        self.lock().statistics.clone()
+    }
+
+    /// Inputs answered or failed so far; does not wait for a running batch.
+    pub fn settled(&self) -> u64 {
+        self.settled.load(Ordering::Relaxed)
+    }
+
+    /// Failed inputs and restarts so far; does not wait for a running batch.
+    pub fn statistics_snapshot(&self) -> (u64, u64) {
+        (
+            self.failed.load(Ordering::Relaxed),
+            self.restarts.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Sets the time after which batches stop with [`Stop::OutOfTime`].
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        self.lock().deadline = deadline;
     }
 
     /// Decodes many inputs, pipelined. One result per input, in order; a crash, timeout or
     /// malformed answer is that input's [`DecoderFailure`], after which the adapter is
-    /// restarted. Fails only when a restart fails repeatedly.
-    pub fn decode_batch(
-        &self,
-        inputs: &[&[u8]],
-    ) -> Result<Vec<Result<Outcome, DecoderFailure>>, AdapterError> {
+    /// restarted (a crash is retried once first). Stops early, keeping the answers so
+    /// far, when the adapter is unusable, on a signal, or at the deadline.
+    pub fn decode_batch(&self, inputs: &[&[u8]]) -> BatchAnswers {
         let mut state = self.lock();
-        let mut results = Vec::with_capacity(inputs.len());
-        let mut failed_restarts = 0;
-        while results.len() < inputs.len() {
-            if state.process.is_none() {
-                match start_process(&self.config) {
-                    Ok((process, _)) => {
-                        state.process = Some(process);
-                        state.statistics.restarts += 1;
-                        failed_restarts = 0;
-                    }
-                    Err(error) => {
-                        failed_restarts += 1;
-                        if failed_restarts >= MAX_CONSECUTIVE_FAILED_RESTARTS {
-                            return Err(AdapterError(format!(
-                                "adapter could not be restarted ({failed_restarts} attempts): {error}"
-                            )));
-                        }
-                        continue;
-                    }
-                }
-            }
-            let pending = &inputs[results.len()..];
+        let mut answers = Vec::with_capacity(inputs.len());
+        let stopped = self.decode_into(&mut state, inputs, &mut answers).err();
+        BatchAnswers { answers, stopped }
+    }
+
+    fn decode_into(
+        &self,
+        state: &mut State,
+        inputs: &[&[u8]],
+        answers: &mut Vec<Result<Outcome, DecoderFailure>>,
+    ) -> Result<(), Stop> {
+        // The input whose crash is being retried, with that crash.
+        let mut retrying: Option<(usize, DecoderFailure)> = None;
+        while answers.len() < inputs.len() {
+            self.check_limits(state)?;
+            self.ensure_process(state)?;
+            let first = answers.len();
+            let pending = &inputs[first..];
             let process = state.process.as_ref().expect("started above");
+            if let Some(line) = process.waiting_line(Duration::ZERO) {
+                return Err(out_of_step(&line, "before any input was sent to it"));
+            }
+            let new_process = state.frames_to_process == 0;
             for input in pending {
                 process.send_frame(input);
             }
             state.statistics.frames += pending.len() as u64;
             let mut failed = false;
-            for _ in pending {
-                let deadline = Instant::now() + self.config.answer_timeout;
-                let process = state.process.as_mut().expect("started above");
-                let result = read_answer(process, &self.name, deadline, self.config.answer_timeout);
-                match result {
+            for (offset, input) in pending.iter().enumerate() {
+                let index = first + offset;
+                match self.read_answer(state)? {
                     Ok(outcome) => {
+                        if let Some((_, crash)) = retrying.take() {
+                            state.statistics.flaky_crashes += 1;
+                            state.statistics.first_flaky_crash.get_or_insert_with(|| {
+                                format!("input {}: {}", shown_input(input), crash.message)
+                            });
+                        }
                         note_capabilities(&mut state.capabilities, &outcome);
                         state.statistics.answers += 1;
-                        results.push(Ok(outcome));
+                        state.breaker.success();
+                        answers.push(Ok(outcome));
+                        self.settled.fetch_add(1, Ordering::Relaxed);
                     }
                     Err(failure) => {
-                        results.push(Err(failure));
                         failed = true;
+                        if let Some(mut process) = state.process.take() {
+                            process.kill();
+                        }
+                        let first_crash = failure.kind == FailureKind::Crash
+                            && retrying.as_ref().is_none_or(|(at, _)| *at != index);
+                        if first_crash {
+                            retrying = Some((index, failure));
+                            break;
+                        }
+                        retrying = None;
+                        state.statistics.failures += 1;
+                        self.failed.fetch_add(1, Ordering::Relaxed);
+                        let test_adapter = state.breaker.failure(input, &failure);
+                        answers.push(Err(failure));
+                        self.settled.fetch_add(1, Ordering::Relaxed);
+                        if test_adapter {
+                            self.probe(state)?;
+                        }
                         break;
                     }
                 }
             }
-            if failed {
-                if let Some(mut process) = state.process.take() {
-                    process.kill();
+            if !failed {
+                let grace = if new_process {
+                    FIRST_BATCH_GRACE
+                } else {
+                    Duration::ZERO
+                };
+                if let Some(line) = state.process.as_ref().and_then(|p| p.waiting_line(grace)) {
+                    // These answers cannot be matched to their inputs: drop them.
+                    answers.truncate(first);
+                    return Err(out_of_step(&line, "after answering every input sent"));
                 }
             }
         }
-        Ok(results)
+        Ok(())
+    }
+
+    fn check_limits(&self, state: &State) -> Result<(), Stop> {
+        if interrupt::requested() {
+            return Err(Stop::Interrupted);
+        }
+        if state
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return Err(Stop::OutOfTime);
+        }
+        Ok(())
+    }
+
+    fn ensure_process(&self, state: &mut State) -> Result<(), Stop> {
+        let mut failed_restarts = 0;
+        while state.process.is_none() {
+            self.check_limits(state)?;
+            match start_process(&self.config) {
+                Ok((process, _)) => {
+                    state.process = Some(process);
+                    state.frames_to_process = 0;
+                    state.statistics.restarts += 1;
+                    self.restarts.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(error) => {
+                    failed_restarts += 1;
+                    if failed_restarts >= MAX_CONSECUTIVE_FAILED_RESTARTS {
+                        return Err(Stop::Unusable(format!(
+                            "could not be restarted ({failed_restarts} attempts): {error}"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The circuit breaker's test: a fresh process decodes [`PROBE_INPUT`]. Unusable when
+    /// it fails; otherwise the failures are the inputs' doing and the counts restart.
+    fn probe(&self, state: &mut State) -> Result<(), Stop> {
+        let evidence = state.breaker.evidence();
+        self.ensure_process(state)?;
+        let process = state.process.as_ref().expect("started above");
+        if let Some(line) = process.waiting_line(Duration::ZERO) {
+            return Err(out_of_step(&line, "before any input was sent to it"));
+        }
+        process.send_frame(PROBE_INPUT);
+        match self.read_answer(state)? {
+            Ok(_) => {
+                state.breaker.reset();
+                Ok(())
+            }
+            Err(failure) => {
+                if let Some(mut process) = state.process.take() {
+                    process.kill();
+                }
+                Err(Stop::Unusable(format!(
+                    "{evidence}; it also fails on the ASCII input {} that every decoder decodes ({}: {})",
+                    format_hex(PROBE_INPUT),
+                    failure.kind.as_str(),
+                    failure.message
+                )))
+            }
+        }
+    }
+
+    /// Reads and parses the next answer; every way of not getting one is a failure. Stops
+    /// on a signal, at the deadline, and when a protocol 2 `seq` is not the frame's.
+    fn read_answer(&self, state: &mut State) -> Result<Result<Outcome, DecoderFailure>, Stop> {
+        let timeout = self.config.answer_timeout;
+        let mut deadline = Instant::now() + timeout;
+        let whole_check = state.deadline;
+        if let Some(limit) = whole_check {
+            deadline = deadline.min(limit);
+        }
+        let expected_seq = state.frames_to_process;
+        state.frames_to_process += 1;
+        let process = state.process.as_mut().expect("started by the caller");
+        let failure = |kind, message| Ok(Err(DecoderFailure { kind, message }));
+        match process.next_line(deadline) {
+            NextLine::Line(line) => match parse_answer(&self.name, &line) {
+                Ok(answer) => match (self.hello.protocol, answer.seq) {
+                    (1, _) => Ok(Ok(answer.outcome)),
+                    (_, Some(seq)) if seq == expected_seq => Ok(Ok(answer.outcome)),
+                    (_, Some(seq)) => Err(Stop::Unusable(format!(
+                        "out of step: answer with seq {seq} where frame {expected_seq} was due ({})",
+                        excerpt(&line)
+                    ))),
+                    (_, None) => failure(
+                        FailureKind::Protocol,
+                        "malformed answer: protocol 2 answer without \"seq\"".into(),
+                    ),
+                },
+                Err(reason) => failure(
+                    FailureKind::Protocol,
+                    format!("malformed answer: {reason}"),
+                ),
+            },
+            NextLine::TooLong => failure(
+                FailureKind::Protocol,
+                format!("answer line longer than {} bytes", process::MAX_LINE_BYTES),
+            ),
+            NextLine::Ended => {
+                let status = process.exit_status(Duration::from_millis(500)).map_or_else(
+                    || "closed its stdout".to_string(),
+                    |s| format!("exited ({s})"),
+                );
+                failure(
+                    FailureKind::Crash,
+                    format!(
+                        "adapter {status} without answering{}",
+                        stderr_suffix(process)
+                    ),
+                )
+            }
+            NextLine::TimedOut if whole_check.is_some_and(|limit| Instant::now() >= limit) => {
+                Err(Stop::OutOfTime)
+            }
+            NextLine::TimedOut => failure(
+                FailureKind::Timeout,
+                format!("no answer within {}", seconds(timeout)),
+            ),
+            NextLine::Interrupted => Err(Stop::Interrupted),
+        }
     }
 
     /// Ends the adapter the protocol's way (close stdin, expect exit 0). Returns a message
-    /// when it did not exit cleanly.
+    /// when it did not exit cleanly, or wrote lines after its last answer.
     pub fn finish(&self) -> Option<String> {
         let process = self.lock().process.take()?;
         let argv = process.argv().join(" ");
-        match process.finish(Duration::from_secs(2)) {
-            Some(status) if status.success() => None,
-            Some(status) => Some(format!("`{argv}` exited with {status} at end of input")),
-            None => Some(format!(
+        let finished = process.finish(Duration::from_secs(2));
+        let mut notes = Vec::new();
+        if finished.extra_lines > 0 {
+            notes.push(format!(
+                "out of step: `{argv}` wrote {} line(s) after its last answer, first {}",
+                finished.extra_lines,
+                finished
+                    .first_extra
+                    .as_deref()
+                    .map_or_else(|| "too long".to_string(), excerpt)
+            ));
+        }
+        match finished.status {
+            Some(status) if status.success() => {}
+            Some(status) => notes.push(format!("`{argv}` exited with {status} at end of input")),
+            None => notes.push(format!(
                 "`{argv}` did not exit within 2 s of the end of its input"
             )),
         }
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -263,22 +614,33 @@ impl Decoder for ExternalDecoder {
         Ok(())
     }
 
-    /// The pipelined [`ExternalDecoder::decode_batch`]; when the adapter cannot be
-    /// restarted, every input it did not answer fails with that reason as a `crash`.
+    /// The pipelined [`ExternalDecoder::decode_batch`]; every input it did not answer
+    /// (the adapter became unusable, a signal, the deadline) fails as a `crash` naming why.
     fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
-        match ExternalDecoder::decode_batch(self, inputs) {
-            Ok(results) => results,
-            Err(AdapterError(message)) => inputs
-                .iter()
-                .map(|_| {
-                    Err(DecoderFailure {
-                        kind: FailureKind::Crash,
-                        message: message.clone(),
-                    })
-                })
-                .collect(),
+        let batch = ExternalDecoder::decode_batch(self, inputs);
+        let mut results = batch.answers;
+        let why = batch
+            .stopped
+            .map_or_else(|| "no answer".to_string(), |stop| stop.to_string());
+        while results.len() < inputs.len() {
+            results.push(Err(DecoderFailure {
+                kind: FailureKind::Crash,
+                message: why.clone(),
+            }));
         }
+        results
     }
+}
+
+/// The stop for an adapter that wrote a line nobody asked for.
+fn out_of_step(line: &NextLine, when: &str) -> Stop {
+    let shown = match line {
+        NextLine::Line(line) => excerpt(line),
+        _ => "(a line over the size limit)".into(),
+    };
+    Stop::Unusable(format!(
+        "out of step: it wrote an answer line nobody asked for, {when}: {shown}; its answers can no longer be matched to inputs"
+    ))
 }
 
 /// Starts the adapter and waits for its hello.
@@ -321,6 +683,12 @@ fn start_process(config: &AdapterConfig) -> Result<(AdapterProcess, Hello), Adap
             process.kill();
             return Err(AdapterError(message));
         }
+        NextLine::Interrupted => {
+            process.kill();
+            return Err(AdapterError(format!(
+                "adapter `{command}`: interrupted while waiting for its hello"
+            )));
+        }
     };
     match parse_hello(&line) {
         Ok(hello) => Ok((process, hello)),
@@ -333,44 +701,6 @@ fn start_process(config: &AdapterConfig) -> Result<(AdapterProcess, Hello), Adap
     }
 }
 
-/// Reads and parses the next answer; every way of not getting one is a failure.
-fn read_answer(
-    process: &mut AdapterProcess,
-    decoder_name: &str,
-    deadline: Instant,
-    timeout: Duration,
-) -> Result<Outcome, DecoderFailure> {
-    match process.next_line(deadline) {
-        NextLine::Line(line) => {
-            parse_answer(decoder_name, &line).map_err(|reason| DecoderFailure {
-                kind: FailureKind::Protocol,
-                message: format!("malformed answer: {reason}"),
-            })
-        }
-        NextLine::TooLong => Err(DecoderFailure {
-            kind: FailureKind::Protocol,
-            message: format!("answer line longer than {} bytes", process::MAX_LINE_BYTES),
-        }),
-        NextLine::Ended => {
-            let status = process.exit_status(Duration::from_millis(500)).map_or_else(
-                || "closed its stdout".to_string(),
-                |s| format!("exited ({s})"),
-            );
-            Err(DecoderFailure {
-                kind: FailureKind::Crash,
-                message: format!(
-                    "adapter {status} without answering{}",
-                    stderr_suffix(process)
-                ),
-            })
-        }
-        NextLine::TimedOut => Err(DecoderFailure {
-            kind: FailureKind::Timeout,
-            message: format!("no answer within {}", seconds(timeout)),
-        }),
-    }
-}
-
 fn stderr_suffix(process: &AdapterProcess) -> String {
     const LIMIT: usize = 300;
     let tail = process.stderr_tail();
@@ -379,7 +709,20 @@ fn stderr_suffix(process: &AdapterProcess) -> String {
     }
     let skip = tail.chars().count().saturating_sub(LIMIT);
     let shown: String = tail.chars().skip(skip).collect();
+    let shown = crate::report::sanitize::terminal(&shown);
     format!("; stderr: {}{shown}", if skip > 0 { "..." } else { "" })
+}
+
+/// An input for a message: its hex, cut after 16 bytes.
+fn shown_input(input: &[u8]) -> String {
+    const SHOWN: usize = 16;
+    if input.len() > SHOWN {
+        format!("{}... ({} bytes)", format_hex(&input[..SHOWN]), input.len())
+    } else if input.is_empty() {
+        "(empty)".into()
+    } else {
+        format_hex(input)
+    }
 }
 
 fn seconds(duration: Duration) -> String {

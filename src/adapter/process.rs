@@ -10,23 +10,37 @@
 //!   (so the caller can pipeline many frames without a pipe-buffer deadlock: the adapter
 //!   may be blocked writing answers nobody reads yet while we would be blocked writing
 //!   frames it reads no more);
-//! - a *reader* thread splits stdout into lines and sends them over a channel, which the
-//!   caller reads with `recv_timeout`, the per-input timeout;
+//! - a *reader* thread splits stdout into lines and sends them over a *bounded* channel
+//!   ([`LINE_QUEUE`] lines of at most [`MAX_LINE_BYTES`] each), which the caller reads
+//!   with a deadline, the per-input timeout. An adapter that floods its stdout is then
+//!   simply blocked by the full pipe: the harness's memory stays bounded;
 //! - a *stderr* thread drains stderr, keeping only a bounded tail for error messages.
 //!
 //! The adapter runs in its own process group, and stopping it kills the whole group: an
 //! adapter that is a shell script running the real program as a child (a compile-on-first
-//! -use wrapper) must not leave that child behind holding the pipes open.
+//! -use wrapper) must not leave that child behind holding the pipes open. The group is
+//! killed only while its leader is known to be unreaped (it has exited at most to a
+//! zombie), which keeps its pid, and so the group id, from being reused; see
+//! [`AdapterProcess::kill`].
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The longest answer line accepted (a line for a large input lists every scalar).
-pub const MAX_LINE_BYTES: usize = 64 << 20;
+use super::interrupt;
+
+/// The longest answer line accepted: 16 MiB. A line lists every scalar of its input (at
+/// most 8 bytes each, `1114111,`), so this allows inputs of 2 MiB, far more than any check
+/// input; a longer line is a `protocol` failure and its bytes are discarded as they come.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+/// Complete lines queued between the reader thread and the caller. With
+/// [`MAX_LINE_BYTES`], at most 4 x 16 MiB (plus the line being read) are held.
+pub const LINE_QUEUE: usize = 4;
+/// How often a wait for a line looks at [`interrupt::requested`].
+const INTERRUPT_POLL: Duration = Duration::from_millis(100);
 /// How much of the adapter's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4096;
 /// The writer thread coalesces queued frames into writes of about this size.
@@ -56,6 +70,8 @@ pub enum NextLine {
     Ended,
     /// Nothing within the time limit.
     TimedOut,
+    /// A signal asked the harness to stop while it waited.
+    Interrupted,
 }
 
 /// A running adapter process.
@@ -65,6 +81,8 @@ pub struct AdapterProcess {
     lines: Receiver<StdoutEvent>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     argv: Vec<String>,
+    /// True once the child was waited for: from then on its pid may be reused.
+    reaped: bool,
 }
 
 impl AdapterProcess {
@@ -91,7 +109,8 @@ impl AdapterProcess {
         thread::Builder::new()
             .name("adapter-stdin".into())
             .spawn(move || write_frames(stdin, frame_receiver))?;
-        let (line_sender, lines) = mpsc::channel();
+        interrupt::register_group(child.id());
+        let (line_sender, lines) = mpsc::sync_channel(LINE_QUEUE);
         thread::Builder::new()
             .name("adapter-stdout".into())
             .spawn(move || read_lines(stdout, line_sender))?;
@@ -106,6 +125,7 @@ impl AdapterProcess {
             lines,
             stderr_tail,
             argv: argv.to_vec(),
+            reaped: false,
         })
     }
 
@@ -123,15 +143,38 @@ impl AdapterProcess {
         }
     }
 
-    /// Waits until `deadline` for the next stdout line.
+    /// Waits until `deadline` for the next stdout line (or a stop request).
     pub fn next_line(&self, deadline: Instant) -> NextLine {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(StdoutEvent::Line(line)) => NextLine::Line(line),
-            Ok(StdoutEvent::TooLong) => NextLine::TooLong,
-            Ok(StdoutEvent::End | StdoutEvent::Failed(_)) => NextLine::Ended,
-            Err(RecvTimeoutError::Disconnected) => NextLine::Ended,
-            Err(RecvTimeoutError::Timeout) => NextLine::TimedOut,
+        loop {
+            if interrupt::requested() {
+                return NextLine::Interrupted;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
+                Ok(event) => return event.into(),
+                Err(RecvTimeoutError::Disconnected) => return NextLine::Ended,
+                Err(RecvTimeoutError::Timeout) if left <= INTERRUPT_POLL => {
+                    return NextLine::TimedOut
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// A line already waiting, or arriving within `grace`: the harness asked for nothing,
+    /// so any line here is unsolicited. `None` when nothing comes.
+    pub fn waiting_line(&self, grace: Duration) -> Option<NextLine> {
+        let event = if grace.is_zero() {
+            self.lines.try_recv().map_err(|error| match error {
+                TryRecvError::Empty => RecvTimeoutError::Timeout,
+                TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+            })
+        } else {
+            self.lines.recv_timeout(grace)
+        };
+        match event {
+            Ok(StdoutEvent::End | StdoutEvent::Failed(_)) | Err(_) => None,
+            Ok(event) => Some(event.into()),
         }
     }
 
@@ -140,12 +183,43 @@ impl AdapterProcess {
     pub fn exit_status(&mut self, grace: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => return None,
+            if self.reaped || self.has_exited() {
+                // Exited (a zombie, not reaped): end what is left of its group, then reap.
+                self.kill();
+                return self.child.try_wait().ok().flatten();
             }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// True when the child has exited, *without reaping it* (waitid with WNOWAIT), so its
+    /// pid stays reserved and the group can still be killed safely.
+    #[cfg(unix)]
+    fn has_exited(&self) -> bool {
+        let pid: libc::id_t = self.child.id();
+        // SAFETY: siginfo_t is a plain C struct for which all-zero bytes are a valid value.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `info` is a live, writable siginfo_t for the duration of the call; the
+        // flags make waitid return at once (WNOHANG) and leave the child waitable (WNOWAIT).
+        let result = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
+        };
+        // SAFETY: waitid filled `info` (or left it zeroed); si_pid is valid for SIGCHLD
+        // infos and 0 in a zeroed one, meaning "has not exited".
+        result == 0 && unsafe { info.si_pid() } != 0
+    }
+
+    #[cfg(not(unix))]
+    fn has_exited(&self) -> bool {
+        false
     }
 
     /// The last few KiB the adapter wrote to stderr, as one line.
@@ -168,41 +242,85 @@ impl AdapterProcess {
 
     /// Closes stdin (the protocol's "end of stdin: the adapter exits 0") and waits up to
     /// `grace` for it to exit; kills it if it does not. Returns its exit status if it exited
-    /// by itself.
-    pub fn finish(mut self, grace: Duration) -> Option<ExitStatus> {
+    /// by itself, and the lines it still wrote after its last answer (an adapter in step
+    /// writes none).
+    pub fn finish(mut self, grace: Duration) -> Finished {
         self.frames = None;
-        let status = self.exit_status(grace);
+        let deadline = Instant::now() + grace;
+        let mut extra_lines = 0;
+        let mut first_extra = None;
+        loop {
+            match self.next_line(deadline) {
+                NextLine::Line(line) => {
+                    extra_lines += 1;
+                    first_extra.get_or_insert(line);
+                }
+                NextLine::TooLong => extra_lines += 1,
+                NextLine::Ended | NextLine::TimedOut | NextLine::Interrupted => break,
+            }
+        }
+        let status = self.exit_status(deadline.saturating_duration_since(Instant::now()));
         if status.is_none() {
             self.kill();
         }
-        status
+        Finished {
+            status,
+            extra_lines,
+            first_extra,
+        }
     }
 
     /// Kills the adapter's whole process group and reaps the adapter.
     pub fn kill(&mut self) {
         self.frames = None;
+        if self.reaped {
+            return;
+        }
         #[cfg(unix)]
         {
             if let Ok(process_group) = libc::pid_t::try_from(self.child.id()) {
                 // SAFETY: kill(2) takes plain integers and touches no memory of ours. The
                 // negative pid names the process group the child leads: it was spawned with
-                // process_group(0), so its group id is its pid, and it has not been reaped
-                // yet (we still hold the Child), so the id cannot have been reused.
+                // process_group(0), so its group id is its pid. `reaped` is false, and
+                // nothing reaps the child except the wait below (exit_status only peeks
+                // with WNOWAIT), so the pid is still reserved for our child (running or a
+                // zombie) and the group id cannot have been reused.
                 unsafe {
                     libc::kill(-process_group, libc::SIGKILL);
                 }
             }
         }
         let _ = self.child.kill();
+        interrupt::unregister_group(self.child.id());
         let _ = self.child.wait();
+        self.reaped = true;
+    }
+}
+
+/// How an adapter ended at [`AdapterProcess::finish`].
+#[derive(Debug)]
+pub struct Finished {
+    /// Its exit status, if it exited by itself within the grace time.
+    pub status: Option<ExitStatus>,
+    /// Lines it wrote after its last answer.
+    pub extra_lines: usize,
+    /// The first of them.
+    pub first_extra: Option<Vec<u8>>,
+}
+
+impl From<StdoutEvent> for NextLine {
+    fn from(event: StdoutEvent) -> NextLine {
+        match event {
+            StdoutEvent::Line(line) => NextLine::Line(line),
+            StdoutEvent::TooLong => NextLine::TooLong,
+            StdoutEvent::End | StdoutEvent::Failed(_) => NextLine::Ended,
+        }
     }
 }
 
 impl Drop for AdapterProcess {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            self.kill();
-        }
+        self.kill();
     }
 }
 
@@ -223,7 +341,7 @@ fn write_frames(mut stdin: ChildStdin, frames: Receiver<Vec<u8>>) {
     // Channel closed: dropping stdin here is the end-of-input signal.
 }
 
-fn read_lines(stdout: impl Read, lines: Sender<StdoutEvent>) {
+fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
     let mut reader = BufReader::with_capacity(64 << 10, stdout);
     let mut line = Vec::new();
     let mut too_long = false;

@@ -3,36 +3,48 @@
 //! - `utf8conf check --cmd 'PROGRAM ARG...' [--name NAME] [--out DIR]` starts the adapter
 //!   (DESIGN.md §3.3), runs every check input through it and writes
 //!   `conformance.{json,md,html}` into `DIR` (default `reports/check-<name>-<time>/`).
-//!   Exit 0: conformant; 1: deviations; 2: the adapter could not be started, or another
-//!   usage or I/O error.
+//!   Exit 0: conformant; 1: deviations; 2: the adapter could not be started or turned
+//!   out unusable, the check hit `--max-time`, or another usage or I/O error; 130: stopped
+//!   by SIGINT/SIGTERM. Whenever a check stops early, the report of what was found so far
+//!   is still written, marked `"partial": true`, and the default directory is never one
+//!   that already exists (two checks in the same second get `-2`, `-3`, ...).
 //! - `utf8conf check --all [--adapters adapters/list.json] [--out DIR]` checks the built-in
 //!   decoders and every listed adapter whose toolchain is on `PATH`, and writes
 //!   `matrix.{json,md,html}` (default `reports/matrix-<time>/`) with each decoder's full
 //!   report in a subdirectory. An adapter that is missing its toolchain or fails to start
 //!   is listed as not run, with the reason. Exit 0 when every decoder conforms, 1
-//!   otherwise, 2 on usage or I/O errors.
+//!   otherwise, 2 on usage or I/O errors. Each decoder's report goes into a subdirectory
+//!   named after it, made safe as a file name and unique (`..` or a repeated name cannot
+//!   escape `DIR` or overwrite another).
 
+use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
 use super::CliError;
 use crate::adapter::command::split_command_line;
+use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
 use crate::adapter::list::AdapterList;
-use crate::adapter::{AdapterConfig, ExternalDecoder, DEFAULT_HELLO_TIMEOUT};
+use crate::adapter::{AdapterConfig, ExternalDecoder, Stop, DEFAULT_HELLO_TIMEOUT, MAX_TIME_LIMIT};
 use crate::conformance::inputs::check_inputs;
 use crate::conformance::matrix::{Matrix, MatrixRow, Skipped};
 use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
+use crate::report::sanitize;
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
 /// themselves on first use.
 const ALL_HELLO_TIMEOUT: Duration = Duration::from_secs(300);
+/// How often progress is printed while a check runs.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// Arguments of `utf8conf check`.
 #[derive(Debug, Args)]
@@ -64,22 +76,42 @@ pub struct CheckArgs {
     /// adapters build on first use).
     #[arg(long)]
     hello_timeout: Option<f64>,
+    /// Wall-clock limit in seconds for each decoder's whole check; when it is reached,
+    /// the report of what was found so far is written, marked partial.
+    #[arg(long, default_value_t = 600.0)]
+    max_time: f64,
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
 }
 
+/// How each decoder is checked.
+struct Limits {
+    answer_timeout: Duration,
+    hello_timeout: Duration,
+    options: CheckOptions,
+    quiet: bool,
+}
+
 /// Runs `utf8conf check`.
 pub fn run(args: CheckArgs) -> Result<u8, CliError> {
-    let answer_timeout = seconds_arg("--timeout", args.timeout)?;
-    let hello_timeout = match args.hello_timeout {
-        Some(value) => seconds_arg("--hello-timeout", value)?,
-        None if args.all => ALL_HELLO_TIMEOUT,
-        None => DEFAULT_HELLO_TIMEOUT,
+    let limits = Limits {
+        answer_timeout: seconds_arg("--timeout", args.timeout)?,
+        hello_timeout: match args.hello_timeout {
+            Some(value) => seconds_arg("--hello-timeout", value)?,
+            None if args.all => ALL_HELLO_TIMEOUT,
+            None => DEFAULT_HELLO_TIMEOUT,
+        },
+        options: CheckOptions {
+            max_time: Some(seconds_arg("--max-time", args.max_time)?),
+            ..CheckOptions::default()
+        },
+        quiet: args.quiet,
     };
     let inputs = check_inputs().map_err(|e| CliError(format!("vectors: {e}")))?;
+    let _graceful = Graceful::new(Arc::new(AtomicBool::new(false)));
     if args.all {
-        return check_all(&args, &inputs, answer_timeout, hello_timeout);
+        return check_all(&args, &inputs, &limits);
     }
     let command_line = args
         .cmd
@@ -89,54 +121,134 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let config = AdapterConfig {
         argv,
         name: args.name.clone(),
-        answer_timeout,
-        hello_timeout,
+        answer_timeout: limits.answer_timeout,
+        hello_timeout: limits.hello_timeout,
     };
     let external = ExternalDecoder::start(config).map_err(|e| CliError(e.0))?;
     let (created, stamp) = utc_now();
-    let report = check_one(Subject::External(&external), &inputs, args.quiet, created)?;
-    let directory = args.out.clone().unwrap_or_else(|| {
-        Path::new("reports").join(format!(
-            "check-{}-{stamp}",
-            file_name_part(&report.decoder.name)
-        ))
-    });
+    let (report, stopped) = check_one(Subject::External(&external), &inputs, &limits, created);
+    drop(external);
+    let directory = match &args.out {
+        Some(directory) => directory.clone(),
+        None => claim_directory(
+            Path::new("reports"),
+            &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
+        )?,
+    };
+    // The summary goes to stdout first, so a disk error loses nothing that was found.
+    print_summary(&report, &directory);
     report
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-    print_summary(&report, &directory);
-    Ok(if report.is_conformant() { 0 } else { 1 })
+    match stopped {
+        None if report.is_conformant() => Ok(0),
+        None => Ok(1),
+        Some(stop) => stop_exit(&report.decoder.name, &stop),
+    }
 }
 
+/// The exit for a check that stopped early, after its partial report was written.
+fn stop_exit(name: &str, stop: &Stop) -> Result<u8, CliError> {
+    match stop {
+        Stop::Interrupted => Ok(EXIT_INTERRUPTED),
+        stop => Err(CliError(format!(
+            "{}: {stop} (partial report written)",
+            sanitize::terminal(name)
+        ))),
+    }
+}
+
+/// Checks one decoder, printing progress at least every [`PROGRESS_EVERY`] (from a
+/// separate thread, so a slow adapter in the middle of a batch still shows progress).
 fn check_one(
     subject: Subject<'_>,
     inputs: &[Input],
-    quiet: bool,
+    limits: &Limits,
     created: String,
-) -> Result<ConformanceReport, CliError> {
-    let name = subject.name().to_string();
+) -> (ConformanceReport, Option<Stop>) {
+    let name = sanitize::terminal(subject.name());
     let started = Instant::now();
-    let mut last_line = Instant::now();
     let interactive = std::io::stderr().is_terminal();
-    let mut progress = |done: usize, total: usize| {
-        if quiet || (last_line.elapsed() < Duration::from_secs(2) && done < total) {
-            return;
-        }
-        last_line = Instant::now();
+    let batches_done = std::sync::atomic::AtomicUsize::new(0);
+    let finished = AtomicBool::new(false);
+    let total = inputs.len();
+    let print = |done: usize, end: bool| {
         let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-        let line = format!("{name}: {done}/{total} inputs ({rate:.0}/s)");
+        let mut line = format!("{name}: {done}/{total} inputs ({rate:.0}/s)");
+        if let Subject::External(external) = subject {
+            let statistics = external.statistics_snapshot();
+            line.push_str(&format!(
+                ", {} failed, {} restarts",
+                statistics.0, statistics.1
+            ));
+        }
         if interactive {
             eprint!("\r{line}\x1b[K");
-            if done == total {
+            if end {
                 eprintln!();
             }
         } else {
             eprintln!("{line}");
         }
     };
-    let run = run_check(subject, inputs, &CheckOptions::default(), &mut progress)
-        .map_err(|e| CliError(format!("{name}: {e}")))?;
-    Ok(ConformanceReport::from_run(&run, created))
+    let done_now = || match subject {
+        Subject::External(external) => usize::try_from(external.settled()).unwrap_or(usize::MAX),
+        Subject::InProcess(_) => batches_done.load(Ordering::Relaxed),
+    };
+    let run = std::thread::scope(|scope| {
+        if !limits.quiet {
+            scope.spawn(|| {
+                let mut last = Instant::now();
+                while !finished.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(50));
+                    if last.elapsed() >= PROGRESS_EVERY {
+                        last = Instant::now();
+                        print(done_now(), false);
+                    }
+                }
+            });
+        }
+        let mut progress = |done: usize, _total: usize| {
+            batches_done.store(done, Ordering::Relaxed);
+        };
+        let run = run_check(subject, inputs, &limits.options, &mut progress);
+        finished.store(true, Ordering::Relaxed);
+        run
+    });
+    if !limits.quiet {
+        print(run.inputs_per_source.values().sum::<u64>() as usize, true);
+    }
+    let stopped = run.stopped.clone();
+    (ConformanceReport::from_run(&run, created), stopped)
+}
+
+/// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that does not exist yet)
+/// and returns it. `create_dir` fails when the directory exists, so two checks started
+/// in the same second never share one.
+fn claim_directory(parent: &Path, name: &str) -> Result<PathBuf, CliError> {
+    std::fs::create_dir_all(parent)
+        .map_err(|e| CliError(format!("cannot create {}: {e}", parent.display())))?;
+    for attempt in 1..=1000 {
+        let candidate = if attempt == 1 {
+            parent.join(name)
+        } else {
+            parent.join(format!("{name}-{attempt}"))
+        };
+        match std::fs::create_dir(&candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(CliError(format!(
+                    "cannot create {}: {e}",
+                    candidate.display()
+                )))
+            }
+        }
+    }
+    Err(CliError(format!(
+        "cannot create {}: 1000 directories of that name exist",
+        parent.join(name).display()
+    )))
 }
 
 fn print_summary(report: &ConformanceReport, directory: &Path) {
@@ -148,8 +260,8 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
         .collect();
     println!(
         "{} ({}): {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
-        report.decoder.name,
-        report.decoder.version,
+        sanitize::terminal(&report.decoder.name),
+        sanitize::terminal(&report.decoder.version),
         report.verdict,
         report.replacement_policy.recognised,
         if report.wrapper_policies.iter().any(|w| w.observed) { "stripped" } else { "kept" },
@@ -161,12 +273,7 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
     println!("report: {}", directory.join("conformance.md").display());
 }
 
-fn check_all(
-    args: &CheckArgs,
-    inputs: &[Input],
-    answer_timeout: Duration,
-    hello_timeout: Duration,
-) -> Result<u8, CliError> {
+fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, CliError> {
     let list = AdapterList::load(&args.adapters).map_err(CliError)?;
     // The list's commands are relative to the repository root: the list's grandparent.
     let root = args
@@ -181,36 +288,53 @@ fn check_all(
         root
     };
     let (created, stamp) = utc_now();
-    let directory = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("reports").join(format!("matrix-{stamp}")));
+    let directory = match &args.out {
+        Some(directory) => directory.clone(),
+        None => claim_directory(Path::new("reports"), &format!("matrix-{stamp}"))?,
+    };
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    let write_report = |report: &ConformanceReport, rows: &mut Vec<MatrixRow>| {
-        let sub = file_name_part(&report.decoder.name);
-        report
-            .write(&directory.join(&sub))
-            .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
+    let mut used_names = BTreeSet::new();
+    let mut interrupted = false;
+    let mut write_report = |report: &ConformanceReport, rows: &mut Vec<MatrixRow>| {
+        let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
+        report.write(&directory.join(&sub)).map_err(|e| {
+            CliError(format!(
+                "cannot write {}: {e}",
+                directory.join(&sub).display()
+            ))
+        })?;
         print_summary(report, &directory.join(&sub));
         rows.push(MatrixRow::from_report(report, &sub));
         Ok::<(), CliError>(())
     };
 
     for decoder in decoders::builtin() {
-        let report = check_one(
+        if interrupt::requested() {
+            interrupted = true;
+            break;
+        }
+        let (report, stopped) = check_one(
             Subject::InProcess(decoder.as_ref()),
             inputs,
-            args.quiet,
+            limits,
             created.clone(),
-        )?;
+        );
         write_report(&report, &mut rows)?;
+        interrupted |= stopped == Some(Stop::Interrupted);
     }
     for entry in &list.adapters {
+        if interrupted || interrupt::requested() {
+            interrupted = true;
+            break;
+        }
         let missing = entry.missing_tools();
         if !missing.is_empty() {
             let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
-            eprintln!("utf8conf: skipping {}: {reason}", entry.name);
+            eprintln!(
+                "utf8conf: skipping {}: {reason}",
+                sanitize::terminal(&entry.name)
+            );
             skipped.push(Skipped {
                 name: entry.name.clone(),
                 reason,
@@ -220,14 +344,17 @@ fn check_all(
         let config = AdapterConfig {
             argv: entry.argv_in(&root),
             name: Some(entry.name.clone()),
-            answer_timeout,
-            hello_timeout,
+            answer_timeout: limits.answer_timeout,
+            hello_timeout: limits.hello_timeout,
         };
         let external = match ExternalDecoder::start(config) {
             Ok(external) => external,
             Err(error) => {
                 let reason = format!("could not be started: {error}");
-                eprintln!("utf8conf: skipping {}: {reason}", entry.name);
+                eprintln!(
+                    "utf8conf: skipping {}: {reason}",
+                    sanitize::terminal(&entry.name)
+                );
                 skipped.push(Skipped {
                     name: entry.name.clone(),
                     reason,
@@ -235,20 +362,21 @@ fn check_all(
                 continue;
             }
         };
-        match check_one(
+        let (report, stopped) = check_one(
             Subject::External(&external),
             inputs,
-            args.quiet,
+            limits,
             created.clone(),
-        ) {
-            Ok(report) => write_report(&report, &mut rows)?,
-            Err(CliError(reason)) => {
-                eprintln!("utf8conf: {} stopped: {reason}", entry.name);
-                skipped.push(Skipped {
-                    name: entry.name.clone(),
-                    reason,
-                });
-            }
+        );
+        drop(external);
+        write_report(&report, &mut rows)?;
+        match stopped {
+            Some(Stop::Interrupted) => interrupted = true,
+            Some(stop) => eprintln!(
+                "utf8conf: {} stopped: {stop}",
+                sanitize::terminal(&entry.name)
+            ),
+            None => {}
         }
     }
     let matrix = Matrix {
@@ -263,6 +391,9 @@ fn check_all(
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     println!("matrix: {}", directory.join("matrix.md").display());
+    if interrupted {
+        return Ok(EXIT_INTERRUPTED);
+    }
     let all_conformant = matrix
         .decoders
         .iter()
@@ -270,16 +401,36 @@ fn check_all(
     Ok(if all_conformant { 0 } else { 1 })
 }
 
+/// `name`, or `name-2`, `name-3`, ... if already used.
+fn unique_name(name: &str, used: &mut BTreeSet<String>) -> String {
+    let mut candidate = name.to_string();
+    let mut attempt = 1;
+    while !used.insert(candidate.clone()) {
+        attempt += 1;
+        candidate = format!("{name}-{attempt}");
+    }
+    candidate
+}
+
 fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| CliError(format!("{flag} must be a positive number of seconds")))
+        .filter(|d| !d.is_zero() && *d <= MAX_TIME_LIMIT)
+        .ok_or_else(|| {
+            CliError(format!(
+                "{flag} must be a positive number of seconds, at most {} (one day)",
+                MAX_TIME_LIMIT.as_secs()
+            ))
+        })
 }
 
-/// A decoder name made safe as a file name part.
+/// A decoder name made safe as a file name part: only ASCII letters, digits, `.`, `_` and
+/// `-`, at most 64 of them, and never `.`, `..` or empty (those would name the output
+/// directory itself or its parent).
 fn file_name_part(name: &str) -> String {
-    name.chars()
+    let part: String = name
+        .chars()
+        .take(64)
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
                 c
@@ -287,5 +438,57 @@ fn file_name_part(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if part.chars().all(|c| c == '.') {
+        format!("decoder{}", "_".repeat(part.len()))
+    } else {
+        part
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 10 item 12: a list entry named `..` wrote to the parent of `--out`, and
+    /// duplicate names overwrote each other.
+    #[test]
+    fn report_subdirectories_stay_inside_and_are_unique() {
+        for name in ["..", ".", "", "../../etc", "a/b"] {
+            let part = file_name_part(name);
+            assert!(
+                !part.is_empty() && part != "." && part != "..",
+                "{name}: {part}"
+            );
+            assert!(!part.contains('/'), "{name}: {part}");
+        }
+        let mut used = BTreeSet::new();
+        assert_eq!(unique_name("py", &mut used), "py");
+        assert_eq!(unique_name("py", &mut used), "py-2");
+        assert_eq!(unique_name("py", &mut used), "py-3");
+    }
+
+    /// Issue 10 item 12: `--timeout 1.8e19` panicked on an Instant overflow.
+    #[test]
+    fn time_limits_are_bounded() {
+        assert!(seconds_arg("--timeout", 1.8e19).is_err());
+        assert!(seconds_arg("--timeout", f64::NAN).is_err());
+        assert!(seconds_arg("--timeout", 0.0).is_err());
+        assert!(seconds_arg("--timeout", -1.0).is_err());
+        assert_eq!(
+            seconds_arg("--timeout", 2.5).unwrap(),
+            Duration::from_millis(2500)
+        );
+    }
+
+    #[test]
+    fn claimed_directories_are_never_shared() {
+        let parent = std::env::temp_dir().join(format!("utf8conf-claim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&parent);
+        let first = claim_directory(&parent, "check-x-20260101T000000Z").unwrap();
+        let second = claim_directory(&parent, "check-x-20260101T000000Z").unwrap();
+        assert_ne!(first, second);
+        assert!(second.ends_with("check-x-20260101T000000Z-2"));
+        let _ = std::fs::remove_dir_all(&parent);
+    }
 }

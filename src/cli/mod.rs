@@ -1,8 +1,11 @@
 //! The `utf8conf` command line (DESIGN.md §3.1).
 //!
 //! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
-//! findings, 2 for a usage or I/O error, which is always reported as one line on stderr.
+//! findings, 2 for a usage or I/O error, which is always reported as one line on stderr,
+//! 130 after SIGINT or SIGTERM (`check` and `run` first write what they found, marked as
+//! partial; see [`crate::adapter::interrupt`]).
 
+mod adapter_test;
 mod check;
 mod decode;
 mod decoders;
@@ -40,6 +43,8 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Grade an external decoder (adapter protocol) or all of them for conformance.
     Check(check::CheckArgs),
+    /// Check an adapter's protocol handling and say exactly what is wrong with it.
+    AdapterTest(adapter_test::AdapterTestArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
 }
@@ -57,12 +62,14 @@ impl<E: std::fmt::Display> From<E> for CliError {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    crate::adapter::interrupt::install();
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
         Some(Command::Decoders(args)) => decoders::run(args),
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Reproduce(args)) => reproduce::run(args),
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::AdapterTest(args)) => adapter_test::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),

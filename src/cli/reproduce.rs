@@ -17,6 +17,7 @@ use crate::engine::compare::Aspect;
 use crate::engine::signature::Signature;
 use crate::hex::parse_hex;
 use crate::report::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
+use crate::report::sanitize;
 
 /// Arguments of `utf8conf reproduce`.
 #[derive(Debug, Args)]
@@ -29,31 +30,57 @@ pub struct ReproduceArgs {
 pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
     let text = std::fs::read_to_string(&args.report)
         .map_err(|error| CliError(format!("cannot read {}: {error}", args.report.display())))?;
-    let report: DivergenceReport = serde_json::from_str(&text).map_err(|error| {
+    // The schema is checked first, so a report of another schema version is named as
+    // such instead of failing on whichever field that version lacks.
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
+        CliError(format!(
+            "{}: not a divergence report (not JSON: {error})",
+            args.report.display()
+        ))
+    })?;
+    match json.get("schema").and_then(serde_json::Value::as_str) {
+        Some(DIVERGENCE_SCHEMA) => {}
+        Some(other) => {
+            return Err(CliError(format!(
+                "{}: unsupported schema '{}' (this utf8conf reads '{DIVERGENCE_SCHEMA}')",
+                args.report.display(),
+                sanitize::single_line(other, 100)
+            )))
+        }
+        None => {
+            return Err(CliError(format!(
+                "{}: not a divergence report (no \"schema\")",
+                args.report.display()
+            )))
+        }
+    }
+    let report: DivergenceReport = serde_json::from_value(json).map_err(|error| {
         CliError(format!(
             "{}: not a divergence report: {error}",
             args.report.display()
         ))
     })?;
-    if report.schema != DIVERGENCE_SCHEMA {
-        return Err(CliError(format!(
-            "{}: schema is '{}', expected '{DIVERGENCE_SCHEMA}'",
-            args.report.display(),
-            report.schema
-        )));
-    }
     let [reference_name, decoder_name] = report.decoders.as_slice() else {
         return Err(CliError("a report names exactly two decoders".into()));
     };
     if reference_name != REFERENCE_NAME {
         return Err(CliError(format!(
-            "the first decoder of a report is '{REFERENCE_NAME}', not '{reference_name}'"
+            "the first decoder of a report is '{REFERENCE_NAME}', not '{}'",
+            sanitize::single_line(reference_name, 100)
         )));
     }
-    let decoder = decoders::by_name(decoder_name)
-        .ok_or_else(|| CliError(format!("unknown decoder '{decoder_name}'")))?;
-    let aspect = Aspect::from_name(&report.aspect)
-        .ok_or_else(|| CliError(format!("unknown aspect '{}'", report.aspect)))?;
+    let decoder = decoders::by_name(decoder_name).ok_or_else(|| {
+        CliError(format!(
+            "unknown decoder '{}'",
+            sanitize::single_line(decoder_name, 100)
+        ))
+    })?;
+    let aspect = Aspect::from_name(&report.aspect).ok_or_else(|| {
+        CliError(format!(
+            "unknown aspect '{}'",
+            sanitize::single_line(&report.aspect, 100)
+        ))
+    })?;
     let expected = Signature {
         reference: reference_name.clone(),
         decoder: decoder_name.clone(),
@@ -66,16 +93,16 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
     let found = checker.signature(&input);
     let describe = |signature: &Signature| {
         let categories: Vec<&str> = signature.categories.iter().map(|c| c.as_str()).collect();
-        format!(
+        sanitize::terminal(&format!(
             "{} vs {}: {} ({}) [{}]",
             signature.reference,
             signature.decoder,
             signature.aspect,
             signature.shape,
             categories.join(",")
-        )
+        ))
     };
-    println!("input: {}", report.minimized_hex);
+    println!("input: {}", sanitize::terminal(&report.minimized_hex));
     match found {
         Some(signature) if signature == expected => {
             println!("reproduced {}: {}", report.id, describe(&signature));

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
+use crate::adapter::interrupt::Graceful;
 use crate::corpus::{self, vectors, Input};
 use crate::decoders::{self, Decoder};
 use crate::engine::budget::{Budget, DEFAULT_BUDGET};
@@ -40,9 +41,9 @@ pub struct RunArgs {
     /// Extra vector files (the TOML format of `vectors/README.md`), run before the rest.
     #[arg(long, num_args = 1..)]
     vectors: Vec<PathBuf>,
-    /// Worker threads [default: one per core].
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
@@ -70,14 +71,14 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     options.budget = budget;
     options.expected_inputs = expected_inputs;
     if let Some(threads) = args.threads {
-        options.threads = threads.max(1);
+        options.threads = usize::from(threads);
     }
     options.progress = if args.quiet {
         ProgressMode::Off
     } else {
         ProgressMode::for_stderr()
     };
-    stop_on_ctrl_c(&options);
+    let _graceful = stop_on_ctrl_c(&options);
     let engine = Engine::new(decoders);
     let result = engine
         .run(inputs, &options)
@@ -86,19 +87,11 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     Ok(result.summary.exit_code)
 }
 
-/// Ctrl-C ends the run gracefully: no new inputs, the reports and `summary.json` are
-/// written (with `stopped_by: interrupted`). A second Ctrl-C exits at once with 130
-/// (128 + SIGINT, the shell convention).
-fn stop_on_ctrl_c(options: &RunOptions) {
-    let stop = std::sync::Arc::clone(&options.stop);
-    // Fails only if a handler is already installed (a second run in one process), in
-    // which case that run's handler keeps working as before.
-    let _ = ctrlc::set_handler(move || {
-        if stop.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        eprintln!("\nutf8conf: interrupted; finishing the current batches and writing the summary (Ctrl-C again to quit now)");
-    });
+/// SIGINT/SIGTERM end the run gracefully: no new inputs, the reports and `summary.json`
+/// are written (with `stopped_by: interrupted`). A second signal exits at once with 130
+/// (see [`crate::adapter::interrupt`]). The returned guard keeps this in force.
+fn stop_on_ctrl_c(options: &RunOptions) -> Graceful {
+    Graceful::new(std::sync::Arc::clone(&options.stop))
 }
 
 /// The decoders named on the command line, or every built-in one.

@@ -33,12 +33,12 @@ pub mod report;
 pub mod subject;
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::adapter::AdapterError;
+use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
 use crate::decoders::{Capabilities, DecoderFailure};
 use crate::diagnosis::{self, minimize::minimize_batched, DepartureLog};
@@ -67,11 +67,16 @@ const EXAMPLES_KEPT: usize = 8;
 pub struct CheckOptions {
     /// Inputs per batch sent to the decoder (pipelined for adapters).
     pub batch_size: usize,
+    /// Wall-clock limit for the whole check; the report is partial when it is reached.
+    pub max_time: Option<Duration>,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { batch_size: 2048 }
+        CheckOptions {
+            batch_size: 2048,
+            max_time: None,
+        }
     }
 }
 
@@ -135,8 +140,15 @@ pub struct CheckRun {
     /// A note when the adapter did not exit cleanly at the end.
     pub exit_note: Option<String>,
     /// The findings: departures grouped by root cause (the grading core,
-    /// [`crate::diagnosis`]).
+    /// [`crate::diagnosis`]). Empty when the run stopped early.
     pub findings: Vec<Finding>,
+    /// Why the run stopped before every input was checked (the report is then partial);
+    /// `None` for a complete run.
+    pub stopped: Option<Stop>,
+    /// Crashes that did not recur when the input was retried (the adapter is flaky).
+    pub flaky_crashes: u64,
+    /// The first flaky crash, as evidence.
+    pub first_flaky_crash: Option<String>,
 }
 
 /// Evidence about the decoder's U+FFFD policy.
@@ -167,14 +179,22 @@ pub struct BomEvidence {
 }
 
 /// Runs `subject` over `inputs` and collects the evidence. `progress` is called after each
-/// batch with (inputs done, total).
+/// batch with (inputs done, total). A run that stops early (the adapter is unusable, a
+/// signal, `max_time`) keeps everything found so far and says why in
+/// [`CheckRun::stopped`]; its departures are then not shrunk.
 pub fn run_check(
     subject: Subject<'_>,
     inputs: &[Input],
     options: &CheckOptions,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<CheckRun, AdapterError> {
+) -> CheckRun {
     let started = Instant::now();
+    let deadline = options
+        .max_time
+        .and_then(|limit| started.checked_add(limit));
+    if let Subject::External(external) = subject {
+        external.set_deadline(deadline);
+    }
     let mut run = CheckRun {
         decoder_name: subject.name().to_string(),
         decoder_version: subject.version(),
@@ -191,33 +211,54 @@ pub fn run_check(
         restarts: 0,
         exit_note: None,
         findings: Vec::new(),
+        stopped: None,
+        flaky_crashes: 0,
+        first_flaky_crash: None,
     };
     let mut log = DepartureLog::default();
     let mut done = 0;
     for batch in inputs.chunks(options.batch_size.max(1)) {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            run.stopped = Some(Stop::OutOfTime);
+            break;
+        }
         let bytes: Vec<&[u8]> = batch.iter().map(|input| input.bytes.as_slice()).collect();
-        let answers = subject.decode_batch(&bytes)?;
+        let answers = subject.decode_batch(&bytes);
+        done += answers.answers.len();
         let capabilities = subject.capabilities();
-        for (input, answer) in batch.iter().zip(answers) {
+        for (input, answer) in batch.iter().zip(answers.answers) {
             record(&mut run, &mut log, capabilities, input, answer);
         }
-        done += batch.len();
         progress(done, inputs.len());
+        if answers.stopped.is_some() {
+            run.stopped = answers.stopped;
+            break;
+        }
     }
-    shrink_departures(subject, &mut run)?;
-    run.findings = find(subject, &log)?;
+    if run.stopped.is_none() {
+        run.stopped = shrink_departures(subject, &mut run).err();
+    }
+    if run.stopped.is_none() {
+        match find(subject, &log) {
+            Ok(findings) => run.findings = findings,
+            Err(stop) => run.stopped = Some(stop),
+        }
+    }
     run.reported_fields = subject.capabilities().names();
     run.capabilities = subject.capabilities();
     if let Subject::External(external) = subject {
-        run.restarts = external.statistics().restarts;
+        let statistics = external.statistics();
+        run.restarts = statistics.restarts;
+        run.flaky_crashes = statistics.flaky_crashes;
+        run.first_flaky_crash = statistics.first_flaky_crash;
         run.exit_note = external.finish();
     }
     run.duration_seconds = started.elapsed().as_secs_f64();
-    Ok(run)
+    run
 }
 
 /// Groups the logged departures into findings, asking the subject for every candidate.
-fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, AdapterError> {
+fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, Stop> {
     let name = subject.name().to_string();
     let command = subject.command();
     let reproduce = |witness: &[u8]| reproduce_command(&name, command.as_deref(), witness);
@@ -228,7 +269,7 @@ fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, Adapte
     };
     diagnosis::findings(&core_subject, &log.departed(), |batch| {
         let slices: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
-        subject.decode_batch(&slices)
+        subject.decode_batch(&slices).complete()
     })
 }
 
@@ -390,7 +431,7 @@ fn tested_categories(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
 
 /// Shrinks the departures whose smallest input is long, keeping aspect and categories
 /// (the categories may narrow to a subset), then merges groups that became equal.
-fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), AdapterError> {
+fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Stop> {
     let mut merged: BTreeMap<Departure, DepartureGroup> = BTreeMap::new();
     let groups = std::mem::take(&mut run.departures);
     for (departure, mut group) in groups {
@@ -401,7 +442,7 @@ fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Ada
             let mut adapter_error = None;
             let shrunk = minimize_batched(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
                 let slices: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
-                match subject.decode_batch(&slices) {
+                match subject.decode_batch(&slices).complete() {
                     Ok(answers) => candidates
                         .iter()
                         .zip(answers)
@@ -421,7 +462,8 @@ fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Ada
             }
             if shrunk.len() < group.smallest.bytes.len() {
                 let answer = subject
-                    .decode_batch(&[shrunk.as_slice()])?
+                    .decode_batch(&[shrunk.as_slice()])
+                    .complete()?
                     .pop()
                     .expect("one answer per input");
                 if let Some(narrowed) = shows_departure(&shrunk, &answer, &departure) {

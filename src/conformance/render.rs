@@ -9,6 +9,7 @@
 use std::fmt::Write;
 
 use super::report::{ConformanceReport, PolicyExample};
+use crate::report::sanitize::{markdown_code, markdown_text};
 
 fn scalars_text(scalars: &[u32]) -> String {
     scalars
@@ -33,16 +34,24 @@ pub fn markdown(report: &ConformanceReport) -> String {
     let _ = writeln!(
         out,
         "# Conformance: {} ({})\n",
-        decoder.name, decoder.version
+        markdown_text(&decoder.name),
+        markdown_text(&decoder.version)
     );
     let _ = writeln!(
         out,
         "Verdict: **{}**. {}\n",
         report.verdict,
-        verdict_sentence(report)
+        markdown_text(&verdict_sentence(report))
     );
+    if report.summary.partial {
+        let _ = writeln!(
+            out,
+            "- **Partial report**: the check stopped early ({}); it shows what was found until then.",
+            markdown_text(report.summary.stopped_by.as_deref().unwrap_or("stopped"))
+        );
+    }
     if let Some(command) = &decoder.command {
-        let _ = writeln!(out, "- Adapter: `{}`", command.join(" "));
+        let _ = writeln!(out, "- Adapter: {}", markdown_code(&command.join(" ")));
     }
     let _ = writeln!(out, "- Fields reported: {}", decoder.reports.join(", "));
     let summary = &report.summary;
@@ -61,7 +70,15 @@ pub fn markdown(report: &ConformanceReport) -> String {
         summary.restarts
     );
     if let Some(note) = &summary.exit_note {
-        let _ = writeln!(out, "- At the end: {note}");
+        let _ = writeln!(out, "- At the end: {}", markdown_text(note));
+    }
+    if summary.flaky_crashes > 0 {
+        let _ = writeln!(
+            out,
+            "- Flaky adapter: {} crashes did not recur when the input was retried (first: {})",
+            summary.flaky_crashes,
+            markdown_text(summary.first_flaky_crash.as_deref().unwrap_or("-"))
+        );
     }
     let _ = writeln!(
         out,
@@ -156,7 +173,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
     for (index, departure) in report.departures.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: `{}`  \n   Reference: `{}`  \n   {}",
+            "{}. **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
             index + 1,
             departure.aspect,
             categories_text(&departure.categories),
@@ -164,7 +181,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
             if departure.minimised { " (shrunk)" } else { "" },
             departure.count,
             departure.summary,
-            departure.decoder_answer,
+            markdown_code(&departure.decoder_answer.to_string()),
             departure.reference,
             departure.explanation
         );
@@ -240,6 +257,15 @@ fn verdict_sentence(report: &ConformanceReport) -> String {
     }
     if let Some(note) = &report.summary.exit_note {
         parts.push(note.clone());
+    }
+    if let Some(reason) = &report.summary.stopped_by {
+        parts.push(format!("partial: {reason}"));
+    }
+    if report.summary.flaky_crashes > 0 {
+        parts.push(format!(
+            "adapter flaky: {} crashes did not recur on retry",
+            report.summary.flaky_crashes
+        ));
     }
     format!("{}.", parts.join("; "))
 }

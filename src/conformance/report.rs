@@ -17,6 +17,7 @@ use super::{
     answer_json, hex_of, policies_matching_error_len, policy_predictions, recognise_policy,
     reference_outcome_json, CategoryStatus, CheckRun, Example, CONFORMANCE_SCHEMA,
 };
+use crate::adapter::Stop;
 use crate::corpus::Origin;
 use crate::finding::{DecoderAction, Finding};
 use crate::reference::Reference;
@@ -90,6 +91,22 @@ pub struct Summary {
     /// A note when the adapter did not end cleanly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit_note: Option<String>,
+    /// True when the check stopped before every input was checked: what was found so far.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+    /// Why a partial check stopped (an unusable adapter, a signal, --max-time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<String>,
+    /// Crashes that did not recur when the same input was retried on a fresh process.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub flaky_crashes: u64,
+    /// The first of them, as evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_flaky_crash: Option<String>,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 /// One taxonomy category.
@@ -421,8 +438,11 @@ impl ConformanceReport {
             })
             .collect();
 
-        let conformant =
-            departures.is_empty() && !policy_departs && !bom.observed && run.exit_note.is_none();
+        let conformant = departures.is_empty()
+            && !policy_departs
+            && !bom.observed
+            && run.exit_note.is_none()
+            && run.flaky_crashes == 0;
         let inputs: u64 = run.inputs_per_source.values().sum();
         let summary = Summary {
             inputs,
@@ -437,6 +457,10 @@ impl ConformanceReport {
             departures: departures.len(),
             restarts: run.restarts,
             exit_note: run.exit_note.clone(),
+            partial: run.stopped.is_some(),
+            stopped_by: run.stopped.as_ref().map(ToString::to_string),
+            flaky_crashes: run.flaky_crashes,
+            first_flaky_crash: run.first_flaky_crash.clone(),
         };
         ConformanceReport {
             schema: CONFORMANCE_SCHEMA,
@@ -448,10 +472,11 @@ impl ConformanceReport {
                 command: run.command.clone(),
                 reports: run.reported_fields.clone(),
             },
-            verdict: if conformant {
-                "conformant"
-            } else {
-                "deviations"
+            verdict: match &run.stopped {
+                Some(Stop::Unusable(_)) => "adapter-unusable",
+                Some(_) => "incomplete",
+                None if conformant => "conformant",
+                None => "deviations",
             },
             findings: run.findings.clone(),
             summary,

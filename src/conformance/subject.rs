@@ -2,9 +2,8 @@
 //! the grading core, [`crate::diagnosis::decode_contained`]), or an external adapter fed
 //! in pipelined batches.
 
-use crate::adapter::{AdapterError, ExternalDecoder};
-use crate::decoders::{Capabilities, Decoder, DecoderFailure};
-use crate::outcome::Outcome;
+use crate::adapter::{interrupt, BatchAnswers, ExternalDecoder, Stop};
+use crate::decoders::{Capabilities, Decoder};
 
 /// A decoder being checked.
 #[derive(Clone, Copy)]
@@ -46,17 +45,22 @@ impl Subject<'_> {
         }
     }
 
-    /// Decodes a batch; one result per input. Fails only when an adapter cannot be
-    /// restarted.
-    pub fn decode_batch(
-        &self,
-        inputs: &[&[u8]],
-    ) -> Result<Vec<Result<Outcome, DecoderFailure>>, AdapterError> {
+    /// Decodes a batch; one result per input, unless it stopped early (an adapter that is
+    /// unusable, a signal, the deadline). A built-in decoder's calls are contained by the
+    /// grading core ([`crate::diagnosis::decode_contained`]).
+    pub fn decode_batch(&self, inputs: &[&[u8]]) -> BatchAnswers {
         match *self {
             Subject::External(external) => external.decode_batch(inputs),
+            Subject::InProcess(_) if interrupt::requested() => BatchAnswers {
+                answers: Vec::new(),
+                stopped: Some(Stop::Interrupted),
+            },
             Subject::InProcess(decoder) => {
                 let owned: Vec<Vec<u8>> = inputs.iter().map(|input| input.to_vec()).collect();
-                Ok(crate::diagnosis::decode_contained(decoder, &owned))
+                BatchAnswers {
+                    answers: crate::diagnosis::decode_contained(decoder, &owned),
+                    stopped: None,
+                }
             }
         }
     }

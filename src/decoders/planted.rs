@@ -356,10 +356,6 @@ impl Decoder for Planted {
         }
     }
 
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
-        super::decode_fresh(self, input)
-    }
-
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         super::reset_outcome(outcome, self.name);
         outcome.errors = None;

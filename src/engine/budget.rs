@@ -24,6 +24,8 @@ pub const DEFAULT_BUDGET: Budget = Budget::Time(Duration::from_secs(60));
 impl Budget {
     /// Parses `60s`, `2m`, `500ms`, `1h`, `100000i`, `100kinputs`, ...
     pub fn parse(text: &str) -> Result<Budget, String> {
+        /// The longest time budget: a year.
+        const MAX_TIME_BUDGET: Duration = Duration::from_secs(365 * 86_400);
         let text = text.trim();
         let split = text
             .find(|c: char| !(c.is_ascii_digit() || c == '_'))
@@ -44,11 +46,26 @@ impl Budget {
                 .checked_mul(multiplier)
                 .ok_or_else(|| format!("budget '{text}' is too large"))
         };
+        // A time budget is at most MAX_TIME_BUDGET: larger values overflowed (`m`, `h`
+        // silently wrapped) or panicked when added to the start time.
+        let time = |millis_per_unit: u64| {
+            number
+                .checked_mul(millis_per_unit)
+                .map(Duration::from_millis)
+                .filter(|duration| *duration <= MAX_TIME_BUDGET)
+                .map(Budget::Time)
+                .ok_or_else(|| {
+                    format!(
+                        "budget '{text}' is longer than the limit of {} days",
+                        MAX_TIME_BUDGET.as_secs() / 86_400
+                    )
+                })
+        };
         match (multiplier, unit) {
-            (1, "ms") => Ok(Budget::Time(Duration::from_millis(number))),
-            (1, "s") => Ok(Budget::Time(Duration::from_secs(number))),
-            (1, "m" | "min") => Ok(Budget::Time(Duration::from_secs(number * 60))),
-            (1, "h") => Ok(Budget::Time(Duration::from_secs(number * 3600))),
+            (1, "ms") => time(1),
+            (1, "s") => time(1_000),
+            (1, "m" | "min") => time(60_000),
+            (1, "h") => time(3_600_000),
             (_, "i" | "inputs") => Ok(Budget::Inputs(count()?)),
             _ => Err(format!(
                 "budget '{text}': give a duration (500ms, 60s, 2m, 1h) or an input count (100000i, 100ki, 2Mi)"
@@ -93,6 +110,29 @@ mod tests {
         assert!(Budget::parse("60").is_err());
         assert!(Budget::parse("s").is_err());
         assert!(Budget::parse("5ks").is_err());
+    }
+
+    /// Issue 10 item 12: `18446744073709551615s` panicked and `307445734561825861m`
+    /// silently became 44 s.
+    #[test]
+    fn huge_time_budgets_are_errors_not_panics_or_wraps() {
+        for huge in [
+            "18446744073709551615s",
+            "307445734561825861m",
+            "9999999h",
+            "99999999999999999ms",
+        ] {
+            let error = Budget::parse(huge).unwrap_err();
+            assert!(error.contains("longer than the limit"), "{huge}: {error}");
+        }
+        assert!(
+            Budget::parse("18446744073709551616s").is_err(),
+            "beyond u64"
+        );
+        assert_eq!(
+            Budget::parse("8760h"),
+            Ok(Budget::Time(Duration::from_secs(8760 * 3600)))
+        );
     }
 
     #[test]

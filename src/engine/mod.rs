@@ -159,7 +159,8 @@ impl Engine {
         let run_id = run_dir
             .file_name()
             .map_or(run_id, |name| name.to_string_lossy().into_owned());
-        std::fs::create_dir_all(run_dir.join("divergences"))?;
+        let divergences = run_dir.join("divergences");
+        std::fs::create_dir_all(&divergences).map_err(|error| named(&divergences, error))?;
 
         let feed = Mutex::new(Feed {
             inputs: Box::new(inputs),
@@ -207,6 +208,9 @@ impl Engine {
                         while let Some(result) = pending.remove(&next_batch) {
                             next_batch += 1;
                             if let Err(error) = collector.merge(result) {
+                                // A disk error stops the run at once (no new batches)
+                                // instead of spending the rest of the budget.
+                                options.stop.store(true, Ordering::SeqCst);
                                 first_error.get_or_insert(error);
                             }
                         }
@@ -237,10 +241,15 @@ impl Engine {
     }
 }
 
+/// `error` with the path it is about in its message.
+fn named(path: &Path, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+}
+
 /// Finds a run directory that does not exist yet: `<out_dir>/<run_id>`, or with `-2`,
 /// `-3`, ... appended when two runs start in the same second with the same seed.
 fn fresh_run_dir(out_dir: &Path, run_id: &str) -> io::Result<PathBuf> {
-    std::fs::create_dir_all(out_dir)?;
+    std::fs::create_dir_all(out_dir).map_err(|error| named(out_dir, error))?;
     for attempt in 1..1000 {
         let name = if attempt == 1 {
             run_id.to_string()
@@ -251,7 +260,7 @@ fn fresh_run_dir(out_dir: &Path, run_id: &str) -> io::Result<PathBuf> {
         match std::fs::create_dir(&candidate) {
             Ok(()) => return Ok(candidate),
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(error),
+            Err(error) => return Err(named(&candidate, error)),
         }
     }
     Err(io::Error::new(

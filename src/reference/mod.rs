@@ -61,6 +61,15 @@ pub struct ErrorSpan {
     live: StateSet,
 }
 
+/// One unit of a decode ([`Reference::steps`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// A well-formed `UTF8-char` and its scalar value.
+    Char(u32),
+    /// An error unit (decoded as U+FFFD).
+    Error(ErrorSpan),
+}
+
 /// The result of decoding one input.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Decoded {
@@ -147,6 +156,41 @@ impl Reference {
         let mut decoded = Decoded::default();
         self.decode_into(input, &mut decoded);
         decoded
+    }
+
+    /// The decode of `input` one unit at a time, without collecting anything: the same
+    /// units, in the same order, as [`Reference::decode`] (for outputs streamed over large
+    /// inputs, such as `utf8conf decode`).
+    pub fn steps<'a>(&'a self, input: &'a [u8]) -> impl Iterator<Item = Step> + 'a {
+        let mut offset = 0;
+        std::iter::from_fn(move || {
+            if offset >= input.len() {
+                return None;
+            }
+            Some(match self.automaton.match_at(&input[offset..]) {
+                Match::Whole { len } => {
+                    let scalar = scalar_of(&input[offset..offset + len]);
+                    offset += len;
+                    Step::Char(scalar)
+                }
+                Match::Partial {
+                    reached,
+                    live,
+                    hit_end,
+                } => {
+                    let len = reached.max(1);
+                    let span = ErrorSpan {
+                        offset,
+                        len,
+                        incomplete: hit_end && reached > 0,
+                        reached,
+                        live,
+                    };
+                    offset += len;
+                    Step::Error(span)
+                }
+            })
+        })
     }
 
     /// Decodes into `decoded`, reusing its buffers (for exhaustive tests and the engine).

@@ -2,6 +2,7 @@
 //!
 //! - [`divergence::DivergenceReport`]: one JSON file per distinct divergence,
 //!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.
+//! - [`sanitize`]: adapter-controlled text made safe for Markdown, HTML and terminals.
 //! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
 //!   `schemas/summary.schema.json`.
 //!
@@ -10,6 +11,7 @@
 //! of one, even if the run is killed mid-write.
 
 pub mod divergence;
+pub mod sanitize;
 pub mod summary;
 pub mod time;
 
@@ -49,9 +51,13 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         drop(file);
         fs::rename(&temporary, path)
     })();
-    if result.is_err() {
+    if let Err(error) = result {
         let _ = fs::remove_file(&temporary);
-        return result;
+        // Name the file: "Permission denied" alone does not say where.
+        return Err(io::Error::new(
+            error.kind(),
+            format!("cannot write {}: {error}", path.display()),
+        ));
     }
     // Directory fsync is not supported everywhere (e.g. on Windows); the rename is done.
     if let Ok(dir) = File::open(directory) {

@@ -1,0 +1,301 @@
+//! `utf8conf adapter-test`: checks an adapter's protocol handling (docs/PROTOCOL.md), not
+//! its decoding, and tells its author exactly what is wrong.
+//!
+//! Each check drives the adapter the way `check` does and, when something goes wrong,
+//! tries the experiment that tells the usual mistakes apart:
+//!
+//! - no hello in time: send a frame; a hello that comes only then was printed after
+//!   reading input (a *late hello*); one that comes only when stdin is closed was never
+//!   flushed;
+//! - no answer in time: close stdin; an answer that comes only then was never flushed
+//!   (*no flush*: stdout is fully buffered when it is a pipe);
+//! - a line that is not JSON where an answer or the hello belongs: *debug output on
+//!   stdout*;
+//! - a malformed answer: the exact field (`"scalars"` sent as a string, ...);
+//! - the adapter exits on an input: a *crash on* that input (the empty input, a large
+//!   one, ...), with its exit status and stderr;
+//! - a second line for one input, pipelined frames answered out of order (protocol 2
+//!   `seq`), no exit 0 at the end of input.
+
+use std::time::{Duration, Instant};
+
+use super::answer::{excerpt, parse_answer, parse_hello, Hello};
+use super::process::{AdapterProcess, NextLine};
+use crate::report::sanitize::terminal;
+
+/// How long the adapter-test waits for the hello before experimenting.
+const HELLO_WAIT: Duration = Duration::from_secs(5);
+/// How long a second line for one input is waited for.
+const EXTRA_LINE_WAIT: Duration = Duration::from_millis(200);
+/// Frames sent at once by the pipelining check.
+const PIPELINED: usize = 200;
+
+/// The outcome of one check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckResult {
+    /// What was checked.
+    pub check: String,
+    /// `None` when it passed; else what is wrong and how to fix it.
+    pub problem: Option<String>,
+}
+
+/// The inputs each adapter must answer: name and bytes.
+fn probes() -> Vec<(&'static str, Vec<u8>)> {
+    let mut large = vec![b'a'; 1 << 20];
+    large.extend_from_slice("\u{20AC}".as_bytes());
+    vec![
+        ("the empty input", Vec::new()),
+        ("ASCII input 61", b"a".to_vec()),
+        ("multi-byte input E2 82 AC", "\u{20AC}".as_bytes().to_vec()),
+        ("invalid input FF", vec![0xFF]),
+        ("truncated input E2 82", vec![0xE2, 0x82]),
+        ("a large input (1 MiB)", large),
+    ]
+}
+
+/// Runs every check against the adapter `argv` with `answer_timeout` per answer. The
+/// first result is the hello; when it fails, nothing else can be checked.
+pub fn test_adapter(argv: &[String], answer_timeout: Duration) -> Vec<CheckResult> {
+    let mut results = Vec::new();
+    let (process, hello) = match start(argv) {
+        Ok(started) => started,
+        Err(problem) => {
+            results.push(CheckResult {
+                check: "hello line".into(),
+                problem: Some(problem),
+            });
+            return results;
+        }
+    };
+    results.push(CheckResult {
+        check: format!(
+            "hello line (protocol utf8conf/{}, name \"{}\", version \"{}\")",
+            hello.protocol, hello.name, hello.version
+        ),
+        problem: None,
+    });
+    let mut process = Some(process);
+    let mut seq = 0u64;
+    for (name, input) in probes() {
+        let problem = answer_problem(&mut process, &hello, &mut seq, name, &input, answer_timeout);
+        let failed = problem.is_some();
+        results.push(CheckResult {
+            check: format!("answer to {name}"),
+            problem,
+        });
+        if failed {
+            if let Some(mut process) = process.take() {
+                process.kill();
+            }
+            match start(argv) {
+                Ok((fresh, _)) => process = Some(fresh),
+                Err(problem) => {
+                    results.push(CheckResult {
+                        check: "restart".into(),
+                        problem: Some(problem),
+                    });
+                    return results;
+                }
+            }
+            seq = 0;
+        }
+    }
+    let process = process.expect("present after every probe");
+    results.push(CheckResult {
+        check: format!("{PIPELINED} pipelined frames answered in order"),
+        problem: pipelining_problem(&process, &hello, &mut seq, answer_timeout),
+    });
+    results.push(CheckResult {
+        check: "exit 0 at the end of input".into(),
+        problem: end_problem(process),
+    });
+    results
+}
+
+/// Starts the adapter and reads its hello, diagnosing the usual mistakes.
+fn start(argv: &[String]) -> Result<(AdapterProcess, Hello), String> {
+    let process = AdapterProcess::spawn(argv)
+        .map_err(|error| format!("cannot start `{}`: {error}", argv.join(" ")))?;
+    let line = match process.next_line(Instant::now() + HELLO_WAIT) {
+        NextLine::Line(line) => line,
+        NextLine::TooLong => return Err("the first line is longer than 16 MiB".into()),
+        NextLine::Interrupted => return Err("interrupted".into()),
+        NextLine::Ended => {
+            return Err(format!(
+                "the adapter exited before printing its hello{}",
+                stderr_of(&process)
+            ))
+        }
+        NextLine::TimedOut => return Err(diagnose_missing_hello(process)),
+    };
+    match parse_hello(&line) {
+        Ok(hello) => Ok((process, hello)),
+        Err(_) if serde_json::from_slice::<serde_json::Value>(&line).is_err() => Err(format!(
+            "debug output on stdout: the first line is not JSON ({}); print the hello first, and anything else on stderr",
+            excerpt(&line)
+        )),
+        Err(reason) => Err(format!("bad hello: {reason}")),
+    }
+}
+
+/// No hello within [`HELLO_WAIT`]: a late hello (after input), an unflushed one, or none.
+fn diagnose_missing_hello(process: AdapterProcess) -> String {
+    process.send_frame(b"a");
+    if let NextLine::Line(line) = process.next_line(Instant::now() + Duration::from_secs(2)) {
+        if parse_hello(&line).is_ok() {
+            return format!(
+                "late hello: the hello came only after the adapter was sent input; print it at start, before reading stdin (nothing came within {} s)",
+                HELLO_WAIT.as_secs()
+            );
+        }
+    }
+    let finished = process.finish(Duration::from_secs(2));
+    match finished.first_extra {
+        Some(line) if parse_hello(&line).is_ok() => {
+            "no flush: the hello came only when stdin was closed; flush stdout after the hello"
+                .into()
+        }
+        _ => format!(
+            "no hello line within {} s (the adapter must print {{\"protocol\": \"utf8conf/1\", \"name\": ..., \"version\": ...}} at start)",
+            HELLO_WAIT.as_secs()
+        ),
+    }
+}
+
+/// Sends one input and checks its answer. The process is taken (and ended) when the
+/// diagnosis needed to close its stdin.
+fn answer_problem(
+    slot: &mut Option<AdapterProcess>,
+    hello: &Hello,
+    seq: &mut u64,
+    name: &str,
+    input: &[u8],
+    timeout: Duration,
+) -> Option<String> {
+    let process = slot.as_mut().expect("a running adapter");
+    process.send_frame(input);
+    let line = match process.next_line(Instant::now() + timeout) {
+        NextLine::Line(line) => line,
+        NextLine::TooLong => return Some("the answer line is longer than 16 MiB".into()),
+        NextLine::Interrupted => return Some("interrupted".into()),
+        NextLine::Ended => {
+            let status = process
+                .exit_status(Duration::from_millis(500))
+                .map_or_else(|| "closed its stdout".into(), |s| format!("exited ({s})"));
+            return Some(format!(
+                "crash on {name}: the adapter {status} without answering{}",
+                stderr_of(process)
+            ));
+        }
+        NextLine::TimedOut => {
+            let process = slot.take().expect("a running adapter");
+            return Some(diagnose_missing_answer(process, name, timeout));
+        }
+    };
+    if let Some(problem) = line_problem(&line, hello, *seq) {
+        return Some(problem);
+    }
+    *seq += 1;
+    match process.waiting_line(EXTRA_LINE_WAIT) {
+        Some(NextLine::Line(extra)) => Some(format!(
+            "two lines for one input: after the answer came {}; exactly one line per frame (debug output belongs on stderr)",
+            excerpt(&extra)
+        )),
+        _ => None,
+    }
+}
+
+/// What is wrong with an answer line, if anything.
+fn line_problem(line: &[u8], hello: &Hello, seq: u64) -> Option<String> {
+    if serde_json::from_slice::<serde_json::Value>(line).is_err() {
+        return Some(format!(
+            "debug output on stdout: a line that is not JSON came where the answer belongs ({}); write it to stderr",
+            excerpt(line)
+        ));
+    }
+    match parse_answer(&hello.name, line) {
+        Err(reason) => Some(format!("malformed answer: {reason} ({})", excerpt(line))),
+        Ok(answer) if hello.protocol >= 2 && answer.seq != Some(seq) => Some(format!(
+            "protocol 2 answer with seq {:?} where {seq} was due",
+            answer.seq
+        )),
+        Ok(_) => None,
+    }
+}
+
+/// No answer within the timeout: unflushed, or none at all.
+fn diagnose_missing_answer(process: AdapterProcess, name: &str, timeout: Duration) -> String {
+    // Close stdin: an adapter that buffers its stdout flushes it when it exits.
+    let finished = process.finish(Duration::from_secs(2));
+    if finished.first_extra.is_some() {
+        format!(
+            "no flush: the answer to {name} came only when stdin was closed; flush stdout after every answer"
+        )
+    } else {
+        format!("no answer to {name} within {:.1} s", timeout.as_secs_f64())
+    }
+}
+
+/// Many frames at once, answered in order (checked by `valid` and, in protocol 2, `seq`).
+fn pipelining_problem(
+    process: &AdapterProcess,
+    hello: &Hello,
+    seq: &mut u64,
+    timeout: Duration,
+) -> Option<String> {
+    let inputs: Vec<&[u8]> = (0..PIPELINED)
+        .map(|i| if i % 2 == 0 { &b"ok"[..] } else { &b"\xFF"[..] })
+        .collect();
+    for input in &inputs {
+        process.send_frame(input);
+    }
+    for (index, input) in inputs.iter().enumerate() {
+        let line = match process.next_line(Instant::now() + timeout) {
+            NextLine::Line(line) => line,
+            _ => return Some(format!("no answer to pipelined frame {index}")),
+        };
+        if let Some(problem) = line_problem(&line, hello, *seq) {
+            return Some(format!("pipelined frame {index}: {problem}"));
+        }
+        *seq += 1;
+        let valid = parse_answer(&hello.name, &line).map(|a| a.outcome.valid);
+        if valid != Ok(input == b"ok") {
+            return Some(format!(
+                "pipelined frame {index} answered out of order (answer {})",
+                excerpt(&line)
+            ));
+        }
+    }
+    None
+}
+
+/// Closes stdin: the adapter must exit 0 without writing more.
+fn end_problem(process: AdapterProcess) -> Option<String> {
+    let finished = process.finish(Duration::from_secs(2));
+    if let Some(line) = finished.first_extra {
+        return Some(format!(
+            "wrote {} line(s) after the end of input, first {}",
+            finished.extra_lines,
+            excerpt(&line)
+        ));
+    }
+    match finished.status {
+        Some(status) if status.success() => None,
+        Some(status) => Some(format!(
+            "exited with {status} at the end of input (expected 0)"
+        )),
+        None => Some("did not exit within 2 s of the end of its input".into()),
+    }
+}
+
+fn stderr_of(process: &AdapterProcess) -> String {
+    let tail = process.stderr_tail();
+    if tail.is_empty() {
+        return String::new();
+    }
+    let skip = tail.chars().count().saturating_sub(300);
+    format!(
+        "; stderr: {}",
+        terminal(&tail.chars().skip(skip).collect::<String>())
+    )
+}

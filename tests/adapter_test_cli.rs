@@ -1,0 +1,97 @@
+//! `utf8conf adapter-test` (issue 14): a correct adapter passes every check, and each
+//! common mistake is named exactly: no flush, a late hello, debug output on stdout,
+//! `scalars` sent as a string, a crash on the empty input.
+
+use std::process::Command;
+
+fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+/// Runs `utf8conf adapter-test --cmd 'python3 tests/adapters/SCRIPT'`; returns the exit
+/// code and stdout.
+fn adapter_test(script_and_args: &str) -> (i32, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args([
+            "adapter-test",
+            "--timeout",
+            "2",
+            "--cmd",
+            &format!("python3 tests/adapters/{script_and_args}"),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+fn assert_names(script: &str, expected: &[&str]) {
+    let (code, stdout) = adapter_test(script);
+    assert_eq!(code, 1, "{script}: {stdout}");
+    for text in expected {
+        assert!(stdout.contains(text), "{script}: no {text:?} in\n{stdout}");
+    }
+}
+
+#[test]
+fn correct_adapters_pass_every_check() {
+    if !python_available() {
+        return;
+    }
+    for script in ["echo_std.py", "echo_v2.py"] {
+        let (code, stdout) = adapter_test(script);
+        assert_eq!(code, 0, "{script}: {stdout}");
+        assert!(!stdout.contains("FAIL"), "{stdout}");
+        assert!(stdout.contains("9 of 9 checks passed"), "{stdout}");
+    }
+}
+
+#[test]
+fn each_common_mistake_is_named() {
+    if !python_available() {
+        return;
+    }
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            "no_flush.py",
+            &[
+                "FAIL  answer to the empty input: no flush",
+                "flush stdout after every answer",
+            ],
+        ),
+        (
+            "late_hello.py",
+            &["FAIL  hello line: late hello", "print it at start"],
+        ),
+        (
+            "debug_stdout.py",
+            &["debug output on stdout", "DEBUG: got 0 bytes", "stderr"],
+        ),
+        (
+            "bad_fields.py string-scalars",
+            &["malformed answer: \"scalars\" is not an array"],
+        ),
+        (
+            "crash_empty.py",
+            &[
+                "FAIL  answer to the empty input: crash on the empty input",
+                "IndexError",
+                "ok    answer to ASCII input 61",
+            ],
+        ),
+    ];
+    let handles: Vec<_> = cases
+        .into_iter()
+        .map(|(script, expected)| std::thread::spawn(move || assert_names(script, expected)))
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+}

@@ -1,0 +1,249 @@
+//! Issue 10 end to end: `utf8conf check` on misbehaving adapters (`tests/adapters/`) with
+//! the default limits ends within 60 s with a verdict that says what is wrong, keeps
+//! what it found in a partial report (schema-valid), shows adapter-controlled text only
+//! escaped, reports a flaky adapter as flaky, and on SIGINT/SIGTERM writes a partial
+//! report, exits 130 and leaves no adapter process behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("utf8conf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn adapter_command(script_and_args: &str) -> String {
+    format!("python3 tests/adapters/{script_and_args}")
+}
+
+/// Runs `utf8conf check --cmd CMD --out OUT ARGS...` from the repository root; returns
+/// (exit code, stdout, stderr, seconds taken).
+fn check(cmd: &str, out: &Path, args: &[&str]) -> (i32, String, String, f64) {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["check", "--quiet", "--cmd", cmd, "--out"])
+        .arg(out)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+fn validated_report(directory: &Path) -> Value {
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(directory.join("conformance.json")).unwrap())
+            .unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    report
+}
+
+/// Issue 10 item 1: each of these effectively hung `check` for 9 hours to 20 days.
+#[test]
+fn each_broken_adapter_is_unusable_within_60_seconds_with_the_default_limits() {
+    if !python_available() {
+        return;
+    }
+    let cases = [
+        ("sleep_forever.py", "timeout"),
+        ("exit_after_hello.py", "crash"),
+        ("bad_fields.py negative-scalar", "scalars"),
+        ("bad_fields.py fraction-scalar", "scalars"),
+        ("bad_fields.py string-scalars", "scalars"),
+        ("bad_fields.py zero-error-len", "error_len"),
+        ("big_endian.py", "timeout"),
+        ("out_of_step.py twice", "out of step"),
+    ];
+    let handles: Vec<_> = cases
+        .into_iter()
+        .enumerate()
+        .map(|(index, (script, evidence))| {
+            std::thread::spawn(move || {
+                let out = scratch(&format!("unusable-{index}"));
+                let (code, _, stderr, seconds) = check(&adapter_command(script), &out, &[]);
+                assert!(seconds < 60.0, "{script}: {seconds:.1} s");
+                assert_eq!(code, 2, "{script}: {stderr}");
+                assert_eq!(stderr.trim().lines().count(), 1, "{script}: {stderr}");
+                assert!(stderr.contains("adapter unusable"), "{script}: {stderr}");
+                assert!(stderr.contains(evidence), "{script}: {stderr}");
+                let report = validated_report(&out);
+                assert_eq!(report["verdict"], "adapter-unusable", "{script}");
+                assert_eq!(report["summary"]["partial"], true, "{script}");
+                let md = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+                assert!(md.contains("Partial report"), "{script}");
+                let _ = std::fs::remove_dir_all(&out);
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+}
+
+/// Issue 10 item 4: names, versions and error texts cannot inject Markdown, HTML or
+/// terminal escapes.
+#[test]
+fn adapter_controlled_text_is_shown_only_escaped() {
+    if !python_available() {
+        return;
+    }
+    let out = scratch("hostile-text");
+    let (code, stdout, stderr, _) = check(&adapter_command("hostile_text.py"), &out, &[]);
+    assert_eq!(code, 1, "it misdecodes F5: {stderr}");
+    assert!(
+        !stdout.contains('\x1b') && !stdout.contains('\x07'),
+        "{stdout:?}"
+    );
+    assert!(!stdout
+        .lines()
+        .any(|l| l.starts_with("utf8conf: conformant")));
+    let report = validated_report(&out);
+    let name = report["decoder"]["name"].as_str().unwrap();
+    assert!(!name.contains('\n') && !name.contains('\x1b'), "{name:?}");
+    let md = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+    // `<!--` and `<img` may appear only inside a code span (literal there, CommonMark
+    // §6.1), opened by a backtick fence longer than any backtick run inside.
+    for line in md.lines() {
+        for hostile in ["<!--", "<img"] {
+            if let Some(at) = line.find(hostile) {
+                let fence = line.find("`` ").unwrap_or(usize::MAX);
+                assert!(fence < at, "{hostile} outside a code span: {line}");
+                assert!(line.trim_end().ends_with("``"), "{line}");
+            }
+        }
+    }
+    assert!(md.contains("onerror"), "the error text is shown, escaped");
+    assert!(!md.lines().any(|l| l.starts_with("utf8conf: conformant")));
+    assert!(!md.contains('\x1b'));
+    let html = std::fs::read_to_string(out.join("conformance.html")).unwrap();
+    assert!(!html.contains("<img") && !html.contains('\x1b'));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Issue 10 item 11: a crash every N inputs, whatever the input, was blamed on the input:
+/// 23 departures in 9 categories.
+#[test]
+fn a_flaky_adapter_is_reported_as_flaky_without_departures() {
+    if !python_available() {
+        return;
+    }
+    let out = scratch("flaky");
+    let (code, _, stderr, _) = check(&adapter_command("flaky.py 20000"), &out, &[]);
+    assert_eq!(code, 1, "not conformant while it crashes: {stderr}");
+    let report = validated_report(&out);
+    assert_eq!(report["summary"]["departures"], 0);
+    assert!(report["summary"]["flaky_crashes"].as_u64().unwrap() >= 5);
+    assert!(report["summary"]["first_flaky_crash"]
+        .as_str()
+        .unwrap()
+        .contains("crashing on frame 20000"));
+    let md = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+    assert!(md.contains("Flaky adapter"));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn max_time_writes_a_partial_report() {
+    if !python_available() {
+        return;
+    }
+    let out = scratch("max-time");
+    let (code, _, stderr, seconds) =
+        check(&adapter_command("slow.py 1"), &out, &["--max-time", "2"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--max-time"), "{stderr}");
+    assert!(seconds < 20.0, "{seconds}");
+    let report = validated_report(&out);
+    assert_eq!(report["verdict"], "incomplete");
+    assert_eq!(report["summary"]["partial"], true);
+    assert!(
+        report["summary"]["inputs"].as_u64().unwrap() > 0,
+        "what was found is kept"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The pids of running processes whose command line (arguments separated by NUL bytes)
+/// contains `needle`.
+fn processes_with(needle: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmdline).contains(needle) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// Issue 10 items 5 and 6: Ctrl-C during `check` wrote nothing and orphaned the adapter.
+#[cfg(unix)]
+#[test]
+fn sigint_and_sigterm_write_a_partial_report_and_end_the_adapter() {
+    if !python_available() || !Path::new("/proc/self/cmdline").exists() {
+        return;
+    }
+    for (signal, delay_ms) in [(libc::SIGINT, "37"), (libc::SIGTERM, "38")] {
+        let out = scratch(&format!("signal-{signal}"));
+        let cmd = adapter_command(&format!("slow.py {delay_ms}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+            .args(["check", "--quiet", "--cmd", &cmd, "--out"])
+            .arg(&out)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The adapter's own argv ("slow.py", "37"), not the harness's "--cmd" string.
+        let needle = format!("slow.py\0{delay_ms}");
+        let started = Instant::now();
+        while processes_with(&needle).is_empty() && started.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) takes plain integers; `child` is not yet waited for, so its pid
+        // is still ours.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+        let stopped = Instant::now();
+        let status = child.wait().unwrap();
+        assert!(stopped.elapsed() < Duration::from_secs(10));
+        assert_eq!(status.code(), Some(130), "signal {signal}");
+        let report = validated_report(&out);
+        assert_eq!(report["summary"]["partial"], true);
+        assert_eq!(report["summary"]["stopped_by"], "interrupted");
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(processes_with(&needle).is_empty(), "adapter left running");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
