@@ -32,33 +32,47 @@ pub(crate) unsafe fn decode_lossy<'a>(
     validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
     dense: impl Fn(&[u8], usize, &mut Vec<u8>) -> usize,
 ) -> Cow<'a, str> {
-    let first_error = match validate(bytes) {
-        // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
-        Ok(()) => return Cow::Borrowed(std::str::from_utf8_unchecked(bytes)),
-        Err(error) => error,
-    };
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
-    out.extend_from_slice(&bytes[..first_error.valid_up_to()]);
-    let mut pos = first_error.valid_up_to();
-    while pos < bytes.len() {
-        pos = dense(bytes, pos, &mut out);
-        if pos >= bytes.len() {
-            break;
-        }
-        match validate(&bytes[pos..]) {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        let first_error = match validate(bytes) {
+            // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
             Ok(()) => {
-                out.extend_from_slice(&bytes[pos..]);
+                debug_assert!(
+                    std::str::from_utf8(bytes).is_ok(),
+                    "validate disagrees with std"
+                );
+                return Cow::Borrowed(std::str::from_utf8_unchecked(bytes));
+            }
+            Err(error) => error,
+        };
+        let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
+        out.extend_from_slice(&bytes[..first_error.valid_up_to()]);
+        let mut pos = first_error.valid_up_to();
+        while pos < bytes.len() {
+            pos = dense(bytes, pos, &mut out);
+            if pos >= bytes.len() {
                 break;
             }
-            Err(error) => {
-                out.extend_from_slice(&bytes[pos..pos + error.valid_up_to()]);
-                pos += error.valid_up_to();
+            match validate(&bytes[pos..]) {
+                Ok(()) => {
+                    out.extend_from_slice(&bytes[pos..]);
+                    break;
+                }
+                Err(error) => {
+                    out.extend_from_slice(&bytes[pos..pos + error.valid_up_to()]);
+                    pos += error.valid_up_to();
+                }
             }
         }
+        // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended, both
+        // well-formed by the caller's contract.
+        debug_assert!(
+            std::str::from_utf8(&out).is_ok(),
+            "lossy output is not UTF-8 (a SIMD table or `dense` routine is wrong)"
+        );
+        Cow::Owned(String::from_utf8_unchecked(out))
     }
-    // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended, both
-    // well-formed by the caller's contract.
-    Cow::Owned(String::from_utf8_unchecked(out))
 }
 
 /// The scalar backend's lossy decoding.
@@ -67,7 +81,7 @@ pub(crate) unsafe fn decode_lossy<'a>(
 /// None: this is `unsafe fn` only to share the backends' function-pointer type.
 pub(crate) unsafe fn decode_lossy_scalar(bytes: &[u8]) -> Cow<'_, str> {
     // SAFETY: the DFA agrees with std, and `dense_scalar` meets the `dense` contract.
-    decode_lossy(bytes, dfa::validate, dense_scalar)
+    unsafe { decode_lossy(bytes, dfa::validate, dense_scalar) }
 }
 
 /// The unit at the start of `unit` (1 to 4 bytes, starting with a lead): its length,

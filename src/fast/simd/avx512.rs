@@ -16,78 +16,88 @@ use super::sse42::Sse41Kernel;
 use super::Vector;
 use crate::fast::Utf8Error;
 
-/// Whether this CPU has AVX512F and AVX512BW.
+/// Whether this CPU has AVX512F and AVX512BW, and AVX2, whose `#[target_feature]`
+/// functions this backend also calls (every AVX-512 CPU has AVX2, but the check does
+/// not rely on it).
 #[inline]
 pub fn is_available() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && super::avx2::is_available()
 }
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
 // `is_available()`, so the AVX512F/BW instructions exist; pointer arguments are valid for
 // the stated number of bytes by the callers' bounds checks.
-impl Vector for __m512i {
+unsafe impl Vector for __m512i {
     const BYTES: usize = 64;
 
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
-        _mm512_set1_epi8(byte as i8)
+        unsafe { _mm512_set1_epi8(byte as i8) }
     }
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
-        _mm512_loadu_si512(ptr as *const __m512i)
+        unsafe { _mm512_loadu_si512(ptr as *const __m512i) }
     }
     #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
-        _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr() as *const __m128i))
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr() as *const __m128i)) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
-        _mm512_or_si512(self, other)
+        unsafe { _mm512_or_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
-        _mm512_and_si512(self, other)
+        unsafe { _mm512_and_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
-        _mm512_xor_si512(self, other)
+        unsafe { _mm512_xor_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
-        _mm512_and_si512(_mm512_srli_epi16(self, 4), _mm512_set1_epi8(0x0F))
+        unsafe { _mm512_and_si512(_mm512_srli_epi16(self, 4), _mm512_set1_epi8(0x0F)) }
     }
     #[inline(always)]
     unsafe fn lookup16(self, table: Self) -> Self {
-        _mm512_shuffle_epi8(table, self)
+        unsafe { _mm512_shuffle_epi8(table, self) }
     }
     #[inline(always)]
     unsafe fn prev1(self, previous: Self) -> Self {
-        // `straddle` holds, per 128-bit lane i, lane i - 1 of the 128-byte sequence
-        // (previous, self): qwords 6..7 of `previous`, then qwords 0..5 of `self`.
-        let straddle = _mm512_alignr_epi64(self, previous, 6);
-        _mm512_alignr_epi8(self, straddle, 15)
+        unsafe {
+            // `straddle` holds, per 128-bit lane i, lane i - 1 of the 128-byte sequence
+            // (previous, self): qwords 6..7 of `previous`, then qwords 0..5 of `self`.
+            let straddle = _mm512_alignr_epi64(self, previous, 6);
+            _mm512_alignr_epi8(self, straddle, 15)
+        }
     }
     #[inline(always)]
     unsafe fn prev2(self, previous: Self) -> Self {
-        let straddle = _mm512_alignr_epi64(self, previous, 6);
-        _mm512_alignr_epi8(self, straddle, 14)
+        unsafe {
+            let straddle = _mm512_alignr_epi64(self, previous, 6);
+            _mm512_alignr_epi8(self, straddle, 14)
+        }
     }
     #[inline(always)]
     unsafe fn prev3(self, previous: Self) -> Self {
-        let straddle = _mm512_alignr_epi64(self, previous, 6);
-        _mm512_alignr_epi8(self, straddle, 13)
+        unsafe {
+            let straddle = _mm512_alignr_epi64(self, previous, 6);
+            _mm512_alignr_epi8(self, straddle, 13)
+        }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, other: Self) -> Self {
-        _mm512_subs_epu8(self, other)
+        unsafe { _mm512_subs_epu8(self, other) }
     }
     #[inline(always)]
     unsafe fn any_bit_set(self) -> bool {
-        _mm512_test_epi64_mask(self, self) != 0
+        unsafe { _mm512_test_epi64_mask(self, self) != 0 }
     }
     #[inline(always)]
     unsafe fn any_high_bit(self) -> bool {
-        _mm512_movepi8_mask(self) != 0
+        unsafe { _mm512_movepi8_mask(self) != 0 }
     }
 }
 
@@ -97,7 +107,9 @@ impl Vector for __m512i {
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
-    super::validate::<__m512i>(bytes)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::validate::<__m512i>(bytes) }
 }
 
 /// Lossy decoding (see [`super::decode_lossy_using`]).
@@ -105,7 +117,9 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// [`is_available`] must be true.
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy_using(bytes, validate, lossy_dense)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
 }
 
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
@@ -114,7 +128,9 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
-    super::lossy_dense::<Sse41Kernel>(bytes, pos, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::lossy_dense::<Sse41Kernel>(bytes, pos, out) }
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]): the AVX2 backend's
@@ -122,7 +138,9 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
 /// AVX-512 (EVEX encodings of the 16-byte kernel), and whose validation share is small.
 ///
 /// # Safety
-/// [`is_available`] must be true (AVX-512 implies AVX2).
+/// [`is_available`] must be true (it checks AVX2 too).
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::avx2::decode_utf32(bytes, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::avx2::decode_utf32(bytes, out) }
 }
