@@ -1,8 +1,10 @@
 //! Lossy decoding (one U+FFFD per maximal subpart), shared by every backend.
 //!
 //! [`decode_lossy`] is the driver: a backend's `validate` finds long well-formed runs,
-//! which are copied as they are; where errors are dense, a backend's `dense` routine
-//! takes over until it has seen a clean run again. Random-looking input has an error
+//! which are copied as they are, and the error unit after each (one U+FFFD); the driver
+//! returns to `validate` right after the unit. Only where errors come close together
+//! does a backend's `dense` routine take over, until it has seen a clean run again. The
+//! output is allocated once, with room for the worst case. Random-looking input has an error
 //! every byte or two, so for it everything happens in `dense`: [`dense_scalar`] here, or
 //! the 16-bytes-at-a-time expansion in [`super::simd::lossy_dense`].
 //!
@@ -19,6 +21,21 @@ pub(crate) const REPLACEMENT: u32 = u32::from_le_bytes([0xEF, 0xBF, 0xBD, 0]);
 
 /// Clean bytes in a row after which a `dense` routine hands back to `validate`.
 pub(crate) const CLEAN_RUN_TO_LEAVE: usize = 32;
+
+/// An error unit less than this many bytes after the previous one sends the driver to
+/// the `dense` routine; sparser errors go straight back to `validate`.
+const DENSE_WHEN_CLOSER_THAN: usize = 8;
+
+/// Output capacity for lossy decoding of `len` bytes whose first `valid` bytes are
+/// well-formed: each later byte yields at most 3 bytes (a lone byte becomes EF BF BD).
+/// Capped at `isize::MAX` (the most a `Vec` can hold), which only a 32-bit target could
+/// reach.
+fn output_bound(valid: usize, len: usize) -> usize {
+    (len - valid)
+        .saturating_mul(3)
+        .saturating_add(valid)
+        .min(isize::MAX as usize)
+}
 
 /// Decodes `bytes` lossily with a backend's two routines.
 ///
@@ -46,22 +63,46 @@ pub(crate) unsafe fn decode_lossy<'a>(
             }
             Err(error) => error,
         };
-        let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
-        out.extend_from_slice(&bytes[..first_error.valid_up_to()]);
+        let len = bytes.len();
         let mut pos = first_error.valid_up_to();
-        while pos < bytes.len() {
-            pos = dense(bytes, pos, &mut out);
-            if pos >= bytes.len() {
+        // Allocated once: the well-formed prefix, and at most 3 output bytes (U+FFFD) per
+        // remaining input byte, so neither the copies nor the `dense` routine's own
+        // reservations ever reallocate.
+        let mut out: Vec<u8> = Vec::with_capacity(output_bound(pos, len));
+        out.extend_from_slice(&bytes[..pos]);
+        let mut error = first_error;
+        // Length of the well-formed run before the current error unit.
+        let mut clean_before = pos;
+        loop {
+            // `pos` is the error unit reported by `validate`: one U+FFFD for it.
+            out.extend_from_slice(&REPLACEMENT.to_le_bytes()[..3]);
+            match error.error_len() {
+                // An incomplete character cut off by the end of input.
+                None => break,
+                Some(unit_len) => pos += unit_len,
+            }
+            if pos >= len {
                 break;
             }
+            if clean_before < DENSE_WHEN_CLOSER_THAN {
+                // Errors close together (random-looking input): the `dense` routine
+                // until a clean run again, rather than one `validate` call per unit.
+                pos = dense(bytes, pos, &mut out);
+                if pos >= len {
+                    break;
+                }
+            }
+            // Back to the SIMD path at once.
             match validate(&bytes[pos..]) {
                 Ok(()) => {
                     out.extend_from_slice(&bytes[pos..]);
                     break;
                 }
-                Err(error) => {
-                    out.extend_from_slice(&bytes[pos..pos + error.valid_up_to()]);
-                    pos += error.valid_up_to();
+                Err(next) => {
+                    clean_before = next.valid_up_to();
+                    out.extend_from_slice(&bytes[pos..pos + clean_before]);
+                    pos += clean_before;
+                    error = next;
                 }
             }
         }

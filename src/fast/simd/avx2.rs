@@ -93,7 +93,7 @@ unsafe impl Vector for __m256i {
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.

@@ -1,8 +1,8 @@
 //! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
 //! block, which is where AVX-512 pays (also for lossy decoding, which leans on
-//! validation); the 16-byte kernel of the SSE backend for the dense-error loop; and the
-//! AVX2 backend's UTF-32 conversion, which measured faster than any AVX-512 variant
-//! tried (64-byte stores split cache lines; EVEX-compiled 16-byte code ran slower).
+//! validation); the 16-byte kernel of the SSE backend for the dense-error loop; and,
+//! for UTF-32 conversion, the VBMI2 kernel of `avx512_utf32` where the CPU has VBMI2,
+//! else the AVX2 backend's conversion.
 //!
 //! This file only implements [`Vector`] with AVX-512 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
@@ -12,6 +12,7 @@
 
 use core::arch::x86_64::*;
 
+use super::avx512_utf32::Avx512Convert;
 use super::sse42::Sse41Kernel;
 use super::Vector;
 use crate::fast::Utf8Error;
@@ -101,7 +102,7 @@ unsafe impl Vector for __m512i {
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
@@ -133,14 +134,39 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
     unsafe { super::lossy_dense::<Sse41Kernel>(bytes, pos, out) }
 }
 
-/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]): the AVX2 backend's
-/// conversion, which measured about 10% faster than the same generic code compiled for
-/// AVX-512 (EVEX encodings of the 16-byte kernel), and whose validation share is small.
+/// Whether this CPU also has AVX512VBMI, AVX512VBMI2, POPCNT and BMI2, which the UTF-32
+/// kernel (`avx512_utf32`) needs: Ice Lake and later, Zen 4 and later.
+#[inline]
+pub fn has_vbmi2() -> bool {
+    std::is_x86_feature_detected!("avx512vbmi")
+        && std::is_x86_feature_detected!("avx512vbmi2")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi2")
+}
+
+/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]): AVX-512 validation
+/// and the VBMI2 kernel of `avx512_utf32` where the CPU has VBMI2; otherwise the AVX2
+/// backend's conversion (which is tested as that backend).
 ///
 /// # Safety
-/// [`is_available`] must be true (it checks AVX2 too).
+/// [`is_available`] must be true.
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    // SAFETY: the backend is available (this function's contract), which is all the
-    // generic function requires of its caller.
-    unsafe { super::avx2::decode_utf32(bytes, out) }
+    if has_vbmi2() {
+        // SAFETY: `is_available()` (caller's contract) and `has_vbmi2()`.
+        unsafe { decode_utf32_vbmi2(bytes, out) }
+    } else {
+        // SAFETY: `is_available()` checks AVX2 too.
+        unsafe { super::avx2::decode_utf32(bytes, out) }
+    }
+}
+
+/// [`decode_utf32`] with the VBMI2 kernel.
+///
+/// # Safety
+/// [`is_available`] and [`has_vbmi2`] must be true.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+unsafe fn decode_utf32_vbmi2(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
+    // SAFETY: the instruction sets of `__m512i` and `Avx512Convert` are available
+    // (this function's contract).
+    unsafe { super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, out) }
 }

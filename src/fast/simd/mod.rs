@@ -4,7 +4,7 @@
 //! | file | job |
 //! |---|---|
 //! | [`vector`] | the [`Vector`] and [`Kernel16`] register traits |
-//! | [`validate`] | detection of ill-formed blocks (Keiser & Lemire lookup algorithm) |
+//! | [`validate`](mod@validate) | detection of ill-formed blocks (Keiser & Lemire lookup algorithm) |
 //! | [`utf32`] | UTF-8 to UTF-32 conversion of validated chunks (16-byte kernel) |
 //! | [`lossy`] | the dense-error loop of lossy decoding |
 //! | [`tables`] | the conversion and expansion tables, built at compile time |

@@ -176,7 +176,7 @@ impl Kernel16 for NeonKernel {
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.

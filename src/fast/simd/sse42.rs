@@ -153,7 +153,7 @@ impl Kernel16 for Sse41Kernel {
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.

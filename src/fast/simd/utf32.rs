@@ -17,7 +17,8 @@ use crate::fast::Utf8Error;
 const DECODE_CHUNK: usize = 8 * 1024;
 
 /// Appends the scalar values of `bytes` to `out`; on error, those of the well-formed
-/// prefix, and returns the error (std's shape).
+/// prefix, and returns the error (std's shape). Validation with `V`, conversion with the
+/// 16-byte kernel `K`.
 ///
 /// # Safety
 /// The instruction sets of `V` and `K` must be available.
@@ -26,8 +27,47 @@ pub unsafe fn decode_utf32<V: Vector, K: Kernel16>(
     bytes: &[u8],
     out: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
-    // SAFETY: the caller meets this function's `# Safety` contract; the
-    // bounds of each pointer operation are justified where it occurs.
+    // SAFETY: the instruction sets of `V` and `K` are available (caller's contract).
+    unsafe { decode_utf32_by::<V, WithKernel16<K>>(bytes, out) }
+}
+
+/// A conversion of well-formed UTF-8 to scalar values, plugged into [`decode_utf32_by`].
+/// A trait rather than a closure so that the conversion is inlined into, and compiled
+/// with the target features of, the backend's `#[target_feature]` function.
+pub trait ConvertValid {
+    /// Appends the scalar values of `bytes` to `out`.
+    ///
+    /// # Safety
+    /// `bytes` must be well-formed UTF-8, and the implementation's instruction set
+    /// available.
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>);
+}
+
+/// [`ConvertValid`] by the table-driven 16-byte kernel `K`.
+pub struct WithKernel16<K>(core::marker::PhantomData<K>);
+
+impl<K: Kernel16> ConvertValid for WithKernel16<K> {
+    #[inline(always)]
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
+        // SAFETY: the same contract.
+        unsafe { convert_valid::<K>(bytes, out) }
+    }
+}
+
+/// [`decode_utf32`] with any well-formed-chunk conversion `C`: the input is validated by
+/// `V` in chunks of [`DECODE_CHUNK`] bytes cut at character boundaries, and each chunk
+/// found well-formed is converted by `C`; at the first chunk with an error, the DFA
+/// decodes the well-formed prefix and locates the error.
+///
+/// # Safety
+/// The instruction sets of `V` and `C` must be available.
+#[inline(always)]
+pub unsafe fn decode_utf32_by<V: Vector, C: ConvertValid>(
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), Utf8Error> {
+    // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
+    // given chunks `first_bad_block` found well-formed.
     unsafe {
         assert_vector_width::<V>();
         let len = bytes.len();
@@ -52,7 +92,7 @@ pub unsafe fn decode_utf32<V: Vector, K: Kernel16>(
                 // `start` is a character boundary and everything before it is well-formed.
                 return dfa::decode_utf32_from(bytes, start, out);
             }
-            convert_valid::<K>(chunk, out);
+            C::convert_valid(chunk, out);
             start = end;
         }
         Ok(())

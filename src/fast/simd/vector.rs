@@ -1,7 +1,7 @@
 //! The two register abstractions the SIMD algorithms are written over.
 //!
 //! * [`Vector`]: a register of 16, 32 or 64 bytes with the byte-wise operations of the
-//!   validation algorithm ([`super::validate`]).
+//!   validation algorithm ([`super::validate()`]).
 //! * [`Kernel16`]: a 16-byte register with a byte shuffle, for the UTF-32 conversion
 //!   kernel ([`super::utf32`]) and the dense-error loop of lossy decoding
 //!   ([`super::lossy`]).
@@ -20,7 +20,7 @@
 /// # Safety
 /// Implementations must keep `BYTES` to 16, 32 or 64 (a divisor of 64, at most 64):
 /// the validation loop reads `64 / BYTES` vectors per block and loads `BYTES` bytes from
-/// the end of a 64-byte table. [`assert_vector_width`] checks it at compile time for
+/// the end of a 64-byte table. `assert_vector_width` checks it at compile time for
 /// every instantiation. Every method must do what its documentation says for every
 /// input (the algorithms' memory safety relies on it).
 pub unsafe trait Vector: Copy {
@@ -171,7 +171,7 @@ pub trait Kernel16 {
     unsafe fn shuffle(v: Self::V, shuffle: &[u8; 16]) -> Self::V;
     /// Assembles scalar values in each 32-bit lane holding the bytes of one character,
     /// last byte first, and stores the 4 lanes. `payload` is the step's mask of payload
-    /// bits ([`tables::Step::payload`]); after masking, lane `b0 b1 b2 b3` is worth
+    /// bits ([`super::tables::Step::payload`]); after masking, lane `b0 b1 b2 b3` is worth
     /// `b0 + 64 * b1 + 4096 * b2 + 262144 * b3` ([`assemble_lane`] is the scalar model).
     ///
     /// # Safety
@@ -194,7 +194,7 @@ pub trait Kernel16 {
 
 /// The arithmetic [`Kernel16::assemble_store`] performs per 32-bit lane. A lane holds
 /// one character's bytes in reverse order (`b0` = last byte, zeros above the lead), and
-/// `payload` the matching masks (see [`tables::Step::payload`]):
+/// `payload` the matching masks (see [`super::tables::Step::payload`]):
 ///
 /// ```text
 /// 1 byte:  0xxxxxxx                               -> xxxxxxx
