@@ -22,9 +22,15 @@ pub(crate) const REPLACEMENT: u32 = u32::from_le_bytes([0xEF, 0xBF, 0xBD, 0]);
 /// Clean bytes in a row after which a `dense` routine hands back to `validate`.
 pub(crate) const CLEAN_RUN_TO_LEAVE: usize = 32;
 
-/// An error unit less than this many bytes after the previous one sends the driver to
-/// the `dense` routine; sparser errors go straight back to `validate`.
+/// An error unit less than this many bytes after the previous one is "close".
 const DENSE_WHEN_CLOSER_THAN: usize = 8;
+
+/// After this many close error units in a row the driver hands over to the `dense`
+/// routine; sparser errors go straight back to `validate`.
+const DENSE_AFTER_CLOSE_ERRORS: usize = 4;
+
+/// The UTF-8 encoding of U+FFFD.
+const REPLACEMENT_BYTES: [u8; 3] = [0xEF, 0xBF, 0xBD];
 
 /// Output capacity for lossy decoding of `len` bytes whose first `valid` bytes are
 /// well-formed: each later byte yields at most 3 bytes (a lone byte becomes EF BF BD).
@@ -71,22 +77,40 @@ pub(crate) unsafe fn decode_lossy<'a>(
         let mut out: Vec<u8> = Vec::with_capacity(output_bound(pos, len));
         out.extend_from_slice(&bytes[..pos]);
         let mut error = first_error;
-        // Length of the well-formed run before the current error unit.
+        // Length of the well-formed run before the current error unit, and how many
+        // error units in a row came that close to the previous one.
         let mut clean_before = pos;
+        let mut close_errors = 0;
         loop {
             // `pos` is the error unit reported by `validate`: one U+FFFD for it.
-            out.extend_from_slice(&REPLACEMENT.to_le_bytes()[..3]);
+            out.extend_from_slice(&REPLACEMENT_BYTES);
             match error.error_len() {
                 // An incomplete character cut off by the end of input.
                 None => break,
                 Some(unit_len) => pos += unit_len,
             }
+            // Error units straight after it (a cluster, such as a lead's stray tails)
+            // are measured here, one DFA step per byte, rather than by `validate`.
+            while pos < len && bytes[pos] >= 0x80 {
+                let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
+                if well_formed {
+                    break;
+                }
+                out.extend_from_slice(&REPLACEMENT_BYTES);
+                pos += unit_len;
+            }
             if pos >= len {
                 break;
             }
-            if clean_before < DENSE_WHEN_CLOSER_THAN {
+            close_errors = if clean_before < DENSE_WHEN_CLOSER_THAN {
+                close_errors + 1
+            } else {
+                0
+            };
+            if close_errors >= DENSE_AFTER_CLOSE_ERRORS {
                 // Errors close together (random-looking input): the `dense` routine
                 // until a clean run again, rather than one `validate` call per unit.
+                close_errors = 0;
                 pos = dense(bytes, pos, &mut out);
                 if pos >= len {
                     break;

@@ -91,6 +91,10 @@ unsafe impl Vector for __m256i {
     unsafe fn any_high_bit(self) -> bool {
         unsafe { _mm256_movemask_epi8(self) != 0 }
     }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { _mm256_storeu_si256(ptr as *mut __m256i, self) }
+    }
 }
 
 /// Validates `bytes` (see [`super::validate()`]).

@@ -100,6 +100,10 @@ unsafe impl Vector for __m512i {
     unsafe fn any_high_bit(self) -> bool {
         unsafe { _mm512_movepi8_mask(self) != 0 }
     }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { _mm512_storeu_si512(ptr as *mut __m512i, self) }
+    }
 }
 
 /// Validates `bytes` (see [`super::validate()`]).

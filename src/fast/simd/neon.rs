@@ -78,6 +78,10 @@ unsafe impl Vector for uint8x16_t {
     unsafe fn any_high_bit(self) -> bool {
         unsafe { vmaxvq_u8(self) >= 0x80 }
     }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { vst1q_u8(ptr, self) }
+    }
 }
 
 /// Bit `i` of the result is the high bit of byte `i` of `v` (x86's `movemask`).

@@ -82,6 +82,10 @@ unsafe impl Vector for __m128i {
     unsafe fn any_high_bit(self) -> bool {
         unsafe { _mm_movemask_epi8(self) != 0 }
     }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { _mm_storeu_si128(ptr as *mut __m128i, self) }
+    }
 }
 
 /// The SSE4.1 16-byte kernel, shared by the AVX2 and AVX-512 backends (which compile it

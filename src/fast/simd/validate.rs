@@ -221,9 +221,60 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
         match first_bad_block::<V>(bytes) {
             None => Ok(()),
             Some(block_start) => {
-                dfa::validate_from(bytes, dfa::boundary_before(bytes, block_start))
+                let restart = first_flagged_byte::<V>(bytes, block_start)
+                    .map(|flagged| dfa::boundary_before(bytes, flagged.saturating_sub(3)))
+                    .unwrap_or_else(|| dfa::boundary_before(bytes, block_start));
+                dfa::validate_from(bytes, restart)
             }
         }
+    }
+}
+
+/// The first byte the lookup flags in the (up to) two blocks from `block_start`, which
+/// [`first_bad_block`] returned; `None` if no whole vector there is flagged (for
+/// example an input that ends inside a character), or the vector before `block_start`
+/// cannot be read.
+///
+/// Every error is flagged at most 3 bytes after the start of the character it is in
+/// (a tail where none may be, at the tail; a missing tail, at the byte in its place;
+/// an overlong, surrogate or too-large sequence, at its second byte). So when no byte
+/// before `flagged` is flagged, every character starting before `flagged - 3` is
+/// well-formed, and the DFA can restart at the character boundary at or before that
+/// position (`dfa::boundary_before(flagged - 3)`) instead of the block's start: a
+/// few bytes of scalar work per error instead of up to 128, which is what makes lossy
+/// decoding of text with sparse errors fast.
+///
+/// # Safety
+/// `V`'s instruction set must be available.
+#[inline(always)]
+unsafe fn first_flagged_byte<V: Vector>(bytes: &[u8], block_start: usize) -> Option<usize> {
+    // SAFETY: loads stay within `bytes` (checked before each), the store within
+    // `flags`; `V::BYTES <= 64`.
+    unsafe {
+        if block_start != 0 && block_start < V::BYTES {
+            return None;
+        }
+        let lookup = Lookup::<V>::new();
+        let mut previous = if block_start >= V::BYTES {
+            V::load_unaligned(bytes.as_ptr().add(block_start - V::BYTES))
+        } else {
+            V::splat(0)
+        };
+        let end = (block_start + 2 * BLOCK).min(bytes.len());
+        let mut pos = block_start;
+        while pos + V::BYTES <= end {
+            let input = V::load_unaligned(bytes.as_ptr().add(pos));
+            let error = lookup.check(input, previous);
+            if error.any_bit_set() {
+                let mut flags = [0u8; 64];
+                error.store_unaligned(flags.as_mut_ptr());
+                let first = flags[..V::BYTES].iter().position(|&flag| flag != 0)?;
+                return Some(pos + first);
+            }
+            previous = input;
+            pos += V::BYTES;
+        }
+        None
     }
 }
 

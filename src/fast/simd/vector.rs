@@ -110,6 +110,12 @@ pub unsafe trait Vector: Copy {
     /// The implementing backend's instruction set must be available; pointer
     /// arguments valid for the bytes stated above.
     unsafe fn any_high_bit(self) -> bool;
+    /// Stores the `BYTES` bytes at `ptr` (no alignment needed).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `ptr` valid for
+    /// writes of `BYTES` bytes.
+    unsafe fn store_unaligned(self, ptr: *mut u8);
 }
 
 /// Compile-time check of [`Vector::BYTES`]: evaluated (and so a build error if false)
