@@ -232,8 +232,7 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
 
 /// The first byte the lookup flags in the (up to) two blocks from `block_start`, which
 /// [`first_bad_block`] returned; `None` if no whole vector there is flagged (for
-/// example an input that ends inside a character), or the vector before `block_start`
-/// cannot be read.
+/// example an input that ends inside a character).
 ///
 /// Every error is flagged at most 3 bytes after the start of the character it is in
 /// (a tail where none may be, at the tail; a missing tail, at the byte in its place;
@@ -248,18 +247,15 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// `V`'s instruction set must be available.
 #[inline(always)]
 unsafe fn first_flagged_byte<V: Vector>(bytes: &[u8], block_start: usize) -> Option<usize> {
-    // SAFETY: loads stay within `bytes` (checked before each), the store within
-    // `flags`; `V::BYTES <= 64`.
+    // SAFETY: loads stay within `bytes` (checked before each) or `before`, the store
+    // within `flags`; `V::BYTES <= 64`.
     unsafe {
-        if block_start != 0 && block_start < V::BYTES {
-            return None;
-        }
         let lookup = Lookup::<V>::new();
-        let mut previous = if block_start >= V::BYTES {
-            V::load_unaligned(bytes.as_ptr().add(block_start - V::BYTES))
-        } else {
-            V::splat(0)
-        };
+        // The vector before `block_start`, zeros (ASCII) before the start of input.
+        let mut before = [0u8; 64];
+        let take = block_start.min(V::BYTES);
+        before[V::BYTES - take..V::BYTES].copy_from_slice(&bytes[block_start - take..block_start]);
+        let mut previous = V::load_unaligned(before.as_ptr());
         let end = (block_start + 2 * BLOCK).min(bytes.len());
         let mut pos = block_start;
         while pos + V::BYTES <= end {
