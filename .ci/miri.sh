@@ -10,4 +10,4 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 cargo +nightly miri setup
 # The DFA tests and the shared tables: small inputs, a few minutes at most.
-timeout "${MIRI_TIMEOUT:-900}" cargo +nightly miri test --lib -- fast::dfa fast::simd::tables fast::simd::tests::assemble
+timeout "${MIRI_TIMEOUT:-900}" cargo +nightly miri test --lib -- fast::dfa fast::simd::tables fast::simd::vector::tests::assemble

@@ -113,6 +113,16 @@ fn inputs(len: usize) -> Vec<Input> {
     ]
 }
 
+/// The engine name of a simdutf function: `simdutf` with simdutf's own choice of
+/// kernel, `simdutf@haswell` (for example) when `SIMDUTF_FORCE_IMPLEMENTATION` forces one
+/// (simdutf reads that variable on first use).
+fn simdutf_name(base: &str) -> String {
+    match std::env::var("SIMDUTF_FORCE_IMPLEMENTATION") {
+        Ok(forced) if !forced.is_empty() => format!("{base}@{forced}"),
+        _ => base.to_string(),
+    }
+}
+
 const SIZES: [(usize, &str); 2] = [(64 * 1024, "64KiB"), (1024 * 1024, "1MiB")];
 
 fn configure<'a>(
@@ -161,7 +171,7 @@ fn bench_validate(c: &mut Criterion) {
                 b.iter(|| encoding_rs::Encoding::utf8_valid_up_to(black_box(bytes)))
             });
             #[cfg(target_arch = "x86_64")]
-            group.bench_function(id("simdutf"), |b| {
+            group.bench_function(id(&simdutf_name("simdutf")), |b| {
                 b.iter(|| simdutf::validate_utf8(black_box(bytes)))
             });
         }
@@ -203,7 +213,7 @@ fn bench_utf32(c: &mut Criterion) {
                 })
             });
             #[cfg(target_arch = "x86_64")]
-            group.bench_function(id("simdutf"), |b| {
+            group.bench_function(id(&simdutf_name("simdutf")), |b| {
                 b.iter(|| {
                     out.clear();
                     let src = black_box(bytes);
@@ -217,6 +227,24 @@ fn bench_utf32(c: &mut Criterion) {
                             out.as_mut_ptr(),
                         );
                         out.set_len(written);
+                    }
+                })
+            });
+            #[cfg(target_arch = "x86_64")]
+            group.bench_function(id(&simdutf_name("simdutf-with-errors")), |b| {
+                b.iter(|| {
+                    out.clear();
+                    let src = black_box(bytes);
+                    // SAFETY: as above; `count` is the number of scalars written when
+                    // `error` is `Success` (the inputs here are well-formed).
+                    unsafe {
+                        let result = simdutf::convert_utf8_to_utf32_with_errors(
+                            src.as_ptr(),
+                            src.len(),
+                            out.as_mut_ptr(),
+                        );
+                        assert!(matches!(result.error, simdutf::ErrorCode::Success));
+                        out.set_len(result.count);
                     }
                 })
             });

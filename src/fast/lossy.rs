@@ -1,8 +1,10 @@
 //! Lossy decoding (one U+FFFD per maximal subpart), shared by every backend.
 //!
 //! [`decode_lossy`] is the driver: a backend's `validate` finds long well-formed runs,
-//! which are copied as they are; where errors are dense, a backend's `dense` routine
-//! takes over until it has seen a clean run again. Random-looking input has an error
+//! which are copied as they are, and the error unit after each (one U+FFFD); the driver
+//! returns to `validate` right after the unit. Only where errors come close together
+//! does a backend's `dense` routine take over, until it has seen a clean run again. The
+//! output is allocated once, with room for the worst case. Random-looking input has an error
 //! every byte or two, so for it everything happens in `dense`: [`dense_scalar`] here, or
 //! the 16-bytes-at-a-time expansion in [`super::simd::lossy_dense`].
 //!
@@ -20,6 +22,27 @@ pub(crate) const REPLACEMENT: u32 = u32::from_le_bytes([0xEF, 0xBF, 0xBD, 0]);
 /// Clean bytes in a row after which a `dense` routine hands back to `validate`.
 pub(crate) const CLEAN_RUN_TO_LEAVE: usize = 32;
 
+/// An error unit less than this many bytes after the previous one is "close".
+const DENSE_WHEN_CLOSER_THAN: usize = 8;
+
+/// After this many close error units in a row the driver hands over to the `dense`
+/// routine; sparser errors go straight back to `validate`.
+const DENSE_AFTER_CLOSE_ERRORS: usize = 4;
+
+/// The UTF-8 encoding of U+FFFD.
+const REPLACEMENT_BYTES: [u8; 3] = [0xEF, 0xBF, 0xBD];
+
+/// Output capacity for lossy decoding of `len` bytes whose first `valid` bytes are
+/// well-formed: each later byte yields at most 3 bytes (a lone byte becomes EF BF BD).
+/// Capped at `isize::MAX` (the most a `Vec` can hold), which only a 32-bit target could
+/// reach.
+fn output_bound(valid: usize, len: usize) -> usize {
+    (len - valid)
+        .saturating_mul(3)
+        .saturating_add(valid)
+        .min(isize::MAX as usize)
+}
+
 /// Decodes `bytes` lossily with a backend's two routines.
 ///
 /// # Safety
@@ -32,33 +55,89 @@ pub(crate) unsafe fn decode_lossy<'a>(
     validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
     dense: impl Fn(&[u8], usize, &mut Vec<u8>) -> usize,
 ) -> Cow<'a, str> {
-    let first_error = match validate(bytes) {
-        // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
-        Ok(()) => return Cow::Borrowed(std::str::from_utf8_unchecked(bytes)),
-        Err(error) => error,
-    };
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 2 + 64);
-    out.extend_from_slice(&bytes[..first_error.valid_up_to()]);
-    let mut pos = first_error.valid_up_to();
-    while pos < bytes.len() {
-        pos = dense(bytes, pos, &mut out);
-        if pos >= bytes.len() {
-            break;
-        }
-        match validate(&bytes[pos..]) {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        let first_error = match validate(bytes) {
+            // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
             Ok(()) => {
-                out.extend_from_slice(&bytes[pos..]);
+                debug_assert!(
+                    std::str::from_utf8(bytes).is_ok(),
+                    "validate disagrees with std"
+                );
+                return Cow::Borrowed(std::str::from_utf8_unchecked(bytes));
+            }
+            Err(error) => error,
+        };
+        let len = bytes.len();
+        let mut pos = first_error.valid_up_to();
+        // Allocated once: the well-formed prefix, and at most 3 output bytes (U+FFFD) per
+        // remaining input byte, so neither the copies nor the `dense` routine's own
+        // reservations ever reallocate.
+        let mut out: Vec<u8> = Vec::with_capacity(output_bound(pos, len));
+        out.extend_from_slice(&bytes[..pos]);
+        let mut error = first_error;
+        // Length of the well-formed run before the current error unit, and how many
+        // error units in a row came that close to the previous one.
+        let mut clean_before = pos;
+        let mut close_errors = 0;
+        loop {
+            // `pos` is the error unit reported by `validate`: one U+FFFD for it.
+            out.extend_from_slice(&REPLACEMENT_BYTES);
+            match error.error_len() {
+                // An incomplete character cut off by the end of input.
+                None => break,
+                Some(unit_len) => pos += unit_len,
+            }
+            // Error units straight after it (a cluster, such as a lead's stray tails)
+            // are measured here, one DFA step per byte, rather than by `validate`.
+            while pos < len && bytes[pos] >= 0x80 {
+                let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
+                if well_formed {
+                    break;
+                }
+                out.extend_from_slice(&REPLACEMENT_BYTES);
+                pos += unit_len;
+            }
+            if pos >= len {
                 break;
             }
-            Err(error) => {
-                out.extend_from_slice(&bytes[pos..pos + error.valid_up_to()]);
-                pos += error.valid_up_to();
+            close_errors = if clean_before < DENSE_WHEN_CLOSER_THAN {
+                close_errors + 1
+            } else {
+                0
+            };
+            if close_errors >= DENSE_AFTER_CLOSE_ERRORS {
+                // Errors close together (random-looking input): the `dense` routine
+                // until a clean run again, rather than one `validate` call per unit.
+                close_errors = 0;
+                pos = dense(bytes, pos, &mut out);
+                if pos >= len {
+                    break;
+                }
+            }
+            // Back to the SIMD path at once.
+            match validate(&bytes[pos..]) {
+                Ok(()) => {
+                    out.extend_from_slice(&bytes[pos..]);
+                    break;
+                }
+                Err(next) => {
+                    clean_before = next.valid_up_to();
+                    out.extend_from_slice(&bytes[pos..pos + clean_before]);
+                    pos += clean_before;
+                    error = next;
+                }
             }
         }
+        // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended, both
+        // well-formed by the caller's contract.
+        debug_assert!(
+            std::str::from_utf8(&out).is_ok(),
+            "lossy output is not UTF-8 (a SIMD table or `dense` routine is wrong)"
+        );
+        Cow::Owned(String::from_utf8_unchecked(out))
     }
-    // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended, both
-    // well-formed by the caller's contract.
-    Cow::Owned(String::from_utf8_unchecked(out))
 }
 
 /// The scalar backend's lossy decoding.
@@ -67,7 +146,7 @@ pub(crate) unsafe fn decode_lossy<'a>(
 /// None: this is `unsafe fn` only to share the backends' function-pointer type.
 pub(crate) unsafe fn decode_lossy_scalar(bytes: &[u8]) -> Cow<'_, str> {
     // SAFETY: the DFA agrees with std, and `dense_scalar` meets the `dense` contract.
-    decode_lossy(bytes, dfa::validate, dense_scalar)
+    unsafe { decode_lossy(bytes, dfa::validate, dense_scalar) }
 }
 
 /// The unit at the start of `unit` (1 to 4 bytes, starting with a lead): its length,

@@ -21,6 +21,8 @@
 //! The plain functions ([`validate`], [`decode_utf32`], [`decode_lossy`]) use
 //! [`Backend::best`], detected once and cached.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};

@@ -1,8 +1,8 @@
 //! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
 //! block, which is where AVX-512 pays (also for lossy decoding, which leans on
-//! validation); the 16-byte kernel of the SSE backend for the dense-error loop; and the
-//! AVX2 backend's UTF-32 conversion, which measured faster than any AVX-512 variant
-//! tried (64-byte stores split cache lines; EVEX-compiled 16-byte code ran slower).
+//! validation); the 16-byte kernel of the SSE backend for the dense-error loop; and,
+//! for UTF-32 conversion, the VBMI2 kernel of `avx512_utf32` where the CPU has VBMI2,
+//! else the AVX2 backend's conversion.
 //!
 //! This file only implements [`Vector`] with AVX-512 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
@@ -12,92 +12,109 @@
 
 use core::arch::x86_64::*;
 
+use super::avx512_utf32::Avx512Convert;
 use super::sse42::Sse41Kernel;
 use super::Vector;
 use crate::fast::Utf8Error;
 
-/// Whether this CPU has AVX512F and AVX512BW.
+/// Whether this CPU has AVX512F and AVX512BW, and AVX2, whose `#[target_feature]`
+/// functions this backend also calls (every AVX-512 CPU has AVX2, but the check does
+/// not rely on it).
 #[inline]
 pub fn is_available() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && super::avx2::is_available()
 }
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
 // `is_available()`, so the AVX512F/BW instructions exist; pointer arguments are valid for
 // the stated number of bytes by the callers' bounds checks.
-impl Vector for __m512i {
+unsafe impl Vector for __m512i {
     const BYTES: usize = 64;
 
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
-        _mm512_set1_epi8(byte as i8)
+        unsafe { _mm512_set1_epi8(byte as i8) }
     }
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
-        _mm512_loadu_si512(ptr as *const __m512i)
+        unsafe { _mm512_loadu_si512(ptr as *const __m512i) }
     }
     #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
-        _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr() as *const __m128i))
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr() as *const __m128i)) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
-        _mm512_or_si512(self, other)
+        unsafe { _mm512_or_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
-        _mm512_and_si512(self, other)
+        unsafe { _mm512_and_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
-        _mm512_xor_si512(self, other)
+        unsafe { _mm512_xor_si512(self, other) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
-        _mm512_and_si512(_mm512_srli_epi16(self, 4), _mm512_set1_epi8(0x0F))
+        unsafe { _mm512_and_si512(_mm512_srli_epi16(self, 4), _mm512_set1_epi8(0x0F)) }
     }
     #[inline(always)]
     unsafe fn lookup16(self, table: Self) -> Self {
-        _mm512_shuffle_epi8(table, self)
+        unsafe { _mm512_shuffle_epi8(table, self) }
     }
     #[inline(always)]
     unsafe fn prev1(self, previous: Self) -> Self {
-        // `straddle` holds, per 128-bit lane i, lane i - 1 of the 128-byte sequence
-        // (previous, self): qwords 6..7 of `previous`, then qwords 0..5 of `self`.
-        let straddle = _mm512_alignr_epi64(self, previous, 6);
-        _mm512_alignr_epi8(self, straddle, 15)
+        unsafe {
+            // `straddle` holds, per 128-bit lane i, lane i - 1 of the 128-byte sequence
+            // (previous, self): qwords 6..7 of `previous`, then qwords 0..5 of `self`.
+            let straddle = _mm512_alignr_epi64(self, previous, 6);
+            _mm512_alignr_epi8(self, straddle, 15)
+        }
     }
     #[inline(always)]
     unsafe fn prev2(self, previous: Self) -> Self {
-        let straddle = _mm512_alignr_epi64(self, previous, 6);
-        _mm512_alignr_epi8(self, straddle, 14)
+        unsafe {
+            let straddle = _mm512_alignr_epi64(self, previous, 6);
+            _mm512_alignr_epi8(self, straddle, 14)
+        }
     }
     #[inline(always)]
     unsafe fn prev3(self, previous: Self) -> Self {
-        let straddle = _mm512_alignr_epi64(self, previous, 6);
-        _mm512_alignr_epi8(self, straddle, 13)
+        unsafe {
+            let straddle = _mm512_alignr_epi64(self, previous, 6);
+            _mm512_alignr_epi8(self, straddle, 13)
+        }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, other: Self) -> Self {
-        _mm512_subs_epu8(self, other)
+        unsafe { _mm512_subs_epu8(self, other) }
     }
     #[inline(always)]
     unsafe fn any_bit_set(self) -> bool {
-        _mm512_test_epi64_mask(self, self) != 0
+        unsafe { _mm512_test_epi64_mask(self, self) != 0 }
     }
     #[inline(always)]
     unsafe fn any_high_bit(self) -> bool {
-        _mm512_movepi8_mask(self) != 0
+        unsafe { _mm512_movepi8_mask(self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { _mm512_storeu_si512(ptr as *mut __m512i, self) }
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
-    super::validate::<__m512i>(bytes)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::validate::<__m512i>(bytes) }
 }
 
 /// Lossy decoding (see [`super::decode_lossy_using`]).
@@ -105,7 +122,9 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// [`is_available`] must be true.
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy_using(bytes, validate, lossy_dense)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
 }
 
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
@@ -114,15 +133,44 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
-    super::lossy_dense::<Sse41Kernel>(bytes, pos, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::lossy_dense::<Sse41Kernel>(bytes, pos, out) }
 }
 
-/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]): the AVX2 backend's
-/// conversion, which measured about 10% faster than the same generic code compiled for
-/// AVX-512 (EVEX encodings of the 16-byte kernel), and whose validation share is small.
+/// Whether this CPU also has AVX512VBMI, AVX512VBMI2, POPCNT and BMI2, which the UTF-32
+/// kernel (`avx512_utf32`) needs: Ice Lake and later, Zen 4 and later.
+#[inline]
+pub fn has_vbmi2() -> bool {
+    std::is_x86_feature_detected!("avx512vbmi")
+        && std::is_x86_feature_detected!("avx512vbmi2")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi2")
+}
+
+/// Decodes `bytes` to scalar values (see [`super::decode_utf32`]): AVX-512 validation
+/// and the VBMI2 kernel of `avx512_utf32` where the CPU has VBMI2; otherwise the AVX2
+/// backend's conversion (which is tested as that backend).
 ///
 /// # Safety
-/// [`is_available`] must be true (AVX-512 implies AVX2).
+/// [`is_available`] must be true.
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::avx2::decode_utf32(bytes, out)
+    if has_vbmi2() {
+        // SAFETY: `is_available()` (caller's contract) and `has_vbmi2()`.
+        unsafe { decode_utf32_vbmi2(bytes, out) }
+    } else {
+        // SAFETY: `is_available()` checks AVX2 too.
+        unsafe { super::avx2::decode_utf32(bytes, out) }
+    }
+}
+
+/// [`decode_utf32`] with the VBMI2 kernel.
+///
+/// # Safety
+/// [`is_available`] and [`has_vbmi2`] must be true.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+unsafe fn decode_utf32_vbmi2(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
+    // SAFETY: the instruction sets of `__m512i` and `Avx512Convert` are available
+    // (this function's contract).
+    unsafe { super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, out) }
 }

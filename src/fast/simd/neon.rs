@@ -19,78 +19,89 @@ pub fn is_available() -> bool {
 // SAFETY (every method below): the trait contract requires the caller to have checked
 // `is_available()`, so the NEON instructions exist; pointer arguments are valid for the
 // stated number of bytes by the callers' bounds checks.
-impl Vector for uint8x16_t {
+unsafe impl Vector for uint8x16_t {
     const BYTES: usize = 16;
 
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
-        vdupq_n_u8(byte)
+        unsafe { vdupq_n_u8(byte) }
     }
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
-        vld1q_u8(ptr)
+        unsafe { vld1q_u8(ptr) }
     }
     #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
-        vld1q_u8(table.as_ptr())
+        unsafe { vld1q_u8(table.as_ptr()) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
-        vorrq_u8(self, other)
+        unsafe { vorrq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
-        vandq_u8(self, other)
+        unsafe { vandq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
-        veorq_u8(self, other)
+        unsafe { veorq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
-        vshrq_n_u8(self, 4)
+        unsafe { vshrq_n_u8(self, 4) }
     }
     #[inline(always)]
     unsafe fn lookup16(self, table: Self) -> Self {
-        vqtbl1q_u8(table, self)
+        unsafe { vqtbl1q_u8(table, self) }
     }
     #[inline(always)]
     unsafe fn prev1(self, previous: Self) -> Self {
-        vextq_u8(previous, self, 15)
+        unsafe { vextq_u8(previous, self, 15) }
     }
     #[inline(always)]
     unsafe fn prev2(self, previous: Self) -> Self {
-        vextq_u8(previous, self, 14)
+        unsafe { vextq_u8(previous, self, 14) }
     }
     #[inline(always)]
     unsafe fn prev3(self, previous: Self) -> Self {
-        vextq_u8(previous, self, 13)
+        unsafe { vextq_u8(previous, self, 13) }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, other: Self) -> Self {
-        vqsubq_u8(self, other)
+        unsafe { vqsubq_u8(self, other) }
     }
     #[inline(always)]
     unsafe fn any_bit_set(self) -> bool {
-        vmaxvq_u8(self) != 0
+        unsafe { vmaxvq_u8(self) != 0 }
     }
     #[inline(always)]
     unsafe fn any_high_bit(self) -> bool {
-        vmaxvq_u8(self) >= 0x80
+        unsafe { vmaxvq_u8(self) >= 0x80 }
+    }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { vst1q_u8(ptr, self) }
     }
 }
 
 /// Bit `i` of the result is the high bit of byte `i` of `v` (x86's `movemask`).
+///
+/// # Safety
+/// NEON must be available.
 #[inline(always)]
 unsafe fn movemask(v: uint8x16_t) -> u32 {
-    const BIT_WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
-    // Arithmetic shift turns each byte into 00 or FF; keep its weight, then add up each
-    // half (8 distinct bits sum without carries).
-    let signs = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(v), 7));
-    let bits = vandq_u8(signs, vld1q_u8(BIT_WEIGHTS.as_ptr()));
-    let low = vaddv_u8(vget_low_u8(bits)) as u32;
-    let high = vaddv_u8(vget_high_u8(bits)) as u32;
-    low | (high << 8)
+    // SAFETY: NEON is available (this function's contract); the table load reads the
+    // 16 bytes of `BIT_WEIGHTS`.
+    unsafe {
+        const BIT_WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+        // Arithmetic shift turns each byte into 00 or FF; keep its weight, then add up each
+        // half (8 distinct bits sum without carries).
+        let signs = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(v), 7));
+        let bits = vandq_u8(signs, vld1q_u8(BIT_WEIGHTS.as_ptr()));
+        let low = vaddv_u8(vget_low_u8(bits)) as u32;
+        let high = vaddv_u8(vget_high_u8(bits)) as u32;
+        low | (high << 8)
+    }
 }
 
 /// The conversion kernel with NEON table lookups and widening moves.
@@ -103,67 +114,81 @@ impl Kernel16 for NeonKernel {
 
     #[inline(always)]
     unsafe fn load16(ptr: *const u8) -> uint8x16_t {
-        vld1q_u8(ptr)
+        unsafe { vld1q_u8(ptr) }
     }
     #[inline(always)]
     unsafe fn high_bit_mask(v: uint8x16_t) -> u32 {
-        movemask(v)
+        unsafe { movemask(v) }
     }
     #[inline(always)]
     unsafe fn tail_mask(v: uint8x16_t) -> u32 {
-        // Tails 80..BF are exactly the bytes below -64 as signed bytes.
-        movemask(vcltq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(-64)))
+        unsafe {
+            // Tails 80..BF are exactly the bytes below -64 as signed bytes.
+            movemask(vcltq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(-64)))
+        }
     }
     #[inline(always)]
     unsafe fn widen16(src: *const u8, dst: *mut u32) {
-        let v = vld1q_u8(src);
-        let low = vmovl_u8(vget_low_u8(v));
-        let high = vmovl_u8(vget_high_u8(v));
-        vst1q_u32(dst, vmovl_u16(vget_low_u16(low)));
-        vst1q_u32(dst.add(4), vmovl_u16(vget_high_u16(low)));
-        vst1q_u32(dst.add(8), vmovl_u16(vget_low_u16(high)));
-        vst1q_u32(dst.add(12), vmovl_u16(vget_high_u16(high)));
+        unsafe {
+            let v = vld1q_u8(src);
+            let low = vmovl_u8(vget_low_u8(v));
+            let high = vmovl_u8(vget_high_u8(v));
+            vst1q_u32(dst, vmovl_u16(vget_low_u16(low)));
+            vst1q_u32(dst.add(4), vmovl_u16(vget_high_u16(low)));
+            vst1q_u32(dst.add(8), vmovl_u16(vget_low_u16(high)));
+            vst1q_u32(dst.add(12), vmovl_u16(vget_high_u16(high)));
+        }
     }
     #[inline(always)]
     unsafe fn shuffle(v: uint8x16_t, shuffle: &[u8; 16]) -> uint8x16_t {
-        // `tbl` yields 0 for out-of-range indices such as 0x80.
-        vqtbl1q_u8(v, vld1q_u8(shuffle.as_ptr()))
+        unsafe {
+            // `tbl` yields 0 for out-of-range indices such as 0x80.
+            vqtbl1q_u8(v, vld1q_u8(shuffle.as_ptr()))
+        }
     }
     #[inline(always)]
     unsafe fn assemble_store(v: uint8x16_t, payload: &[u8; 16], dst: *mut u32) {
-        let bits = vreinterpretq_u16_u8(vandq_u8(v, vld1q_u8(payload.as_ptr())));
-        // Byte pairs: low + 64 * high (the high byte shifted down by 2); then 16-bit
-        // pairs: low + 4096 * high.
-        let pairs = vorrq_u16(
-            vandq_u16(bits, vdupq_n_u16(0x00FF)),
-            vshrq_n_u16(vandq_u16(bits, vdupq_n_u16(0xFF00)), 2),
-        );
-        let halves = vreinterpretq_u32_u16(pairs);
-        let scalars = vorrq_u32(
-            vandq_u32(halves, vdupq_n_u32(0xFFFF)),
-            vshrq_n_u32(vandq_u32(halves, vdupq_n_u32(0xFFFF_0000)), 4),
-        );
-        vst1q_u32(dst, scalars);
+        unsafe {
+            let bits = vreinterpretq_u16_u8(vandq_u8(v, vld1q_u8(payload.as_ptr())));
+            // Byte pairs: low + 64 * high (the high byte shifted down by 2); then 16-bit
+            // pairs: low + 4096 * high.
+            let pairs = vorrq_u16(
+                vandq_u16(bits, vdupq_n_u16(0x00FF)),
+                vshrq_n_u16(vandq_u16(bits, vdupq_n_u16(0xFF00)), 2),
+            );
+            let halves = vreinterpretq_u32_u16(pairs);
+            let scalars = vorrq_u32(
+                vandq_u32(halves, vdupq_n_u32(0xFFFF)),
+                vshrq_n_u32(vandq_u32(halves, vdupq_n_u32(0xFFFF_0000)), 4),
+            );
+            vst1q_u32(dst, scalars);
+        }
     }
     #[inline(always)]
     unsafe fn range_mask(v: uint8x16_t, low: u8, high: u8) -> u32 {
-        let in_range = vandq_u8(vcgeq_u8(v, vdupq_n_u8(low)), vcleq_u8(v, vdupq_n_u8(high)));
-        movemask(in_range)
+        unsafe {
+            let in_range = vandq_u8(vcgeq_u8(v, vdupq_n_u8(low)), vcleq_u8(v, vdupq_n_u8(high)));
+            movemask(in_range)
+        }
     }
     #[inline(always)]
     unsafe fn expand_store(v: uint8x16_t, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
-        let picked = vqtbl1q_u8(v, vld1q_u8(shuffle.as_ptr()));
-        vst1q_u8(dst, vorrq_u8(picked, vld1q_u8(fill.as_ptr())));
+        unsafe {
+            let picked = vqtbl1q_u8(v, vld1q_u8(shuffle.as_ptr()));
+            vst1q_u8(dst, vorrq_u8(picked, vld1q_u8(fill.as_ptr())));
+        }
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
 #[target_feature(enable = "neon")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
-    super::validate::<uint8x16_t>(bytes)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::validate::<uint8x16_t>(bytes) }
 }
 
 /// Lossy decoding (see [`super::decode_lossy_using`]).
@@ -171,7 +196,9 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// [`is_available`] must be true.
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy_using(bytes, validate, lossy_dense)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
 }
 
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
@@ -180,7 +207,9 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
 #[target_feature(enable = "neon")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
-    super::lossy_dense::<NeonKernel>(bytes, pos, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::lossy_dense::<NeonKernel>(bytes, pos, out) }
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
@@ -189,5 +218,7 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
 /// [`is_available`] must be true.
 #[target_feature(enable = "neon")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::decode_utf32::<uint8x16_t, NeonKernel>(bytes, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_utf32::<uint8x16_t, NeonKernel>(bytes, out) }
 }

@@ -9,73 +9,82 @@ use core::arch::x86_64::*;
 use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
-/// Whether this CPU has SSE4.2 (and so SSSE3 and SSE4.1, which it implies).
+/// Whether this CPU has every instruction set this backend uses: SSSE3 (`pshufb`,
+/// `palignr`, `pmaddubsw`), SSE4.1 (`ptest`, `pmovzxbd`) and SSE4.2. Every CPU with
+/// SSE4.2 has the other two, but the check does not rely on it (a virtual machine may
+/// report features inconsistently).
 #[inline]
 pub fn is_available() -> bool {
-    std::is_x86_feature_detected!("sse4.2")
+    std::is_x86_feature_detected!("ssse3")
+        && std::is_x86_feature_detected!("sse4.1")
+        && std::is_x86_feature_detected!("sse4.2")
 }
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
 // `is_available()`, so the SSE2..SSE4.2 instructions exist; pointer arguments are valid
 // for the stated number of bytes by the callers' bounds checks.
-impl Vector for __m128i {
+unsafe impl Vector for __m128i {
     const BYTES: usize = 16;
 
     #[inline(always)]
     unsafe fn splat(byte: u8) -> Self {
-        _mm_set1_epi8(byte as i8)
+        unsafe { _mm_set1_epi8(byte as i8) }
     }
     #[inline(always)]
     unsafe fn load_unaligned(ptr: *const u8) -> Self {
-        _mm_loadu_si128(ptr as *const __m128i)
+        unsafe { _mm_loadu_si128(ptr as *const __m128i) }
     }
     #[inline(always)]
     unsafe fn repeat16(table: &[u8; 16]) -> Self {
-        _mm_loadu_si128(table.as_ptr() as *const __m128i)
+        unsafe { _mm_loadu_si128(table.as_ptr() as *const __m128i) }
     }
     #[inline(always)]
     unsafe fn or(self, other: Self) -> Self {
-        _mm_or_si128(self, other)
+        unsafe { _mm_or_si128(self, other) }
     }
     #[inline(always)]
     unsafe fn and(self, other: Self) -> Self {
-        _mm_and_si128(self, other)
+        unsafe { _mm_and_si128(self, other) }
     }
     #[inline(always)]
     unsafe fn xor(self, other: Self) -> Self {
-        _mm_xor_si128(self, other)
+        unsafe { _mm_xor_si128(self, other) }
     }
     #[inline(always)]
     unsafe fn high_nibbles(self) -> Self {
-        _mm_and_si128(_mm_srli_epi16(self, 4), _mm_set1_epi8(0x0F))
+        unsafe { _mm_and_si128(_mm_srli_epi16(self, 4), _mm_set1_epi8(0x0F)) }
     }
     #[inline(always)]
     unsafe fn lookup16(self, table: Self) -> Self {
-        _mm_shuffle_epi8(table, self)
+        unsafe { _mm_shuffle_epi8(table, self) }
     }
     #[inline(always)]
     unsafe fn prev1(self, previous: Self) -> Self {
-        _mm_alignr_epi8(self, previous, 15)
+        unsafe { _mm_alignr_epi8(self, previous, 15) }
     }
     #[inline(always)]
     unsafe fn prev2(self, previous: Self) -> Self {
-        _mm_alignr_epi8(self, previous, 14)
+        unsafe { _mm_alignr_epi8(self, previous, 14) }
     }
     #[inline(always)]
     unsafe fn prev3(self, previous: Self) -> Self {
-        _mm_alignr_epi8(self, previous, 13)
+        unsafe { _mm_alignr_epi8(self, previous, 13) }
     }
     #[inline(always)]
     unsafe fn saturating_sub(self, other: Self) -> Self {
-        _mm_subs_epu8(self, other)
+        unsafe { _mm_subs_epu8(self, other) }
     }
     #[inline(always)]
     unsafe fn any_bit_set(self) -> bool {
-        _mm_testz_si128(self, self) == 0
+        unsafe { _mm_testz_si128(self, self) == 0 }
     }
     #[inline(always)]
     unsafe fn any_high_bit(self) -> bool {
-        _mm_movemask_epi8(self) != 0
+        unsafe { _mm_movemask_epi8(self) != 0 }
+    }
+    #[inline(always)]
+    unsafe fn store_unaligned(self, ptr: *mut u8) {
+        unsafe { _mm_storeu_si128(ptr as *mut __m128i, self) }
     }
 }
 
@@ -90,61 +99,73 @@ impl Kernel16 for Sse41Kernel {
 
     #[inline(always)]
     unsafe fn load16(ptr: *const u8) -> __m128i {
-        _mm_loadu_si128(ptr as *const __m128i)
+        unsafe { _mm_loadu_si128(ptr as *const __m128i) }
     }
     #[inline(always)]
     unsafe fn high_bit_mask(v: __m128i) -> u32 {
-        _mm_movemask_epi8(v) as u32
+        unsafe { _mm_movemask_epi8(v) as u32 }
     }
     #[inline(always)]
     unsafe fn tail_mask(v: __m128i) -> u32 {
-        // Tails 80..BF are exactly the bytes below -64 as signed bytes.
-        _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))) as u32
+        unsafe {
+            // Tails 80..BF are exactly the bytes below -64 as signed bytes.
+            _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))) as u32
+        }
     }
     #[inline(always)]
     unsafe fn widen16(src: *const u8, dst: *mut u32) {
-        let v = _mm_loadu_si128(src as *const __m128i);
-        let out = dst as *mut __m128i;
-        _mm_storeu_si128(out, _mm_cvtepu8_epi32(v));
-        _mm_storeu_si128(out.add(1), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
-        _mm_storeu_si128(out.add(2), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
-        _mm_storeu_si128(out.add(3), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+        unsafe {
+            let v = _mm_loadu_si128(src as *const __m128i);
+            let out = dst as *mut __m128i;
+            _mm_storeu_si128(out, _mm_cvtepu8_epi32(v));
+            _mm_storeu_si128(out.add(1), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
+            _mm_storeu_si128(out.add(2), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
+            _mm_storeu_si128(out.add(3), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+        }
     }
     #[inline(always)]
     unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
-        _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i))
+        unsafe { _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i)) }
     }
     #[inline(always)]
     unsafe fn assemble_store(v: __m128i, payload: &[u8; 16], dst: *mut u32) {
-        let bits = _mm_and_si128(v, _mm_loadu_si128(payload.as_ptr() as *const __m128i));
-        // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
-        let pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
-        let scalars = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
-        _mm_storeu_si128(dst as *mut __m128i, scalars);
+        unsafe {
+            let bits = _mm_and_si128(v, _mm_loadu_si128(payload.as_ptr() as *const __m128i));
+            // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
+            let pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+            let scalars = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
+            _mm_storeu_si128(dst as *mut __m128i, scalars);
+        }
     }
     #[inline(always)]
     unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
-        // Both bounds are >= 0x80, i.e. negative as signed bytes, as are the bytes in
-        // range: compare signed.
-        let above_low = _mm_cmpgt_epi8(v, _mm_set1_epi8(low as i8 - 1));
-        let below_high = _mm_cmplt_epi8(v, _mm_set1_epi8(high as i8 + 1));
-        _mm_movemask_epi8(_mm_and_si128(above_low, below_high)) as u32
+        unsafe {
+            // Both bounds are >= 0x80, i.e. negative as signed bytes, as are the bytes in
+            // range: compare signed.
+            let above_low = _mm_cmpgt_epi8(v, _mm_set1_epi8(low as i8 - 1));
+            let below_high = _mm_cmplt_epi8(v, _mm_set1_epi8(high as i8 + 1));
+            _mm_movemask_epi8(_mm_and_si128(above_low, below_high)) as u32
+        }
     }
     #[inline(always)]
     unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
-        let picked = _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i));
-        let fill = _mm_loadu_si128(fill.as_ptr() as *const __m128i);
-        _mm_storeu_si128(dst as *mut __m128i, _mm_or_si128(picked, fill));
+        unsafe {
+            let picked = _mm_shuffle_epi8(v, _mm_loadu_si128(shuffle.as_ptr() as *const __m128i));
+            let fill = _mm_loadu_si128(fill.as_ptr() as *const __m128i);
+            _mm_storeu_si128(dst as *mut __m128i, _mm_or_si128(picked, fill));
+        }
     }
 }
 
-/// Validates `bytes` (see [`super::validate`]).
+/// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "sse4.2")]
+#[target_feature(enable = "ssse3,sse4.1,sse4.2")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
-    super::validate::<__m128i>(bytes)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::validate::<__m128i>(bytes) }
 }
 
 /// Lossy decoding (see [`super::decode_lossy_using`]).
@@ -152,23 +173,29 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// [`is_available`] must be true.
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode_lossy_using(bytes, validate, lossy_dense)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
 }
 
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
 ///
 /// # Safety
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
-#[target_feature(enable = "sse4.2")]
+#[target_feature(enable = "ssse3,sse4.1,sse4.2")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
-    super::lossy_dense::<Sse41Kernel>(bytes, pos, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::lossy_dense::<Sse41Kernel>(bytes, pos, out) }
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "sse4.2")]
+#[target_feature(enable = "ssse3,sse4.1,sse4.2")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
-    super::decode_utf32::<__m128i, Sse41Kernel>(bytes, out)
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_utf32::<__m128i, Sse41Kernel>(bytes, out) }
 }

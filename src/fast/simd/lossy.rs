@@ -1,0 +1,196 @@
+//! The SIMD parts of lossy decoding: [`decode_lossy_using`] plugs a backend's
+//! validation and dense-error loop into the shared driver (`crate::fast::lossy`), and
+//! [`lossy_dense`] is that loop over [`Kernel16`].
+
+use std::borrow::Cow;
+
+use super::tables;
+use super::vector::Kernel16;
+use crate::fast::lossy;
+use crate::fast::{dfa, Utf8Error};
+
+/// Lossy decoding (the driver in `fast/lossy.rs`) with a backend's SIMD `validate` and
+/// its instantiation of [`lossy_dense`].
+///
+/// Both are passed as `#[target_feature]` functions rather than inlined here: a closure
+/// does not inherit its enclosing function's target features, and the generic code
+/// inlined into one would be compiled for the baseline instruction set.
+///
+/// # Safety
+/// Both functions must be a backend's, and the backend must be available.
+#[inline(always)]
+pub unsafe fn decode_lossy_using(
+    bytes: &[u8],
+    validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
+    dense: unsafe fn(&[u8], usize, &mut Vec<u8>) -> usize,
+) -> Cow<'_, str> {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        // SAFETY: the backend is available (caller's contract); its `validate` agrees with
+        // std (it only detects; the DFA locates) and `lossy_dense` meets the `dense`
+        // contract (see there).
+        lossy::decode_lossy(
+            bytes,
+            |bytes| validate(bytes),
+            |bytes, pos, out| dense(bytes, pos, out),
+        )
+    }
+}
+
+/// The unit at `bytes[pos]`, a unit boundary holding a lead followed by a tail: its
+/// length and whether it is a well-formed character, without branches. The DFA runs
+/// over the next 4 bytes; the unit ends at the first `ACCEPT` (a character) or before
+/// the first `REJECT` (a maximal subpart).
+#[inline(always)]
+fn unit_after_lead(bytes: &[u8], pos: usize) -> (usize, bool) {
+    let s1 = dfa::step(dfa::ACCEPT, bytes[pos]);
+    let s2 = dfa::step(s1, bytes[pos + 1]);
+    let s3 = dfa::step(s2, bytes[pos + 2]);
+    let s4 = dfa::step(s3, bytes[pos + 3]);
+    let in_progress = |state: dfa::State| {
+        let state = state & 63;
+        (state != dfa::ACCEPT) & (state != dfa::REJECT)
+    };
+    let open2 = in_progress(s2);
+    let open3 = open2 & in_progress(s3);
+    let end_state = if open3 {
+        s4
+    } else if open2 {
+        s3
+    } else {
+        s2
+    };
+    let well_formed = end_state & 63 == dfa::ACCEPT;
+    (
+        1 + open2 as usize + open3 as usize + well_formed as usize,
+        well_formed,
+    )
+}
+
+/// Input bytes [`lossy_dense`] handles per capacity reservation.
+const DENSE_WINDOW: usize = 256;
+
+/// Bytes [`lossy_dense`] needs readable from its cursor: a 16-byte chunk, and 4 bytes
+/// for a unit starting at its last byte.
+const DENSE_READ: usize = 20;
+
+/// Lossy decoding of `bytes[pos..]` (`pos` a unit boundary), 16 bytes at a time, until
+/// `lossy::CLEAN_RUN_TO_LEAVE` clean bytes in a row or the end; returns the unit
+/// boundary reached.
+///
+/// Each 16-byte chunk is split into four groups of 4 bytes, and runs up to its first
+/// *complex* byte: an E0..F4 lead followed by a tail (a 3/4-byte character or a longer
+/// maximal subpart), or a C2..DF lead at the chunk's end followed by a tail. Before it,
+/// every unit is an ASCII byte (copied), a C2..DF lead with its tail (both copied), or
+/// a single byte that is a maximal subpart on its own (one U+FFFD): a
+/// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. Each group is expanded
+/// with one shuffle from a table indexed by its 4 "copy" bits (`tables::EXPAND_*`);
+/// bytes from the complex one on are expanded as copies, and overwritten: the complex
+/// unit is decoded by `unit_after_lead` and the next chunk starts after it. The only
+/// data-dependent branch is whether a chunk has a complex byte.
+///
+/// # Safety
+/// `K`'s instruction set must be available; `pos` a unit boundary of `bytes`.
+#[inline(always)]
+pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut Vec<u8>) -> usize {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        let len = bytes.len();
+        let src = bytes.as_ptr();
+        let mut clean_run = 0;
+        while pos + DENSE_READ <= len {
+            let window_end = (pos + DENSE_WINDOW).min(len + 1 - DENSE_READ);
+            // At most 3 output bytes per input byte; the four group stores of a chunk may
+            // run up to 64 bytes past the output cursor.
+            out.reserve(3 * (window_end - pos) + 64);
+            let mut written = out.len();
+            let dst = out.as_mut_ptr();
+            while pos < window_end {
+                // SAFETY: `pos + DENSE_READ <= len` (`window_end <= len + 1 - DENSE_READ`).
+                let v = K::load16(src.add(pos));
+                let ascii = !K::high_bit_mask(v) & 0xFFFF;
+                let tails = K::tail_mask(v);
+                let leads_2 = K::range_mask(v, 0xC2, 0xDF);
+                let leads_3_4 = K::range_mask(v, 0xE0, 0xF4);
+                let next_is_tail = dfa::is_continuation(bytes[pos + 16]) as u32;
+                let followed_by_tail = (tails >> 1) | (next_is_tail << 15);
+                let pairs_2 = leads_2 & followed_by_tail;
+                // A pair across the chunk's end (bit 15) is complex: the next chunk must
+                // start at a unit boundary. (Pairs across groups are fine: both bytes are
+                // copies.)
+                let complex = (leads_3_4 & followed_by_tail) | (pairs_2 & 0x8000);
+                let copy = ascii | pairs_2 | (tails & (pairs_2 << 1));
+                if complex == 0 {
+                    // The common case on random input: four simple groups.
+                    for group in 0..4 {
+                        let pattern = ((copy >> (4 * group)) & 0xF) as usize;
+                        // SAFETY: `written + 16 <= capacity` (see the reservation).
+                        K::expand_store(
+                            v,
+                            &tables::EXPAND_SHUFFLE[group][pattern],
+                            &tables::EXPAND_FILL[pattern],
+                            dst.add(written),
+                        );
+                        written += tables::EXPAND_LEN[pattern] as usize;
+                    }
+                    clean_run = (clean_run + 16) * (copy == 0xFFFF) as usize;
+                    pos += 16;
+                    if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
+                        break;
+                    }
+                    continue;
+                }
+                // Bytes before the first complex one; from it on, expand as copies (1 byte
+                // each) and subtract them from the length.
+                let cut = complex.trailing_zeros() as usize;
+                let effective_copy = copy | ((0xFFFF_u32 << cut) & 0xFFFF);
+                let mut group_out = written;
+                for group in 0..4 {
+                    let pattern = ((effective_copy >> (4 * group)) & 0xF) as usize;
+                    // SAFETY: `group_out + 16 <= written + 64`, within the reservation.
+                    K::expand_store(
+                        v,
+                        &tables::EXPAND_SHUFFLE[group][pattern],
+                        &tables::EXPAND_FILL[pattern],
+                        dst.add(group_out),
+                    );
+                    group_out += tables::EXPAND_LEN[pattern] as usize;
+                }
+                let prefix_out = group_out - written - (16 - cut);
+                let prefix_clean = effective_copy == 0xFFFF;
+                // The complex unit.
+                let (unit_len, unit_well_formed) = unit_after_lead(bytes, pos + cut);
+                let unit_at = pos + cut;
+                // SAFETY: `unit_at + 4 <= pos + DENSE_READ <= len`; the store is at most 4
+                // bytes at `written + prefix_out <= written + 48`, within the reservation.
+                let unit_bytes = (src.add(unit_at) as *const u32).read_unaligned();
+                let unit_value = if unit_well_formed {
+                    unit_bytes
+                } else {
+                    lossy::REPLACEMENT
+                };
+                (dst.add(written + prefix_out) as *mut u32).write_unaligned(unit_value);
+                let unit_out = if unit_well_formed { unit_len } else { 3 };
+                let read = cut + unit_len;
+                written += prefix_out + unit_out;
+                let clean = prefix_clean & unit_well_formed;
+                clean_run = (clean_run + read) * clean as usize;
+                pos += read;
+                if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
+                    break;
+                }
+            }
+            // SAFETY: bytes `..written` are initialised (the caller's, whole expanded units
+            // and whole complex units; garbage past `written` is not included), and
+            // `written <= capacity` (reserved above).
+            out.set_len(written);
+            if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
+                return pos;
+            }
+        }
+        // The last few bytes.
+        lossy::dense_scalar(bytes, pos, out)
+    }
+}

@@ -1,0 +1,318 @@
+//! UTF-8 to UTF-32 conversion over [`Kernel16`]: validation chunk by chunk with the SIMD
+//! detector, then a table-driven conversion of each chunk known to be well-formed.
+//!
+//! From the positions of character ends in 12 bytes, a table (built at compile time by
+//! [`super::tables`]) picks a shuffle that puts the bytes of the next 3 or 4 characters
+//! into 32-bit lanes, and a few masks and multiply-adds assemble the scalar values. Runs
+//! of ASCII are widened directly. Errors are located by the DFA, never here.
+
+use super::tables;
+use super::validate::{first_bad_block, BLOCK};
+use super::vector::{assert_vector_width, Kernel16, Vector};
+use crate::fast::dfa;
+use crate::fast::Utf8Error;
+
+/// Input bytes validated and converted per step of [`decode_utf32`]: large enough to
+/// amortise the validation call, small enough to stay in L1 between the two passes.
+const DECODE_CHUNK: usize = 8 * 1024;
+
+/// Appends the scalar values of `bytes` to `out`; on error, those of the well-formed
+/// prefix, and returns the error (std's shape). Validation with `V`, conversion with the
+/// 16-byte kernel `K`.
+///
+/// # Safety
+/// The instruction sets of `V` and `K` must be available.
+#[inline(always)]
+pub unsafe fn decode_utf32<V: Vector, K: Kernel16>(
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), Utf8Error> {
+    // SAFETY: the instruction sets of `V` and `K` are available (caller's contract).
+    unsafe { decode_utf32_by::<V, WithKernel16<K>>(bytes, out) }
+}
+
+/// A conversion of well-formed UTF-8 to scalar values, plugged into [`decode_utf32_by`].
+/// A trait rather than a closure so that the conversion is inlined into, and compiled
+/// with the target features of, the backend's `#[target_feature]` function.
+pub trait ConvertValid {
+    /// Appends the scalar values of `bytes` to `out`.
+    ///
+    /// # Safety
+    /// `bytes` must be well-formed UTF-8, and the implementation's instruction set
+    /// available.
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>);
+}
+
+/// [`ConvertValid`] by the table-driven 16-byte kernel `K`.
+pub struct WithKernel16<K>(core::marker::PhantomData<K>);
+
+impl<K: Kernel16> ConvertValid for WithKernel16<K> {
+    #[inline(always)]
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
+        // SAFETY: the same contract.
+        unsafe { convert_valid::<K>(bytes, out) }
+    }
+}
+
+/// [`decode_utf32`] with any well-formed-chunk conversion `C`: the input is validated by
+/// `V` in chunks of [`DECODE_CHUNK`] bytes cut at character boundaries, and each chunk
+/// found well-formed is converted by `C`; at the first chunk with an error, the DFA
+/// decodes the well-formed prefix and locates the error.
+///
+/// # Safety
+/// The instruction sets of `V` and `C` must be available.
+#[inline(always)]
+pub unsafe fn decode_utf32_by<V: Vector, C: ConvertValid>(
+    bytes: &[u8],
+    out: &mut Vec<u32>,
+) -> Result<(), Utf8Error> {
+    // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
+    // given chunks `first_bad_block` found well-formed.
+    unsafe {
+        assert_vector_width::<V>();
+        let len = bytes.len();
+        let mut start = 0;
+        while start < len {
+            let mut end = (start + DECODE_CHUNK).min(len);
+            if end < len {
+                // Cut at a character boundary so that each chunk is validated on its own:
+                // back over at most 3 tails. (If 4 tails precede `end`, the input is
+                // ill-formed there and the next chunk's validation reports it.)
+                let mut cut = end;
+                while cut > end - 3 && dfa::is_continuation(bytes[cut]) {
+                    cut -= 1;
+                }
+                if !dfa::is_continuation(bytes[cut]) {
+                    end = cut;
+                }
+            }
+            let chunk = &bytes[start..end];
+            if first_bad_block::<V>(chunk).is_some() {
+                // The scalar DFA decodes the well-formed prefix and locates the error;
+                // `start` is a character boundary and everything before it is well-formed.
+                return dfa::decode_utf32_from(bytes, start, out);
+            }
+            C::convert_valid(chunk, out);
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+/// One stream of conversion: input `pos..end`, output cursor `written`, and the output
+/// index below which its stores must stay (`out_end`).
+struct Lane {
+    pos: usize,
+    end: usize,
+    written: usize,
+    out_end: usize,
+}
+
+impl Lane {
+    /// Whether [`convert_block`] may run: a whole block and the byte after it are inside
+    /// the lane, and the block's stores (at most 64 scalars plus 16 lanes of slack) stay
+    /// below `out_end`.
+    #[inline(always)]
+    fn can_convert_block(&self) -> bool {
+        self.pos + BLOCK < self.end && self.written + BLOCK + 16 <= self.out_end
+    }
+}
+
+/// Converts the characters that start in the next 49 bytes or so of `lane` (at least
+/// one block's worth less 15 bytes) and advances it; `false` if the input is not
+/// well-formed there (a mask no well-formed input gives), leaving the lane unchanged.
+///
+/// Four 16-byte loads give the block's high-bit and tail masks as `u64`, and the
+/// character-end mask follows from the tail mask. Each step then reads its 12-bit end
+/// mask with a shift, so the loop-carried dependency is only shift, table load, add.
+///
+/// # Safety
+/// `lane.can_convert_block()`, `lane.end <= bytes.len()`, `dst` valid for writes of
+/// `lane.out_end` scalars, and `lane.pos` a character boundary of well-formed input.
+#[inline(always)]
+unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lane) -> bool {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        // SAFETY (all loads and stores below): `lane.pos + 64 < lane.end <= bytes.len()`;
+        // loads start at most 48 bytes into the block and read 16; stores start at
+        // `written <= lane.written + 64` and write at most 16 lanes, below `out_end`.
+        let block = bytes.as_ptr().add(lane.pos);
+        let out = dst.add(lane.written);
+        let vectors = [
+            K::load16(block),
+            K::load16(block.add(16)),
+            K::load16(block.add(32)),
+            K::load16(block.add(48)),
+        ];
+        let mut high = 0u64;
+        let mut tails = 0u64;
+        for (i, &v) in vectors.iter().enumerate() {
+            high |= (K::high_bit_mask(v) as u64) << (16 * i);
+            tails |= (K::tail_mask(v) as u64) << (16 * i);
+        }
+        if high == 0 {
+            for i in 0..4 {
+                K::widen16(block.add(16 * i), out.add(16 * i));
+            }
+            lane.pos += BLOCK;
+            lane.written += BLOCK;
+            return true;
+        }
+        // Byte i ends a character iff byte i + 1 is not a tail.
+        let next_is_tail = dfa::is_continuation(bytes[lane.pos + BLOCK]) as u64;
+        let ends = !((tails >> 1) | (next_is_tail << 63));
+        let mut offset = 0;
+        let mut written = 0;
+        while offset <= BLOCK - 16 {
+            let ascii_run = (high >> offset).trailing_zeros().min(16) as usize;
+            if ascii_run >= 4 {
+                // Lanes past `ascii_run` are overwritten by the next steps.
+                K::widen16(block.add(offset), out.add(written));
+                offset += ascii_run;
+                written += ascii_run;
+                continue;
+            }
+            let mask = ((ends >> offset) & 0xFFF) as usize;
+            let consumed = tables::STEP_CONSUMED[mask] as usize;
+            if consumed == 0 {
+                return false;
+            }
+            let entry = tables::STEP_INDEX[mask];
+            let step = &tables::STEPS[tables::step_id(entry)];
+            let v = K::load16(block.add(offset));
+            K::assemble_store(
+                K::shuffle(v, &step.shuffle),
+                &step.payload,
+                out.add(written),
+            );
+            offset += consumed;
+            written += tables::step_chars(entry);
+        }
+        lane.pos += offset;
+        lane.written += written;
+        true
+    }
+}
+
+/// Converts well-formed `bytes` to scalar values appended to `out`.
+///
+/// The step loop of [`convert_block`] is latency-bound (each step's start depends on the
+/// previous step's table load), so the input is split in two halves at a character
+/// boundary, converted block by block in alternation: the two dependency chains are
+/// independent and the CPU overlaps them. The second half's output starts after the
+/// first half's, whose length is its number of non-tail bytes.
+///
+/// # Safety
+/// `K`'s instruction set must be available; `bytes` well-formed UTF-8.
+#[inline(always)]
+unsafe fn convert_valid<K: Kernel16>(bytes: &[u8], out: &mut Vec<u32>) {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        let len = bytes.len();
+        // At most one scalar per byte; stores stay below `base + len` (see `Lane`).
+        out.reserve(len);
+        let base = out.len();
+        // SAFETY: `reserve(len)` above makes `base + len` elements of capacity.
+        let dst = out.as_mut_ptr().add(base);
+        // Two lanes only pay for text with non-ASCII characters; ASCII conversion is
+        // store-bound, and counting the first half's characters would be a pass of its
+        // own. The first 256 bytes decide.
+        let sample = &bytes[..len.min(256)];
+        let mut mid = if len >= 1024 && !sample.is_ascii() {
+            len / 2
+        } else {
+            0
+        };
+        // Back to a character boundary (at most 3 tails in well-formed input).
+        while mid > 0 && dfa::is_continuation(bytes[mid]) {
+            mid -= 1;
+        }
+        let first_chars = count_chars::<K>(&bytes[..mid]);
+        let mut first = Lane {
+            pos: 0,
+            end: mid,
+            written: 0,
+            out_end: first_chars,
+        };
+        let mut second = Lane {
+            pos: mid,
+            end: len,
+            written: first_chars,
+            out_end: len,
+        };
+        // SAFETY (all `convert_block` calls): each is guarded by `can_convert_block`; both
+        // lanes start at character boundaries and end within `bytes`; `dst` has `len`
+        // elements, and the first lane's stores stay below `first_chars`, where the second
+        // lane's output starts.
+        let mut first_open = true;
+        let mut second_open = true;
+        while first_open && second_open && first.can_convert_block() && second.can_convert_block() {
+            first_open = convert_block::<K>(bytes, dst, &mut first);
+            second_open = convert_block::<K>(bytes, dst, &mut second);
+        }
+        while second_open && second.can_convert_block() {
+            second_open = convert_block::<K>(bytes, dst, &mut second);
+        }
+        // The rest of the first half, exactly into its slot.
+        let mut written = first.written;
+        let mut pos = first.pos;
+        while pos < mid {
+            let (scalar, len) = decode_valid_char(bytes, pos);
+            // SAFETY: `written < first_chars <= len`: one slot per character of the half.
+            *dst.add(written) = scalar;
+            written += 1;
+            pos += len;
+        }
+        debug_assert_eq!(written, first_chars);
+        // SAFETY: the first `second.written` lanes are initialised: `first_chars` by the
+        // first lane and the loop above, the rest by the second lane; all within capacity.
+        out.set_len(base + second.written);
+        // The last bytes of the second half, which start at a character boundary: the DFA
+        // cannot fail on well-formed input.
+        let tail = dfa::decode_utf32_from(bytes, second.pos, out);
+        debug_assert!(tail.is_ok());
+    }
+}
+
+/// The scalar value and length of the well-formed character at `bytes[pos]`.
+#[inline(always)]
+fn decode_valid_char(bytes: &[u8], pos: usize) -> (u32, usize) {
+    let lead = bytes[pos];
+    let len = match lead {
+        0x00..=0x7F => return (lead as u32, 1),
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    let mut scalar = (lead as u32) & (0x7F >> len);
+    for &tail in &bytes[pos + 1..pos + len] {
+        scalar = (scalar << 6) | (tail & 0x3F) as u32;
+    }
+    (scalar, len)
+}
+
+/// Number of characters in well-formed `bytes`: its non-tail bytes.
+///
+/// # Safety
+/// `K`'s instruction set must be available.
+#[inline(always)]
+unsafe fn count_chars<K: Kernel16>(bytes: &[u8]) -> usize {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        let mut tails = 0;
+        let mut pos = 0;
+        while pos + 16 <= bytes.len() {
+            // SAFETY: `pos + 16 <= bytes.len()`.
+            tails += K::tail_mask(K::load16(bytes.as_ptr().add(pos))).count_ones() as usize;
+            pos += 16;
+        }
+        tails += bytes[pos..]
+            .iter()
+            .filter(|&&b| dfa::is_continuation(b))
+            .count();
+        bytes.len() - tails
+    }
+}

@@ -1,0 +1,251 @@
+//! The two register abstractions the SIMD algorithms are written over.
+//!
+//! * [`Vector`]: a register of 16, 32 or 64 bytes with the byte-wise operations of the
+//!   validation algorithm ([`super::validate()`]).
+//! * [`Kernel16`]: a 16-byte register with a byte shuffle, for the UTF-32 conversion
+//!   kernel ([`super::utf32`]) and the dense-error loop of lossy decoding
+//!   ([`super::lossy`]).
+//!
+//! Each per-ISA module implements them with intrinsics, `#[inline(always)]`, so that the
+//! methods are compiled with the target features of the `#[target_feature]` function
+//! that instantiates the generic algorithm (memchr's `arch/generic` pattern).
+//!
+//! Every method is `unsafe` with one contract: it may only run on a CPU that has the
+//! implementing backend's instruction set (its `is_available()` returned true), and
+//! pointer arguments must be valid for the bytes the method documents.
+
+/// A SIMD register of `BYTES` bytes, with the byte-wise operations of the lookup
+/// algorithm. Implementations must be `#[inline(always)]`.
+///
+/// # Safety
+/// Implementations must keep `BYTES` to 16, 32 or 64 (a divisor of 64, at most 64):
+/// the validation loop reads `64 / BYTES` vectors per block and loads `BYTES` bytes from
+/// the end of a 64-byte table. `assert_vector_width` checks it at compile time for
+/// every instantiation. Every method must do what its documentation says for every
+/// input (the algorithms' memory safety relies on it).
+pub unsafe trait Vector: Copy {
+    /// Register width in bytes (16, 32 or 64; divides 64).
+    const BYTES: usize;
+    /// Every byte set to `byte`.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn splat(byte: u8) -> Self;
+    /// Loads `BYTES` bytes from `ptr` (no alignment needed).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn load_unaligned(ptr: *const u8) -> Self;
+    /// The 16-byte `table` repeated in every 128-bit lane (for [`Vector::lookup16`]).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn repeat16(table: &[u8; 16]) -> Self;
+    /// Bitwise or.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn or(self, other: Self) -> Self;
+    /// Bitwise and.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Bitwise exclusive or.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Each byte shifted right by 4 (its high nibble).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn high_nibbles(self) -> Self;
+    /// Each byte `i` (all below 16) replaced by `table[i]`, per 128-bit lane.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn lookup16(self, table: Self) -> Self;
+    /// The bytes of `self` moved up by 1, the last byte of `previous` shifted in.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn prev1(self, previous: Self) -> Self;
+    /// The bytes of `self` moved up by 2, the last 2 bytes of `previous` shifted in.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn prev2(self, previous: Self) -> Self;
+    /// The bytes of `self` moved up by 3, the last 3 bytes of `previous` shifted in.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn prev3(self, previous: Self) -> Self;
+    /// Byte-wise unsigned saturating subtraction.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn saturating_sub(self, other: Self) -> Self;
+    /// Whether any bit is set.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn any_bit_set(self) -> bool;
+    /// Whether any byte is 0x80 or above (not ASCII).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn any_high_bit(self) -> bool;
+    /// Stores the `BYTES` bytes at `ptr` (no alignment needed).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `ptr` valid for
+    /// writes of `BYTES` bytes.
+    unsafe fn store_unaligned(self, ptr: *mut u8);
+}
+
+/// Compile-time check of [`Vector::BYTES`]: evaluated (and so a build error if false)
+/// wherever a generic algorithm is instantiated with `V`.
+pub(crate) struct VectorWidth<V>(core::marker::PhantomData<V>);
+
+impl<V: Vector> VectorWidth<V> {
+    /// Always `true`; fails to compile for a width other than 16, 32 or 64.
+    pub(crate) const OK: bool = {
+        assert!(
+            V::BYTES == 16 || V::BYTES == 32 || V::BYTES == 64,
+            "Vector::BYTES must be 16, 32 or 64"
+        );
+        true
+    };
+}
+
+/// Forces [`VectorWidth::OK`] for `V` (call at the top of each generic entry point).
+#[inline(always)]
+pub(crate) const fn assert_vector_width<V: Vector>() {
+    let _ = VectorWidth::<V>::OK;
+}
+
+/// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
+/// `#[inline(always)]`.
+pub trait Kernel16 {
+    /// The 16-byte register type.
+    type V: Copy;
+    /// Loads 16 bytes from `ptr` (no alignment needed).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn load16(ptr: *const u8) -> Self::V;
+    /// Bit `i` set iff byte `i` is 0x80 or above.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn high_bit_mask(v: Self::V) -> u32;
+    /// Bit `i` set iff byte `i` is a tail (80..BF).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn tail_mask(v: Self::V) -> u32;
+    /// Zero-extends the 16 bytes at `src` (all ASCII) to 16 `u32` stored at `dst`.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn widen16(src: *const u8, dst: *mut u32);
+    /// Byte `i` of the result is `v[shuffle[i]]`, or 0 where `shuffle[i]` has its high
+    /// bit set.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn shuffle(v: Self::V, shuffle: &[u8; 16]) -> Self::V;
+    /// Assembles scalar values in each 32-bit lane holding the bytes of one character,
+    /// last byte first, and stores the 4 lanes. `payload` is the step's mask of payload
+    /// bits ([`super::tables::Step::payload`]); after masking, lane `b0 b1 b2 b3` is worth
+    /// `b0 + 64 * b1 + 4096 * b2 + 262144 * b3` ([`assemble_lane`] is the scalar model).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn assemble_store(v: Self::V, payload: &[u8; 16], dst: *mut u32);
+    /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn range_mask(v: Self::V, low: u8, high: u8) -> u32;
+    /// Stores the 16 bytes `shuffle(v, shuffle) | fill` at `dst`.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; pointer
+    /// arguments valid for the bytes stated above.
+    unsafe fn expand_store(v: Self::V, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8);
+}
+
+/// The arithmetic [`Kernel16::assemble_store`] performs per 32-bit lane. A lane holds
+/// one character's bytes in reverse order (`b0` = last byte, zeros above the lead), and
+/// `payload` the matching masks (see [`super::tables::Step::payload`]):
+///
+/// ```text
+/// 1 byte:  0xxxxxxx                               -> xxxxxxx
+/// 2 bytes: 10xxxxxx 110yyyyy                       -> yyyyyxxxxxx
+/// 3 bytes: 10xxxxxx 10yyyyyy 1110zzzz              -> zzzzyyyyyyxxxxxx
+/// 4 bytes: 10xxxxxx 10yyyyyy 10zzzzzz 11110www     -> wwwzzzzzzyyyyyyxxxxxx
+/// ```
+///
+/// After masking, pairs of bytes are combined as `low + 64 * high` (x86
+/// `pmaddubsw`), then pairs of 16-bit halves as `low + 4096 * high` (`pmaddwd`).
+#[inline(always)]
+pub const fn assemble_lane(lane: u32, payload: u32) -> u32 {
+    let bits = lane & payload;
+    let low_half = (bits & 0xFF) + 64 * ((bits >> 8) & 0xFF);
+    let high_half = ((bits >> 16) & 0xFF) + 64 * (bits >> 24);
+    low_half + 4096 * high_half
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assemble_lane_matches_char_decoding() {
+        // Every 7th scalar natively; a sparser sample under Miri, which is slow.
+        let stride = if cfg!(miri) { 4099 } else { 7 };
+        for scalar in (0..=0x10FFFFu32).step_by(stride).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let encoded = scalar.encode_utf8(&mut buf).as_bytes();
+            let mut lane = 0u32;
+            let mut payload = 0u32;
+            for (i, &byte) in encoded.iter().rev().enumerate() {
+                lane |= (byte as u32) << (8 * i);
+                let mask = if i + 1 < encoded.len() {
+                    0x3F
+                } else {
+                    [0x7F, 0x1F, 0x0F, 0x07][encoded.len() - 1]
+                };
+                payload |= mask << (8 * i);
+            }
+            assert_eq!(
+                assemble_lane(lane, payload),
+                scalar as u32,
+                "{encoded:02X?}"
+            );
+        }
+    }
+}
