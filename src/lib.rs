@@ -15,6 +15,7 @@
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
 pub mod adapter;
+pub mod automaton;
 pub mod cli;
 pub mod conformance;
 pub mod corpus;

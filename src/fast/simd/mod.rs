@@ -85,7 +85,7 @@ pub trait Vector: Copy {
 
 /// Bits of the lookup tables, one per kind of error in a pair of consecutive bytes
 /// (`prev1`, `byte`), named as in Keiser & Lemire section 5.
-mod error_bits {
+pub mod error_bits {
     /// `11______ 0_______` or `11______ 11______`: a lead not followed by a tail.
     pub const TOO_SHORT: u8 = 1 << 0;
     /// `0_______ 10______`: a tail after ASCII.
@@ -113,7 +113,7 @@ mod error_bits {
 use error_bits::*;
 
 /// Indexed by the high nibble of `prev1`.
-const PREV1_HIGH: [u8; 16] = [
+pub const PREV1_HIGH: [u8; 16] = [
     // 0_______ (ASCII): a tail after it is too long.
     TOO_LONG,
     TOO_LONG,
@@ -139,7 +139,7 @@ const PREV1_HIGH: [u8; 16] = [
 ];
 
 /// Indexed by the low nibble of `prev1`.
-const PREV1_LOW: [u8; 16] = [
+pub const PREV1_LOW: [u8; 16] = [
     // ____0000: C0, E0, F0.
     CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
     // ____0001: C1.
@@ -166,7 +166,7 @@ const PREV1_LOW: [u8; 16] = [
 ];
 
 /// Indexed by the high nibble of the current byte.
-const BYTE_HIGH: [u8; 16] = [
+pub const BYTE_HIGH: [u8; 16] = [
     // 0_______: no tail where one was needed.
     TOO_SHORT,
     TOO_SHORT,
