@@ -21,6 +21,7 @@ pub mod conformance;
 pub mod corpus;
 pub mod decoders;
 pub mod engine;
+pub mod exhaustive;
 pub mod fast;
 pub mod hex;
 pub mod outcome;

@@ -6,6 +6,8 @@
 mod check;
 mod decode;
 mod decoders;
+mod exhaustive;
+mod prove;
 mod reproduce;
 mod run;
 pub mod seed_corpus;
@@ -40,6 +42,12 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Grade an external decoder (adapter protocol) or all of them for conformance.
     Check(check::CheckArgs),
+    /// Prove the fast decoder's automata (shift-DFA table, SIMD lookup check, UTF-32
+    /// step table) equal to the RFC 3629 grammar; `--dot DIR` writes them as Graphviz.
+    Prove(prove::ProveArgs),
+    /// Every input up to --max-len bytes through the decoders, compared with the
+    /// reference; shardable (--shard I/N) and mergeable (--merge DIR...).
+    Exhaustive(exhaustive::ExhaustiveArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
 }
@@ -64,6 +72,8 @@ pub fn main() -> ExitCode {
         Some(Command::Reproduce(args)) => reproduce::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
+        Some(Command::Prove(args)) => prove::run(args),
+        Some(Command::Exhaustive(args)) => exhaustive::run(args),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };
