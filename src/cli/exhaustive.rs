@@ -12,7 +12,8 @@ use clap::Args;
 use super::run::select_decoders;
 use super::CliError;
 use crate::engine::progress::group_digits;
-use crate::exhaustive::collect::{merge, Finished};
+use crate::exhaustive::collect::Finished;
+use crate::exhaustive::merge::merge;
 use crate::exhaustive::space::{Shard, Space, MAX_LEN_LIMIT};
 use crate::exhaustive::{run as run_exhaustive, ExhaustiveOptions};
 

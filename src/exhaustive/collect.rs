@@ -3,8 +3,7 @@
 //! A run directory holds what `utf8conf run` writes (`summary.json`, schema
 //! `utf8conf/summary/1`, and `divergences/<id>.json` built by the engine's
 //! [`build_report`]) and `exhaustive.json`, which says which space and shard it covers.
-//! [`merge`] reads the run directories of all shards of one space, checks that each shard
-//! is there exactly once, and writes one run directory whose summary adds them up.
+//! [`super::merge`] adds up the run directories of all shards of one space.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
@@ -27,7 +26,6 @@ use crate::report::summary::{
 };
 use crate::report::{time, write_json_atomically};
 
-use super::space::Shard;
 use super::{AspectCounters, BlockResult, ExhaustiveOptions, Found};
 
 /// The `schema` of `exhaustive.json`.
@@ -350,7 +348,7 @@ fn decoder_entry(decoder: &dyn Decoder) -> DecoderEntry {
 
 /// Creates `<out_dir>/<name>`, or `<name>-2`, `-3`, ... if it exists; returns the name
 /// used and the path.
-fn fresh_dir(out_dir: &Path, name: &str) -> io::Result<(String, PathBuf)> {
+pub(super) fn fresh_dir(out_dir: &Path, name: &str) -> io::Result<(String, PathBuf)> {
     std::fs::create_dir_all(out_dir)?;
     for attempt in 1..1000 {
         let candidate_name = if attempt == 1 {
@@ -369,198 +367,4 @@ fn fresh_dir(out_dir: &Path, name: &str) -> io::Result<(String, PathBuf)> {
         io::ErrorKind::AlreadyExists,
         format!("no free run directory for {name} in {}", out_dir.display()),
     ))
-}
-
-/// Why shard results cannot be merged.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MergeError(pub String);
-
-impl std::fmt::Display for MergeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for MergeError {}
-
-/// Reads `dir/name` as JSON of type `T`, with a one-line error naming the file.
-fn read_json<T: for<'de> Deserialize<'de>>(dir: &Path, name: &str) -> Result<T, MergeError> {
-    let path = dir.join(name);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| MergeError(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| MergeError(format!("{} is not a valid {name}: {e}", path.display())))
-}
-
-/// Merges the run directories of the shards of one exhaustive space into a new run
-/// directory under `out_dir`. Every shard `1/N` .. `N/N` must be present exactly once and
-/// complete, and all must have compared the same decoders.
-pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
-    if dirs.is_empty() {
-        return Err(MergeError(
-            "--merge needs at least one run directory".into(),
-        ));
-    }
-    let mut parts: Vec<(PathBuf, Summary, Coverage)> = Vec::new();
-    for dir in dirs {
-        let summary: Summary = read_json(dir, "summary.json")?;
-        let coverage: Coverage = read_json(dir, "exhaustive.json")?;
-        if coverage.schema != EXHAUSTIVE_SCHEMA || summary.schema != SUMMARY_SCHEMA {
-            return Err(MergeError(format!(
-                "{}: unknown schema (expected {EXHAUSTIVE_SCHEMA} and {SUMMARY_SCHEMA})",
-                dir.display()
-            )));
-        }
-        parts.push((dir.clone(), summary, coverage));
-    }
-    let (first_dir, first_summary, first_coverage) = &parts[0];
-    let (max_len, shard_count) = (first_coverage.max_len, first_coverage.shard_count);
-    let decoder_names = |s: &Summary| {
-        s.decoders
-            .iter()
-            .map(|d| d.name.clone())
-            .collect::<Vec<_>>()
-    };
-    let mut seen: BTreeMap<u64, PathBuf> = BTreeMap::new();
-    for (dir, summary, coverage) in &parts {
-        if (coverage.max_len, coverage.shard_count) != (max_len, shard_count) {
-            return Err(MergeError(format!(
-                "{} covers --max-len {} in {} shards, {} covers --max-len {max_len} in {shard_count}",
-                dir.display(),
-                coverage.max_len,
-                coverage.shard_count,
-                first_dir.display()
-            )));
-        }
-        if decoder_names(summary) != decoder_names(first_summary) {
-            return Err(MergeError(format!(
-                "{} compared other decoders than {}",
-                dir.display(),
-                first_dir.display()
-            )));
-        }
-        if !coverage.complete {
-            return Err(MergeError(format!("{} was interrupted", dir.display())));
-        }
-        for shard in &coverage.shards {
-            let shard: Shard = shard
-                .parse()
-                .map_err(|e| MergeError(format!("{}: {e}", dir.display())))?;
-            if shard.count != shard_count {
-                return Err(MergeError(format!(
-                    "{}: shard {shard} of {shard_count}?",
-                    dir.display()
-                )));
-            }
-            if let Some(other) = seen.insert(shard.index, dir.clone()) {
-                return Err(MergeError(format!(
-                    "shard {shard} is in both {} and {}",
-                    other.display(),
-                    dir.display()
-                )));
-            }
-        }
-    }
-    let missing: Vec<String> = (1..=shard_count)
-        .filter(|index| !seen.contains_key(index))
-        .map(|index| format!("{index}/{shard_count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(MergeError(format!(
-            "missing shards: {}",
-            missing.join(", ")
-        )));
-    }
-
-    let name = format!(
-        "{}-exhaustive{max_len}-merged",
-        time::compact(SystemTime::now())
-    );
-    let io_error = |e: io::Error| MergeError(format!("cannot write the merged run: {e}"));
-    let (run_id, run_dir) = fresh_dir(out_dir, &name).map_err(io_error)?;
-    std::fs::create_dir_all(run_dir.join("divergences")).map_err(io_error)?;
-    let mut merged = first_summary.clone();
-    merged.run_id = run_id;
-    merged.budget.amount = 0.0;
-    merged.sources.clear();
-    merged.total_inputs = 0;
-    merged.total_bytes = 0;
-    merged.divergent_inputs = 0;
-    merged.unreported_signatures = 0;
-    merged.reports.clear();
-    merged.threads = 0;
-    merged.duration_seconds = 0.0;
-    for counts in &mut merged.comparisons {
-        counts.inputs = 0;
-        counts.aspects.clear();
-    }
-    let mut reports: BTreeMap<String, serde_json::Value> = BTreeMap::new();
-    for (dir, summary, _) in &parts {
-        merged.budget.amount += summary.budget.amount;
-        for (source, count) in &summary.sources {
-            *merged.sources.entry(source.clone()).or_default() += count;
-        }
-        merged.total_inputs += summary.total_inputs;
-        merged.total_bytes += summary.total_bytes;
-        merged.divergent_inputs += summary.divergent_inputs;
-        merged.unreported_signatures += summary.unreported_signatures;
-        merged.threads += summary.threads;
-        merged.duration_seconds = merged.duration_seconds.max(summary.duration_seconds);
-        merged.started = merged.started.clone().min(summary.started.clone());
-        merged.finished = merged.finished.clone().max(summary.finished.clone());
-        for (total, part) in merged.comparisons.iter_mut().zip(&summary.comparisons) {
-            total.inputs += part.inputs;
-            for (aspect, count) in &part.aspects {
-                let entry = total.aspects.entry(aspect.clone()).or_default();
-                entry.compared += count.compared;
-                entry.divergences += count.divergences;
-            }
-        }
-        for id in &summary.reports {
-            let report: serde_json::Value =
-                read_json(&dir.join("divergences"), &format!("{id}.json"))?;
-            match reports.get_mut(id) {
-                Some(existing) => {
-                    let add = report["occurrences"].as_u64().unwrap_or(0);
-                    let total = existing["occurrences"].as_u64().unwrap_or(0) + add;
-                    existing["occurrences"] = total.into();
-                }
-                None => {
-                    merged.reports.push(id.clone());
-                    reports.insert(id.clone(), report);
-                }
-            }
-        }
-    }
-    merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
-    merged.throughput_inputs_per_second = if merged.duration_seconds > 0.0 {
-        (merged.total_inputs as f64 / merged.duration_seconds).round()
-    } else {
-        0.0
-    };
-    merged.exit_code = if merged.divergent_inputs > 0 {
-        EXIT_DIVERGENCES
-    } else {
-        EXIT_CLEAN
-    };
-    for (id, report) in &reports {
-        write_json_atomically(&report_path(&run_dir, id), report).map_err(io_error)?;
-    }
-    let coverage = Coverage {
-        schema: EXHAUSTIVE_SCHEMA.to_string(),
-        max_len,
-        shards: (1..=shard_count)
-            .map(|i| format!("{i}/{shard_count}"))
-            .collect(),
-        shard_count,
-        inputs: merged.total_inputs,
-        complete: true,
-    };
-    write_json_atomically(&run_dir.join("summary.json"), &merged).map_err(io_error)?;
-    write_json_atomically(&run_dir.join("exhaustive.json"), &coverage).map_err(io_error)?;
-    Ok(Finished {
-        run_dir,
-        summary: merged,
-        coverage,
-    })
 }

@@ -19,9 +19,10 @@
 //! [`collect::Collector`], which minimises and writes each new divergence with the
 //! engine's own report builder, and writes `summary.json` as `utf8conf run` does, plus
 //! `exhaustive.json` (the space and the shard) so that shard summaries can be merged
-//! ([`collect::merge`]).
+//! ([`merge::merge`]).
 
 pub mod collect;
+pub mod merge;
 pub mod space;
 
 use std::collections::{BTreeMap, HashMap};
