@@ -39,6 +39,7 @@ use crate::engine::compare::{compare, Aspect, Comparison};
 use crate::engine::contain::contained;
 use crate::engine::progress::{Progress, ProgressMode};
 use crate::engine::signature::Signature;
+use crate::engine::RunOptions;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 use crate::report::summary::AspectCount;
@@ -70,17 +71,19 @@ pub struct ExhaustiveOptions {
 }
 
 impl ExhaustiveOptions {
-    /// Defaults: the whole space of `max_len`, one thread per core, progress on stderr.
+    /// Defaults: the whole space of `max_len`, one thread per core, progress on stderr,
+    /// and `utf8conf run`'s limits on minimisation and reports.
     pub fn new(space: Space, out_dir: impl Into<PathBuf>) -> ExhaustiveOptions {
+        let run = RunOptions::new(out_dir);
         ExhaustiveOptions {
             space,
             shard: Shard::WHOLE,
-            out_dir: out_dir.into(),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            out_dir: run.out_dir,
+            threads: run.threads,
             progress: ProgressMode::for_stderr(),
-            minimization_calls: 2_000,
-            max_reports: 100,
-            stop: Arc::new(AtomicBool::new(false)),
+            minimization_calls: run.minimization_calls,
+            max_reports: run.max_reports,
+            stop: run.stop,
         }
     }
 
