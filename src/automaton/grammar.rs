@@ -174,17 +174,35 @@ fn char_subsets(reference: &Reference) -> Result<Vec<StateSet>, GrammarError> {
     Ok(sets)
 }
 
-/// A state's name for diagrams: what the grammar expects next, e.g. `UTF8-tail
-/// (%x80-BF)` or `%xA0-BF`.
+/// A state's name for diagrams: what the grammar expects next and how many bytes the
+/// character still needs at least, e.g. `UTF8-tail (%x80-BF), 2 more` or `%xA0-BF, 2
+/// more`.
 fn expectation(reference: &Reference, live: StateSet) -> String {
+    let nfa = reference.automaton();
     let mut names: Vec<String> = Vec::new();
-    for origin in reference.automaton().expectations(live) {
+    for origin in nfa.expectations(live) {
         let name = origin.expected();
         if !names.contains(&name) {
             names.push(name);
         }
     }
-    names.join(" / ")
+    // Breadth-first over live sets to the nearest accepting one.
+    let mut frontier = vec![live];
+    let mut needed = 0;
+    while !frontier.iter().any(|&set| nfa.is_accepting(set)) && needed < 8 {
+        let mut next: Vec<StateSet> = Vec::new();
+        for &set in &frontier {
+            for byte in 0..=255u8 {
+                let target = nfa.step(set, byte);
+                if target != 0 && !next.contains(&target) {
+                    next.push(target);
+                }
+            }
+        }
+        frontier = next;
+        needed += 1;
+    }
+    format!("{}, {needed} more", names.join(" / "))
 }
 
 #[cfg(test)]
