@@ -18,12 +18,14 @@
 
 pub mod adapter;
 pub mod aspect;
+pub mod automaton;
 pub mod cli;
 pub mod conformance;
 pub mod corpus;
 pub mod decoders;
 pub mod diagnosis;
 pub mod engine;
+pub mod exhaustive;
 pub mod fast;
 pub mod finding;
 pub mod hex;

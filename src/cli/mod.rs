@@ -9,6 +9,8 @@ mod adapter_test;
 mod check;
 mod decode;
 mod decoders;
+mod exhaustive;
+mod prove;
 mod reproduce;
 mod run;
 pub mod seed_corpus;
@@ -45,6 +47,12 @@ enum Command {
     Check(check::CheckArgs),
     /// Check an adapter's protocol handling and say exactly what is wrong with it.
     AdapterTest(adapter_test::AdapterTestArgs),
+    /// Prove the fast decoder's automata (shift-DFA table, SIMD lookup check, UTF-32
+    /// step table) equal to the RFC 3629 grammar; `--dot DIR` writes them as Graphviz.
+    Prove(prove::ProveArgs),
+    /// Every input up to --max-len bytes through the decoders, compared with the
+    /// reference; shardable (--shard I/N) and mergeable (--merge DIR...).
+    Exhaustive(exhaustive::ExhaustiveArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
 }
@@ -71,6 +79,8 @@ pub fn main() -> ExitCode {
         Some(Command::Check(args)) => check::run(args),
         Some(Command::AdapterTest(args)) => adapter_test::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
+        Some(Command::Prove(args)) => prove::run(args),
+        Some(Command::Exhaustive(args)) => exhaustive::run(args),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };

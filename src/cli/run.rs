@@ -95,7 +95,7 @@ fn stop_on_ctrl_c(options: &RunOptions) -> Graceful {
 }
 
 /// The decoders named on the command line, or every built-in one.
-fn select_decoders(names: &[String]) -> Result<Vec<Box<dyn Decoder>>, CliError> {
+pub(super) fn select_decoders(names: &[String]) -> Result<Vec<Box<dyn Decoder>>, CliError> {
     if names.is_empty() {
         return Ok(decoders::builtin());
     }

@@ -258,8 +258,8 @@ impl Automaton {
         self.subsets.as_ref().map_or(0, |table| table.sets.len())
     }
 
-    /// The live set after reading `byte` from `live`.
-    fn step(&self, live: StateSet, byte: u8) -> StateSet {
+    /// The live set after reading `byte` from `live` (0 when no derivation continues).
+    pub fn step(&self, live: StateSet, byte: u8) -> StateSet {
         let mut moving = live & self.consumers_of[byte as usize];
         let mut next = 0;
         while moving != 0 {
@@ -289,6 +289,11 @@ impl Automaton {
     /// The start state set, for explaining failures on the first byte.
     pub fn start_states(&self) -> StateSet {
         self.start
+    }
+
+    /// Whether `live` contains the accepting state: the bytes read are a whole derivation.
+    pub fn is_accepting(&self, live: StateSet) -> bool {
+        live & self.accept != 0
     }
 
     /// Number of states (for tests and diagnostics).

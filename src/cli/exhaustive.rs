@@ -1,0 +1,116 @@
+//! `utf8conf exhaustive`: every input up to `--max-len` bytes through the decoders
+//! ([`crate::exhaustive`]), or `--merge` of the run directories of its shards.
+//!
+//! Exit codes as for `utf8conf run`: 0 no divergence, 1 divergences, 2 usage or I/O
+//! error (including shard directories that do not merge).
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+use clap::Args;
+
+use super::run::select_decoders;
+use super::CliError;
+use crate::engine::progress::group_digits;
+use crate::exhaustive::collect::Finished;
+use crate::exhaustive::merge::merge;
+use crate::exhaustive::space::{Shard, Space, MAX_LEN_LIMIT};
+use crate::exhaustive::{run as run_exhaustive, ExhaustiveOptions};
+
+/// Arguments of `utf8conf exhaustive`.
+#[derive(Debug, Args)]
+pub struct ExhaustiveArgs {
+    /// Every input of 0 to this many bytes (4 is 4,311,810,305 inputs).
+    #[arg(long, value_name = "N", required_unless_present = "merge",
+          value_parser = clap::value_parser!(u8).range(0..=MAX_LEN_LIMIT as i64))]
+    max_len: Option<u8>,
+    /// Comma-separated decoders to compare with the reference [default: every built-in
+    /// decoder; see `utf8conf decoders`].
+    #[arg(long, value_delimiter = ',')]
+    decoders: Vec<String>,
+    /// Run only shard I of N (1-based, e.g. 2/4); run every shard, in any number of
+    /// places, then `--merge` their run directories.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Where the run directory is created.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Merge the run directories of all shards of one space into a new run directory.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["max_len", "shard", "decoders", "threads"])]
+    merge: Vec<PathBuf>,
+}
+
+/// Runs `utf8conf exhaustive`.
+pub fn run(args: ExhaustiveArgs) -> Result<u8, CliError> {
+    if !args.merge.is_empty() {
+        let finished = merge(&args.merge, &args.out)?;
+        print_summary(&finished);
+        return Ok(finished.summary.exit_code);
+    }
+    let max_len = args
+        .max_len
+        .ok_or_else(|| CliError("--max-len is required".into()))?;
+    let space = Space::new(max_len as usize)
+        .ok_or_else(|| CliError(format!("--max-len is at most {MAX_LEN_LIMIT}")))?;
+    let decoders = select_decoders(&args.decoders)?;
+    let mut options = ExhaustiveOptions::new(space, &args.out);
+    if let Some(shard) = args.shard {
+        options.shard = shard;
+    }
+    if let Some(threads) = args.threads {
+        options.threads = threads as usize;
+    }
+    let stop = options.stop.clone();
+    // Ctrl-C: finish the blocks under way and write what was found (a second one quits).
+    let _ = ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("\nutf8conf: interrupted; finishing the current blocks and writing the summary (Ctrl-C again to quit now)");
+    });
+    eprintln!(
+        "utf8conf: exhaustive --max-len {max_len} --shard {}: {} inputs x {} decoders, {} threads",
+        options.shard,
+        group_digits(space.shard_inputs(options.shard)),
+        decoders
+            .iter()
+            .filter(|d| d.name() != crate::engine::check::REFERENCE_NAME)
+            .count(),
+        options.threads
+    );
+    let finished = run_exhaustive(decoders, &options)
+        .map_err(|e| CliError(format!("cannot write the run: {e}")))?;
+    print_summary(&finished);
+    Ok(finished.summary.exit_code)
+}
+
+fn print_summary(finished: &Finished) {
+    let summary = &finished.summary;
+    println!(
+        "{} inputs (every input up to {} bytes, shards {}) in {:.1}s ({} inputs/s, {} threads)",
+        group_digits(summary.total_inputs),
+        finished.coverage.max_len,
+        finished.coverage.shards.join(" "),
+        summary.duration_seconds,
+        group_digits(summary.throughput_inputs_per_second as u64),
+        summary.threads
+    );
+    for counts in &summary.comparisons {
+        let divergences: u64 = counts.aspects.values().map(|c| c.divergences).sum();
+        println!(
+            "  {:<28} {:>15} inputs  {} divergent comparisons",
+            counts.decoder,
+            group_digits(counts.inputs),
+            group_digits(divergences)
+        );
+    }
+    println!(
+        "{} divergent inputs, {} reports; summary: {}",
+        group_digits(summary.divergent_inputs),
+        summary.reports.len(),
+        finished.run_dir.join("summary.json").display()
+    );
+}

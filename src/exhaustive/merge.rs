@@ -1,0 +1,240 @@
+//! Merging the run directories of the shards of one exhaustive space.
+//!
+//! `utf8conf exhaustive --shard I/N` runs can happen anywhere (a CI matrix, several
+//! machines); [`merge`] reads their run directories, checks that they cover the same
+//! space with the same decoders and that every shard `1/N` .. `N/N` is there exactly
+//! once and complete, and writes one run directory whose `summary.json` adds them up:
+//! inputs, bytes, per-decoder and per-aspect counts, divergent inputs, and the reports
+//! (one per id, occurrences summed). The files read are other people's: every problem is
+//! a one-line [`MergeError`], and report ids are checked before they name a file.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::Deserialize;
+
+use crate::engine::budget::Budget;
+use crate::engine::report_path;
+use crate::engine::{EXIT_CLEAN, EXIT_DIVERGENCES};
+use crate::report::summary::{Summary, SUMMARY_SCHEMA};
+use crate::report::{time, write_json_atomically};
+
+use super::collect::{fresh_dir, Coverage, Finished, EXHAUSTIVE_SCHEMA};
+use super::space::Shard;
+
+/// Why shard results cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeError(pub String);
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// Reads `dir/name` as JSON of type `T`, with a one-line error naming the file.
+fn read_json<T: for<'de> Deserialize<'de>>(dir: &Path, name: &str) -> Result<T, MergeError> {
+    let path = dir.join(name);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| MergeError(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| MergeError(format!("{} is not a valid {name}: {e}", path.display())))
+}
+
+/// Merges the run directories of the shards of one exhaustive space into a new run
+/// directory under `out_dir`. Every shard `1/N` .. `N/N` must be present exactly once and
+/// complete, and all must have compared the same decoders.
+pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
+    if dirs.is_empty() {
+        return Err(MergeError(
+            "--merge needs at least one run directory".into(),
+        ));
+    }
+    let mut parts: Vec<(PathBuf, Summary, Coverage)> = Vec::new();
+    for dir in dirs {
+        let summary: Summary = read_json(dir, "summary.json")?;
+        let coverage: Coverage = read_json(dir, "exhaustive.json")?;
+        if coverage.schema != EXHAUSTIVE_SCHEMA || summary.schema != SUMMARY_SCHEMA {
+            return Err(MergeError(format!(
+                "{}: unknown schema (expected {EXHAUSTIVE_SCHEMA} and {SUMMARY_SCHEMA})",
+                dir.display()
+            )));
+        }
+        parts.push((dir.clone(), summary, coverage));
+    }
+    let (first_dir, first_summary, first_coverage) = &parts[0];
+    let (max_len, shard_count) = (first_coverage.max_len, first_coverage.shard_count);
+    let decoder_names = |s: &Summary| {
+        s.decoders
+            .iter()
+            .map(|d| d.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let mut seen: BTreeMap<u64, PathBuf> = BTreeMap::new();
+    for (dir, summary, coverage) in &parts {
+        if (coverage.max_len, coverage.shard_count) != (max_len, shard_count) {
+            return Err(MergeError(format!(
+                "{} covers --max-len {} in {} shards, {} covers --max-len {max_len} in {shard_count}",
+                dir.display(),
+                coverage.max_len,
+                coverage.shard_count,
+                first_dir.display()
+            )));
+        }
+        let compared = |s: &Summary| {
+            s.comparisons
+                .iter()
+                .map(|c| c.decoder.clone())
+                .collect::<Vec<_>>()
+        };
+        if decoder_names(summary) != decoder_names(first_summary)
+            || compared(summary) != decoder_names(first_summary)
+        {
+            return Err(MergeError(format!(
+                "{} compared other decoders than {}",
+                dir.display(),
+                first_dir.display()
+            )));
+        }
+        if !coverage.complete {
+            return Err(MergeError(format!("{} was interrupted", dir.display())));
+        }
+        for shard in &coverage.shards {
+            let shard: Shard = shard
+                .parse()
+                .map_err(|e| MergeError(format!("{}: {e}", dir.display())))?;
+            if shard.count != shard_count {
+                return Err(MergeError(format!(
+                    "{}: shard {shard} of {shard_count}?",
+                    dir.display()
+                )));
+            }
+            if let Some(other) = seen.insert(shard.index, dir.clone()) {
+                return Err(MergeError(format!(
+                    "shard {shard} is in both {} and {}",
+                    other.display(),
+                    dir.display()
+                )));
+            }
+        }
+    }
+    let missing: Vec<String> = (1..=shard_count)
+        .filter(|index| !seen.contains_key(index))
+        .map(|index| format!("{index}/{shard_count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError(format!(
+            "missing shards: {}",
+            missing.join(", ")
+        )));
+    }
+
+    let name = format!(
+        "{}-exhaustive{max_len}-merged",
+        time::compact(SystemTime::now())
+    );
+    let io_error = |e: io::Error| MergeError(format!("cannot write the merged run: {e}"));
+    let (run_id, run_dir) = fresh_dir(out_dir, &name).map_err(io_error)?;
+    std::fs::create_dir_all(run_dir.join("divergences")).map_err(io_error)?;
+    let mut merged = first_summary.clone();
+    merged.run_id = run_id;
+    merged.budget.amount = 0.0;
+    merged.sources.clear();
+    merged.total_inputs = 0;
+    merged.total_bytes = 0;
+    merged.divergent_inputs = 0;
+    merged.unreported_signatures = 0;
+    merged.reports.clear();
+    merged.threads = 0;
+    merged.duration_seconds = 0.0;
+    for counts in &mut merged.comparisons {
+        counts.inputs = 0;
+        counts.aspects.clear();
+    }
+    let mut reports: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for (dir, summary, _) in &parts {
+        merged.budget.amount += summary.budget.amount;
+        for (source, count) in &summary.sources {
+            *merged.sources.entry(source.clone()).or_default() += count;
+        }
+        merged.total_inputs += summary.total_inputs;
+        merged.total_bytes += summary.total_bytes;
+        merged.divergent_inputs += summary.divergent_inputs;
+        merged.unreported_signatures += summary.unreported_signatures;
+        merged.threads += summary.threads;
+        merged.duration_seconds = merged.duration_seconds.max(summary.duration_seconds);
+        merged.started = merged.started.clone().min(summary.started.clone());
+        merged.finished = merged.finished.clone().max(summary.finished.clone());
+        for (total, part) in merged.comparisons.iter_mut().zip(&summary.comparisons) {
+            total.inputs += part.inputs;
+            for (aspect, count) in &part.aspects {
+                let entry = total.aspects.entry(aspect.clone()).or_default();
+                entry.compared += count.compared;
+                entry.divergences += count.divergences;
+            }
+        }
+        for id in &summary.reports {
+            // Report ids are signature hashes; anything else could name a path.
+            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                return Err(MergeError(format!(
+                    "{}: report id {id:?} is not a report id",
+                    dir.display()
+                )));
+            }
+            let report: serde_json::Value =
+                read_json(&dir.join("divergences"), &format!("{id}.json"))?;
+            if !report.is_object() {
+                return Err(MergeError(format!(
+                    "{}: report {id} is not a JSON object",
+                    dir.display()
+                )));
+            }
+            match reports.get_mut(id) {
+                Some(existing) => {
+                    let add = report["occurrences"].as_u64().unwrap_or(0);
+                    let total = existing["occurrences"].as_u64().unwrap_or(0) + add;
+                    existing["occurrences"] = total.into();
+                }
+                None => {
+                    merged.reports.push(id.clone());
+                    reports.insert(id.clone(), report);
+                }
+            }
+        }
+    }
+    merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
+    merged.throughput_inputs_per_second = if merged.duration_seconds > 0.0 {
+        (merged.total_inputs as f64 / merged.duration_seconds).round()
+    } else {
+        0.0
+    };
+    merged.exit_code = if merged.divergent_inputs > 0 {
+        EXIT_DIVERGENCES
+    } else {
+        EXIT_CLEAN
+    };
+    for (id, report) in &reports {
+        write_json_atomically(&report_path(&run_dir, id), report).map_err(io_error)?;
+    }
+    let coverage = Coverage {
+        schema: EXHAUSTIVE_SCHEMA.to_string(),
+        max_len,
+        shards: (1..=shard_count)
+            .map(|i| format!("{i}/{shard_count}"))
+            .collect(),
+        shard_count,
+        inputs: merged.total_inputs,
+        complete: true,
+    };
+    write_json_atomically(&run_dir.join("summary.json"), &merged).map_err(io_error)?;
+    write_json_atomically(&run_dir.join("exhaustive.json"), &coverage).map_err(io_error)?;
+    Ok(Finished {
+        run_dir,
+        summary: merged,
+        coverage,
+    })
+}
