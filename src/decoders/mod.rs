@@ -16,9 +16,10 @@
 //!   per-input plan, the fuzz crate's cycled sizes and their byte format);
 //! - [`streaming`]: the [`streaming::StreamingDecoder`] trait, and [`streaming::Chunked`],
 //!   which makes one a [`Decoder`] under a chunk plan;
-//! - one file per decoded library: [`reference`](mod@reference), [`rust_std`], [`encoding_rs`] (one-shot
-//!   and streaming), [`simdutf8`], [`bstr`], [`fast`] (each backend, and the streaming
-//!   decoder), and [`mutants`], the deliberately wrong decoders that test the harness.
+//! - one file per decoded library: [`reference`](mod@reference), [`rust_std`],
+//!   [`encoding_rs`] (one-shot and streaming), [`simdutf8`], [`bstr`], [`fast`] (each
+//!   backend, and the streaming decoder), and [`mutants`], the deliberately wrong decoders
+//!   that test the harness.
 //!
 //! Shapes that look alike on purpose: the error units of a decoder's own API (the
 //! reference's `ErrorSpan`, which carries the matcher state that explains an error, and the
