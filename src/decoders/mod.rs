@@ -5,6 +5,27 @@
 //! protocol. Each says what it can report ([`Capabilities`]) so that the engine compares
 //! only the fields both sides really produce; a field a decoder cannot produce is absent
 //! from its outcome, never invented.
+//!
+//! The files, one job each:
+//!
+//! - this module: the [`Decoder`] trait (implement [`Decoder::decode_into`]; `decode` and
+//!   `decode_batch` are provided), what a decoder reports ([`Capabilities`]) and how it
+//!   fails ([`DecoderFailure`]), and the registry of built-in decoders ([`builtin`],
+//!   [`by_name`]);
+//! - [`chunk_plan`]: how an input is cut into chunks for a streaming decoder (the engine's
+//!   per-input plan, the fuzz crate's cycled sizes and their byte format);
+//! - [`streaming`]: the [`streaming::StreamingDecoder`] trait, and [`streaming::Chunked`],
+//!   which makes one a [`Decoder`] under a chunk plan;
+//! - one file per decoded library: [`reference`](mod@reference), [`rust_std`],
+//!   [`encoding_rs`] (one-shot and streaming), [`simdutf8`], [`bstr`], [`fast`] (each
+//!   backend, and the streaming decoder), and [`mutants`], the deliberately wrong decoders
+//!   that test the harness.
+//!
+//! Shapes that look alike on purpose: the error units of a decoder's own API (the
+//! reference's `ErrorSpan`, which carries the matcher state that explains an error, and the
+//! fast streaming decoder's unit, which says whether it ended at end of input) are
+//! converted to [`crate::outcome::ErrorUnit`] at the edge, the one shape outcomes share,
+//! with [`crate::outcome::ErrorLen::new`] for the first unit's length.
 
 pub mod bstr;
 pub mod chunk_plan;
