@@ -7,6 +7,7 @@
 //! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
 //!   (`utf8conf check`).
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
+//! - [`native`]: C decoders (`include/utf8conf.h`) in a restartable worker process.
 //! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
 //! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
 //! - [`fast`]: the optimised decoder (shift DFA, SIMD backends, streaming), checked
@@ -22,6 +23,8 @@ pub mod decoders;
 pub mod engine;
 pub mod fast;
 pub mod hex;
+#[cfg(unix)]
+pub mod native;
 pub mod outcome;
 pub mod reference;
 pub mod report;

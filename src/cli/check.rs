@@ -5,6 +5,10 @@
 //!   `conformance.{json,md,html}` into `DIR` (default `reports/check-<name>-<time>/`).
 //!   Exit 0: conformant; 1: deviations; 2: the adapter could not be started, or another
 //!   usage or I/O error.
+//! - `utf8conf check --lib libfoo.so --symbol NAME [--name NAME] [--out DIR]` grades a C
+//!   decoder exporting the function of `include/utf8conf.h`, run in a worker process that
+//!   is restarted after a crash or hang (see [`crate::native`]); same reports and exit
+//!   codes.
 //! - `utf8conf check --all [--adapters adapters/list.json] [--out DIR]` checks the built-in
 //!   decoders and every listed adapter whose toolchain is on `PATH`, and writes
 //!   `matrix.{json,md,html}` (default `reports/matrix-<time>/`) with each decoder's full
@@ -28,6 +32,8 @@ use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
+#[cfg(unix)]
+use crate::native::{NativeConfig, NativeDecoder};
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
@@ -41,12 +47,19 @@ pub struct CheckArgs {
     #[arg(
         long,
         value_name = "'PROGRAM ARG...'",
-        conflicts_with = "all",
-        required_unless_present = "all"
+        conflicts_with_all = ["all", "lib"],
+        required_unless_present_any = ["all", "lib"]
     )]
     cmd: Option<String>,
-    /// The name to report under (default: the name in the adapter's hello).
-    #[arg(long, requires = "cmd")]
+    /// A C or C++ decoder as a shared library exporting the function of
+    /// include/utf8conf.h, run in a restartable worker process.
+    #[arg(long, value_name = "PATH", conflicts_with = "all", requires = "symbol")]
+    lib: Option<PathBuf>,
+    /// The exported decode function for --lib.
+    #[arg(long, value_name = "NAME", requires = "lib")]
+    symbol: Option<String>,
+    /// The name to report under (default: the name in the adapter's hello, or the symbol).
+    #[arg(long, conflicts_with = "all")]
     name: Option<String>,
     /// Check the built-in decoders and every listed adapter whose toolchain is present.
     #[arg(long)]
@@ -81,6 +94,18 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     if args.all {
         return check_all(&args, &inputs, answer_timeout, hello_timeout);
     }
+    #[cfg(unix)]
+    if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
+        let mut config = NativeConfig::new(library.clone(), symbol.clone())
+            .map_err(|e| CliError(format!("cannot find the utf8conf executable: {e}")))?;
+        config.name = args.name.clone();
+        config.answer_timeout = answer_timeout;
+        config.hello_timeout = hello_timeout;
+        let native = NativeDecoder::start(config).map_err(|e| CliError(e.0))?;
+        let (created, stamp) = utc_now();
+        let report = check_one(Subject::Native(&native), &inputs, args.quiet, created)?;
+        return finish_one(&args, &report, &stamp);
+    }
     let command_line = args
         .cmd
         .as_deref()
@@ -95,6 +120,11 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let external = ExternalDecoder::start(config).map_err(|e| CliError(e.0))?;
     let (created, stamp) = utc_now();
     let report = check_one(Subject::External(&external), &inputs, args.quiet, created)?;
+    finish_one(&args, &report, &stamp)
+}
+
+/// Writes one decoder's report and prints its summary; the exit code.
+fn finish_one(args: &CheckArgs, report: &ConformanceReport, stamp: &str) -> Result<u8, CliError> {
     let directory = args.out.clone().unwrap_or_else(|| {
         Path::new("reports").join(format!(
             "check-{}-{stamp}",
@@ -104,7 +134,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     report
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-    print_summary(&report, &directory);
+    print_summary(report, &directory);
     Ok(if report.is_conformant() { 0 } else { 1 })
 }
 

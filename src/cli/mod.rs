@@ -6,6 +6,7 @@
 mod check;
 mod decode;
 mod decoders;
+mod lib_worker;
 mod reproduce;
 mod run;
 pub mod seed_corpus;
@@ -42,6 +43,9 @@ enum Command {
     Check(check::CheckArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
+    /// Internal: serve a C library to `check --lib` (started by the harness itself).
+    #[command(hide = true)]
+    LibWorker(lib_worker::LibWorkerArgs),
 }
 
 /// An error that ends the command with exit code 2 and one line on stderr.
@@ -64,6 +68,7 @@ pub fn main() -> ExitCode {
         Some(Command::Reproduce(args)) => reproduce::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
+        Some(Command::LibWorker(args)) => Ok(lib_worker::run(args)),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };

@@ -198,6 +198,11 @@ pub fn run_check(
         run.restarts = external.statistics().restarts;
         run.exit_note = external.finish();
     }
+    #[cfg(unix)]
+    if let Subject::Native(native) = subject {
+        run.restarts = native.restarts();
+        run.exit_note = native.finish();
+    }
     run.duration_seconds = started.elapsed().as_secs_f64();
     Ok(run)
 }

@@ -1,5 +1,5 @@
 //! The decoder under check: a built-in decoder called in process, or an external adapter
-//! fed in pipelined batches.
+//! fed in pipelined batches, or a C library in its worker process.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -14,6 +14,9 @@ pub enum Subject<'a> {
     InProcess(&'a dyn Decoder),
     /// An adapter program behind the protocol.
     External(&'a ExternalDecoder),
+    /// A C library in its worker process (`check --lib`).
+    #[cfg(unix)]
+    Native(&'a crate::native::NativeDecoder),
 }
 
 impl Subject<'_> {
@@ -37,6 +40,8 @@ impl Subject<'_> {
         match self {
             Subject::InProcess(_) => None,
             Subject::External(external) => Some(external.argv().to_vec()),
+            #[cfg(unix)]
+            Subject::Native(native) => Some(native.command()),
         }
     }
 
@@ -44,6 +49,8 @@ impl Subject<'_> {
         match *self {
             Subject::InProcess(decoder) => decoder,
             Subject::External(external) => external,
+            #[cfg(unix)]
+            Subject::Native(native) => native,
         }
     }
 
@@ -55,6 +62,8 @@ impl Subject<'_> {
     ) -> Result<Vec<Result<Outcome, DecoderFailure>>, AdapterError> {
         match *self {
             Subject::External(external) => external.decode_batch(inputs),
+            #[cfg(unix)]
+            Subject::Native(native) => native.decode_batch(inputs),
             Subject::InProcess(decoder) => Ok(inputs
                 .iter()
                 .map(|input| {
