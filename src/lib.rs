@@ -4,6 +4,8 @@
 //! listed above it:
 //!
 //! - [`cli`]: the `utf8conf` commands.
+//! - [`author`]: the crate authors' API: check your own decoder in `cargo test` and
+//!   `cargo fuzz` with `check`'s grading.
 //! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
 //!   (`utf8conf check`).
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
@@ -16,6 +18,7 @@
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
 pub mod adapter;
+pub mod author;
 pub mod cli;
 pub mod conformance;
 pub mod corpus;
