@@ -202,7 +202,13 @@ pub fn fuzz_report<D: YourDecoder + ?Sized>(
         .pop()
         .expect("one answer");
     let evaluation = crate::conformance::grade::evaluate(data, &reference, &answer);
-    if evaluation.departures.is_empty() {
+    // The cheap test first: the full report (with shrinking) only for a departure that
+    // matters.
+    if evaluation
+        .departures
+        .iter()
+        .all(|departure| expected.allows(&departure.categories))
+    {
         return None;
     }
     let input = Input {
