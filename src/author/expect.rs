@@ -42,6 +42,13 @@ impl Expectations {
             .all(|category| self.failing.contains(category))
     }
 
+    /// True when at least one of `categories` is expected to fail.
+    pub fn touches_expected(&self, categories: &[Category]) -> bool {
+        categories
+            .iter()
+            .any(|category| self.failing.contains(category))
+    }
+
     /// Departures in categories not expected to fail, one line each with the smallest
     /// input (empty: nothing unexpected). Says nothing about expected failures that did
     /// not show, so it suits reports over few inputs (one fuzz input).

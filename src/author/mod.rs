@@ -202,12 +202,15 @@ pub fn fuzz_report<D: YourDecoder + ?Sized>(
         .pop()
         .expect("one answer");
     let evaluation = crate::conformance::grade::evaluate(data, &reference, &answer);
-    // The cheap test first: the full report (with shrinking) only for a departure that
-    // matters.
+    // The cheap test first. A departure on a fuzz input may span several categories
+    // (`C0 80 80`: overlong-2 and unexpected-continuation); one that touches a category
+    // known to fail is taken as that known failure (a new bug in the other category
+    // still shows on the inputs where it occurs alone, which the fuzzer reaches). Only
+    // a departure in none of them costs the full report, with shrinking.
     if evaluation
         .departures
         .iter()
-        .all(|departure| expected.allows(&departure.categories))
+        .all(|departure| expected.touches_expected(&departure.categories))
     {
         return None;
     }
