@@ -4,14 +4,16 @@
 //!
 //! ```text
 //! cargo run --release --example throughput -- \
-//!     [--adapters adapters/list.json] [--lib LIB.so:SYMBOL ...] [--seconds 5]
+//!     [--adapters adapters/list.json | --adapters none] [--lib LIB.so:SYMBOL ...] \
+//!     [--seconds 5] [--max-len N]
 //! ```
 //!
 //! Measures the built-in in-process decoders (`std`, `reference`), a decoder through the
 //! crate-author API (`utf8conf::author`, std's `from_utf8` + `from_utf8_lossy`), each
 //! `--lib` library in its worker process, and each listed adapter whose toolchain is on
-//! PATH (at most `--seconds` of inputs each, after its start-up). Prints a Markdown
-//! table. The program is also its own `--lib` worker (`throughput lib-worker ...`).
+//! PATH (at most `--seconds` of inputs each, after its start-up). `--max-len 4` keeps
+//! only the inputs of at most 4 bytes (the exhaustive and boundary sets). Prints a
+//! Markdown table. The program is also its own `--lib` worker (`throughput lib-worker ...`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -86,6 +88,7 @@ fn main() {
     let mut list = PathBuf::from("adapters/list.json");
     let mut libraries = Vec::new();
     let mut budget = Duration::from_secs(5);
+    let mut max_len = usize::MAX;
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let value = rest
@@ -95,11 +98,16 @@ fn main() {
             "--adapters" => list = PathBuf::from(value),
             "--lib" => libraries.push(value.clone()),
             "--seconds" => budget = Duration::from_secs_f64(value.parse().expect("seconds")),
+            "--max-len" => max_len = value.parse().expect("--max-len N"),
             other => panic!("unknown argument {other}"),
         }
     }
     let owned = check_inputs().expect("embedded vectors");
-    let inputs: Vec<&[u8]> = owned.iter().map(|i| i.bytes.as_slice()).collect();
+    let inputs: Vec<&[u8]> = owned
+        .iter()
+        .map(|i| i.bytes.as_slice())
+        .filter(|bytes| bytes.len() <= max_len)
+        .collect();
     let bytes: usize = inputs.iter().map(|i| i.len()).sum();
     println!(
         "{} inputs, {:.1} bytes on average, batches of {BATCH}\n",
@@ -131,6 +139,9 @@ fn main() {
             symbol,
             measure(Subject::Native(&native), &inputs, budget),
         );
+    }
+    if list.as_os_str() == "none" {
+        return;
     }
     let adapters = AdapterList::load(&list).unwrap_or_else(|e| panic!("{e}"));
     let root = list
