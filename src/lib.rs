@@ -4,9 +4,12 @@
 //! listed above it:
 //!
 //! - [`cli`]: the `utf8conf` commands.
+//! - [`author`]: the crate authors' API: check your own decoder in `cargo test` and
+//!   `cargo fuzz` with `check`'s grading.
 //! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
 //!   (`utf8conf check`).
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
+//! - [`native`]: C decoders (`include/utf8conf.h`) in a restartable worker process.
 //! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
 //! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
 //! - [`fast`]: the optimised decoder (shift DFA, SIMD backends, streaming), checked
@@ -18,6 +21,7 @@
 
 pub mod adapter;
 pub mod aspect;
+pub mod author;
 pub mod automaton;
 pub mod cli;
 pub mod conformance;
@@ -29,6 +33,8 @@ pub mod exhaustive;
 pub mod fast;
 pub mod finding;
 pub mod hex;
+#[cfg(unix)]
+pub mod native;
 pub mod outcome;
 pub mod reference;
 pub mod report;

@@ -8,6 +8,10 @@
 //!   by SIGINT/SIGTERM. Whenever a check stops early, the report of what was found so far
 //!   is still written, marked `"partial": true`, and the default directory is never one
 //!   that already exists (two checks in the same second get `-2`, `-3`, ...).
+//! - `utf8conf check --lib libfoo.so --symbol NAME [--name NAME] [--out DIR]` grades a C
+//!   decoder exporting the function of `include/utf8conf.h`, run in a worker process that
+//!   is restarted after a crash or hang (see [`crate::native`]); same reports and exit
+//!   codes.
 //! - `utf8conf check --all [--adapters adapters/list.json] [--out DIR]` checks the built-in
 //!   decoders and every listed adapter whose toolchain is on `PATH`, and writes
 //!   `matrix.{json,md,html}` (default `reports/matrix-<time>/`) with each decoder's full
@@ -38,6 +42,8 @@ use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
 use crate::report::sanitize;
+#[cfg(unix)]
+use crate::native::{NativeConfig, NativeDecoder};
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
@@ -53,12 +59,19 @@ pub struct CheckArgs {
     #[arg(
         long,
         value_name = "'PROGRAM ARG...'",
-        conflicts_with = "all",
-        required_unless_present = "all"
+        conflicts_with_all = ["all", "lib"],
+        required_unless_present_any = ["all", "lib"]
     )]
     cmd: Option<String>,
-    /// The name to report under (default: the name in the adapter's hello).
-    #[arg(long, requires = "cmd")]
+    /// A C or C++ decoder as a shared library exporting the function of
+    /// include/utf8conf.h, run in a restartable worker process.
+    #[arg(long, value_name = "PATH", conflicts_with = "all", requires = "symbol")]
+    lib: Option<PathBuf>,
+    /// The exported decode function for --lib.
+    #[arg(long, value_name = "NAME", requires = "lib")]
+    symbol: Option<String>,
+    /// The name to report under (default: the name in the adapter's hello, or the symbol).
+    #[arg(long, conflicts_with = "all")]
     name: Option<String>,
     /// Check the built-in decoders and every listed adapter whose toolchain is present.
     #[arg(long)]
@@ -113,6 +126,19 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     if args.all {
         return check_all(&args, &inputs, &limits);
     }
+    #[cfg(unix)]
+    if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
+        let mut config = NativeConfig::new(library.clone(), symbol.clone())
+            .map_err(|e| CliError(format!("cannot find the utf8conf executable: {e}")))?;
+        config.name = args.name.clone();
+        config.answer_timeout = limits.answer_timeout;
+        config.hello_timeout = limits.hello_timeout;
+        let native = NativeDecoder::start(config).map_err(|e| CliError(e.0))?;
+        let (created, stamp) = utc_now();
+        let (report, stopped) = check_one(Subject::Native(&native), &inputs, &limits, created);
+        drop(native);
+        return finish_one(&args, &report, stopped, &stamp);
+    }
     let command_line = args
         .cmd
         .as_deref()
@@ -128,6 +154,17 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let (created, stamp) = utc_now();
     let (report, stopped) = check_one(Subject::External(&external), &inputs, &limits, created);
     drop(external);
+    finish_one(&args, &report, stopped, &stamp)
+}
+
+/// Writes one decoder's report (the summary goes to stdout first, so a disk error loses
+/// nothing that was found); the exit code.
+fn finish_one(
+    args: &CheckArgs,
+    report: &ConformanceReport,
+    stopped: Option<Stop>,
+    stamp: &str,
+) -> Result<u8, CliError> {
     let directory = match &args.out {
         Some(directory) => directory.clone(),
         None => claim_directory(
@@ -135,8 +172,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
             &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
         )?,
     };
-    // The summary goes to stdout first, so a disk error loses nothing that was found.
-    print_summary(&report, &directory);
+    print_summary(report, &directory);
     report
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
@@ -194,6 +230,8 @@ fn check_one(
     let done_now = || match subject {
         Subject::External(external) => usize::try_from(external.settled()).unwrap_or(usize::MAX),
         Subject::InProcess(_) => batches_done.load(Ordering::Relaxed),
+        #[cfg(unix)]
+        Subject::Native(_) => batches_done.load(Ordering::Relaxed),
     };
     let run = std::thread::scope(|scope| {
         if !limits.quiet {

@@ -10,6 +10,7 @@ mod check;
 mod decode;
 mod decoders;
 mod exhaustive;
+mod lib_worker;
 mod prove;
 mod reproduce;
 mod run;
@@ -55,6 +56,9 @@ enum Command {
     Exhaustive(exhaustive::ExhaustiveArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
+    /// Internal: serve a C library to `check --lib` (started by the harness itself).
+    #[command(hide = true)]
+    LibWorker(lib_worker::LibWorkerArgs),
 }
 
 /// An error that ends the command with exit code 2 and one line on stderr.
@@ -81,6 +85,7 @@ pub fn main() -> ExitCode {
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         Some(Command::Prove(args)) => prove::run(args),
         Some(Command::Exhaustive(args)) => exhaustive::run(args),
+        Some(Command::LibWorker(args)) => Ok(lib_worker::run(args)),
         // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };

@@ -253,6 +253,11 @@ pub fn run_check(
         run.first_flaky_crash = statistics.first_flaky_crash;
         run.exit_note = external.finish();
     }
+    #[cfg(unix)]
+    if let Subject::Native(native) = subject {
+        run.restarts = native.restarts();
+        run.exit_note = native.finish();
+    }
     run.duration_seconds = started.elapsed().as_secs_f64();
     run
 }

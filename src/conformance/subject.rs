@@ -1,6 +1,6 @@
 //! The decoder under check: a built-in decoder called in process (each call contained by
-//! the grading core, [`crate::diagnosis::decode_contained`]), or an external adapter fed
-//! in pipelined batches.
+//! the grading core, [`crate::diagnosis::decode_contained`]), an external adapter fed in
+//! pipelined batches, or a C library in its worker process.
 
 use crate::adapter::{interrupt, BatchAnswers, ExternalDecoder, Stop};
 use crate::decoders::{Capabilities, Decoder};
@@ -12,6 +12,9 @@ pub enum Subject<'a> {
     InProcess(&'a dyn Decoder),
     /// An adapter program behind the protocol.
     External(&'a ExternalDecoder),
+    /// A C library in its worker process (`check --lib`).
+    #[cfg(unix)]
+    Native(&'a crate::native::NativeDecoder),
 }
 
 impl Subject<'_> {
@@ -35,6 +38,8 @@ impl Subject<'_> {
         match self {
             Subject::InProcess(_) => None,
             Subject::External(external) => Some(external.argv().to_vec()),
+            #[cfg(unix)]
+            Subject::Native(native) => Some(native.command()),
         }
     }
 
@@ -42,6 +47,8 @@ impl Subject<'_> {
         match *self {
             Subject::InProcess(decoder) => decoder,
             Subject::External(external) => external,
+            #[cfg(unix)]
+            Subject::Native(native) => native,
         }
     }
 
@@ -51,6 +58,17 @@ impl Subject<'_> {
     pub fn decode_batch(&self, inputs: &[&[u8]]) -> BatchAnswers {
         match *self {
             Subject::External(external) => external.decode_batch(inputs),
+            #[cfg(unix)]
+            Subject::Native(native) => match native.decode_batch(inputs) {
+                Ok(answers) => BatchAnswers {
+                    answers,
+                    stopped: None,
+                },
+                Err(error) => BatchAnswers {
+                    answers: Vec::new(),
+                    stopped: Some(Stop::Unusable(error.0)),
+                },
+            },
             Subject::InProcess(_) if interrupt::requested() => BatchAnswers {
                 answers: Vec::new(),
                 stopped: Some(Stop::Interrupted),

@@ -1,0 +1,174 @@
+//! Throughput of every way to reach a decoder, on the same inputs: `utf8conf check`'s
+//! input set (mostly inputs of 0-4 bytes), sent in `check`'s batches of 2048, timing only
+//! the decoding (no grading).
+//!
+//! ```text
+//! cargo run --release --example throughput -- \
+//!     [--adapters adapters/list.json | --adapters none] [--lib LIB.so:SYMBOL ...] \
+//!     [--seconds 5] [--max-len N]
+//! ```
+//!
+//! Measures the built-in in-process decoders (`std`, `reference`), a decoder through the
+//! crate-author API (`utf8conf::author`, std's `from_utf8` + `from_utf8_lossy`), each
+//! `--lib` library in its worker process, and each listed adapter whose toolchain is on
+//! PATH (at most `--seconds` of inputs each, after its start-up). `--max-len 4` keeps
+//! only the inputs of at most 4 bytes (the exhaustive and boundary sets). Prints a
+//! Markdown table. The program is also its own `--lib` worker (`throughput lib-worker ...`).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use utf8conf::adapter::list::AdapterList;
+use utf8conf::adapter::{AdapterConfig, ExternalDecoder};
+use utf8conf::author::{InProcess, YourDecoder};
+use utf8conf::conformance::inputs::check_inputs;
+use utf8conf::conformance::Subject;
+use utf8conf::decoders;
+use utf8conf::native::{NativeConfig, NativeDecoder};
+use utf8conf::outcome::{ErrorLen, Outcome};
+
+const BATCH: usize = 2048;
+
+/// std through the crate-author API.
+struct StdViaAuthorApi;
+
+impl YourDecoder for StdViaAuthorApi {
+    fn name(&self) -> &str {
+        "std (author API)"
+    }
+    fn decode(&self, input: &[u8]) -> Outcome {
+        let mut outcome = Outcome::verdict(self.name(), true);
+        if let Err(error) = std::str::from_utf8(input) {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(error.valid_up_to());
+            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+        }
+        outcome.scalars = Some(
+            String::from_utf8_lossy(input)
+                .chars()
+                .map(u32::from)
+                .collect(),
+        );
+        outcome
+    }
+}
+
+/// Decodes `inputs` in batches for at most `budget`; (inputs decoded, seconds).
+fn measure(subject: Subject<'_>, inputs: &[&[u8]], budget: Duration) -> (usize, f64) {
+    let started = Instant::now();
+    let mut done = 0;
+    for batch in inputs.chunks(BATCH) {
+        let answers = subject
+            .decode_batch(batch)
+            .complete()
+            .expect("the decoder keeps running");
+        assert_eq!(answers.len(), batch.len());
+        done += batch.len();
+        if started.elapsed() > budget {
+            break;
+        }
+    }
+    (done, started.elapsed().as_secs_f64())
+}
+
+fn row(how: &str, name: &str, (done, seconds): (usize, f64)) {
+    println!(
+        "| {how} | {name} | {done} | {seconds:.2} | {:.0} |",
+        done as f64 / seconds
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("lib-worker") {
+        let library = PathBuf::from(&args[3]);
+        std::process::exit(i32::from(utf8conf::native::worker::serve(
+            &library, &args[5],
+        )));
+    }
+    let mut list = PathBuf::from("adapters/list.json");
+    let mut libraries = Vec::new();
+    let mut budget = Duration::from_secs(5);
+    let mut max_len = usize::MAX;
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        let value = rest
+            .next()
+            .unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--adapters" => list = PathBuf::from(value),
+            "--lib" => libraries.push(value.clone()),
+            "--seconds" => budget = Duration::from_secs_f64(value.parse().expect("seconds")),
+            "--max-len" => max_len = value.parse().expect("--max-len N"),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let owned = check_inputs().expect("embedded vectors");
+    let inputs: Vec<&[u8]> = owned
+        .iter()
+        .map(|i| i.bytes.as_slice())
+        .filter(|bytes| bytes.len() <= max_len)
+        .collect();
+    let bytes: usize = inputs.iter().map(|i| i.len()).sum();
+    println!(
+        "{} inputs, {:.1} bytes on average, batches of {BATCH}\n",
+        inputs.len(),
+        bytes as f64 / inputs.len() as f64
+    );
+    println!("| How | Decoder | Inputs | Seconds | Inputs/s |\n|---|---|---:|---:|---:|");
+    for name in ["std", "reference"] {
+        let decoder = decoders::by_name(name).expect("built in");
+        row(
+            "in process (built-in)",
+            name,
+            measure(Subject::InProcess(decoder.as_ref()), &inputs, budget),
+        );
+    }
+    let author = InProcess::new(&StdViaAuthorApi);
+    row(
+        "in process (author API)",
+        "std",
+        measure(Subject::InProcess(&author), &inputs, budget),
+    );
+    for spec in &libraries {
+        let (library, symbol) = spec.rsplit_once(':').expect("--lib LIB.so:SYMBOL");
+        let mut config = NativeConfig::new(library.into(), symbol.into()).expect("own executable");
+        config.hello_timeout = Duration::from_secs(30);
+        let native = NativeDecoder::start(config).unwrap_or_else(|e| panic!("{e}"));
+        row(
+            "--lib (worker process)",
+            symbol,
+            measure(Subject::Native(&native), &inputs, budget),
+        );
+    }
+    if list.as_os_str() == "none" {
+        return;
+    }
+    let adapters = AdapterList::load(&list).unwrap_or_else(|e| panic!("{e}"));
+    let root = list
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."));
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
+    for entry in &adapters.adapters {
+        if !entry.missing_tools().is_empty() {
+            eprintln!("skipping {}: toolchain not on PATH", entry.name);
+            continue;
+        }
+        let mut config = AdapterConfig::new(entry.argv_in(root));
+        config.name = Some(entry.name.clone());
+        config.hello_timeout = Duration::from_secs(300);
+        match ExternalDecoder::start(config) {
+            Ok(external) => row(
+                "--cmd (adapter)",
+                &entry.name,
+                measure(Subject::External(&external), &inputs, budget),
+            ),
+            Err(error) => eprintln!("skipping {}: {error}", entry.name),
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! `utf8conf lib-worker --lib PATH --symbol NAME` (hidden): the process in which
+//! `check --lib` runs a C library, so that the library's crashes and hangs cannot take the
+//! harness down. Spoken to only by the harness (see `native::wire`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+/// Arguments of the hidden `lib-worker` command.
+#[derive(Debug, Args)]
+pub struct LibWorkerArgs {
+    /// The shared library to load.
+    #[arg(long)]
+    lib: PathBuf,
+    /// The exported decode function (`utf8conf_decode_fn`).
+    #[arg(long)]
+    symbol: String,
+}
+
+/// Serves batches until the harness closes standard input; returns the exit code.
+#[cfg(unix)]
+pub fn run(args: LibWorkerArgs) -> u8 {
+    crate::native::worker::serve(&args.lib, &args.symbol)
+}
+
+/// Without dlopen there is no worker.
+#[cfg(not(unix))]
+pub fn run(_args: LibWorkerArgs) -> u8 {
+    eprintln!("utf8conf: error: --lib needs a Unix system");
+    super::EXIT_ERROR
+}

@@ -1,0 +1,267 @@
+//! The library worker: the process that loads a C decoder (`include/utf8conf.h`) and
+//! answers the harness's batches (`utf8conf lib-worker`, hidden, started only by
+//! [`super::NativeDecoder`]).
+//!
+//! The library runs here and not in the harness so that its crashes, aborts, hangs and
+//! stray writes hurt only this process; the harness notices, names the input and starts
+//! a new worker. Two things protect the answer channel: the worker keeps its own copy of
+//! standard output and points descriptor 1 at standard error before loading the library
+//! (a `printf` in the library cannot corrupt an answer), and it checks every answer
+//! against the header's rules before sending it.
+
+use std::ffi::{c_char, c_int, c_longlong, CStr, CString};
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::os::fd::FromRawFd;
+use std::path::Path;
+
+use super::wire::{self, RawAnswer};
+
+/// The worker's address-space limit: a library that tries to allocate without bound
+/// fails its allocation (a finding) instead of taking the machine's memory.
+const ADDRESS_SPACE_LIMIT: u64 = 8 << 30;
+
+/// `struct utf8conf_answer` of `include/utf8conf.h`.
+#[repr(C)]
+struct CAnswer {
+    valid: c_int,
+    valid_up_to: c_longlong,
+    error_len: c_int,
+    scalars_len: c_longlong,
+}
+
+/// `utf8conf_decode_fn` of `include/utf8conf.h`.
+type DecodeFn = unsafe extern "C" fn(*const u8, usize, *mut u32, *mut CAnswer) -> c_int;
+/// `utf8conf_version_fn` of `include/utf8conf.h`.
+type VersionFn = unsafe extern "C" fn() -> *const c_char;
+
+/// Runs the worker for `symbol` in `library` until the harness closes standard input.
+/// Returns the process exit code: 0 at a clean end, 2 when the library or symbol cannot
+/// be loaded (after saying why in the hello) or the harness's stream breaks.
+pub fn serve(library: &Path, symbol: &str) -> u8 {
+    let mut answers = match private_stdout() {
+        Ok(file) => file,
+        Err(error) => {
+            eprintln!("utf8conf lib-worker: cannot set up standard output: {error}");
+            return 2;
+        }
+    };
+    limit_resources();
+    let mut hello = Vec::new();
+    let loaded = load(library, symbol);
+    match &loaded {
+        Ok((_, version)) => wire::encode_hello(&format!("ok {version}"), &mut hello),
+        Err(reason) => wire::encode_hello(&format!("error {reason}"), &mut hello),
+    }
+    if answers
+        .write_all(&hello)
+        .and_then(|()| answers.flush())
+        .is_err()
+    {
+        return 2;
+    }
+    let Ok((decode, _)) = loaded else {
+        return 2;
+    };
+    let mut stdin = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut out = Vec::with_capacity(1 << 20);
+    let mut scalars: Vec<u32> = Vec::new();
+    loop {
+        let batch = match wire::read_batch(&mut stdin) {
+            Ok(Some(batch)) => batch,
+            Ok(None) => return 0,
+            Err(error) => {
+                eprintln!("utf8conf lib-worker: reading a batch: {error}");
+                return 2;
+            }
+        };
+        out.clear();
+        for input in &batch {
+            answer_one(decode, input, &mut scalars, &mut out);
+        }
+        if answers
+            .write_all(&out)
+            .and_then(|()| answers.flush())
+            .is_err()
+        {
+            return 2;
+        }
+    }
+}
+
+/// Calls the decoder on `input` and appends its checked answer to `out`.
+fn answer_one(decode: DecodeFn, input: &[u8], scalars: &mut Vec<u32>, out: &mut Vec<u8>) {
+    let capacity = input.len().max(1);
+    scalars.clear();
+    scalars.resize(capacity, 0);
+    let mut answer = CAnswer {
+        valid: -1,
+        valid_up_to: -1,
+        error_len: -1,
+        scalars_len: -1,
+    };
+    // SAFETY: `decode` was resolved from the symbol the user named, whose type the
+    // header fixes as `utf8conf_decode_fn`; that it really has this type is the user's
+    // promise (a wrong one can only crash this worker, which the harness survives).
+    // The pointers are valid for the call: `input` for `input.len()` bytes, `scalars`
+    // for `capacity` u32 values (the header promises max(len, 1)), `answer` for one
+    // struct, and none is kept by the callee after it returns (the header's contract).
+    let status = unsafe {
+        decode(
+            input.as_ptr(),
+            input.len(),
+            scalars.as_mut_ptr(),
+            &mut answer,
+        )
+    };
+    match check_answer(status, &answer, input.len(), capacity) {
+        Ok(raw) => {
+            let count = usize::try_from(raw.scalars_len).unwrap_or(0);
+            wire::encode_answer(&raw, &scalars[..count], out);
+        }
+        Err(reason) => wire::encode_unusable(&reason, out),
+    }
+}
+
+/// The header's rules for an answer.
+fn check_answer(
+    status: c_int,
+    answer: &CAnswer,
+    len: usize,
+    capacity: usize,
+) -> Result<RawAnswer, String> {
+    if status != 0 {
+        return Err(format!("the function returned {status} (failure)"));
+    }
+    let valid = match answer.valid {
+        0 => false,
+        1 => true,
+        other => return Err(format!("valid is {other}, not 0 or 1")),
+    };
+    let len = len as i64;
+    let known_offset = answer.valid_up_to == -1 || (0..len).contains(&answer.valid_up_to);
+    if !valid && !known_offset {
+        return Err(format!(
+            "valid_up_to is {} for an input of {len} bytes",
+            answer.valid_up_to
+        ));
+    }
+    if !valid && (answer.error_len < -1 || i64::from(answer.error_len) > len) {
+        return Err(format!(
+            "error_len is {} for an input of {len} bytes",
+            answer.error_len
+        ));
+    }
+    if answer.scalars_len < -1 || answer.scalars_len > capacity as i64 {
+        return Err(format!(
+            "scalars_len is {} but the buffer holds {capacity}",
+            answer.scalars_len
+        ));
+    }
+    Ok(RawAnswer {
+        valid,
+        valid_up_to: if valid { -1 } else { answer.valid_up_to },
+        error_len: if valid { -1 } else { answer.error_len },
+        scalars_len: answer.scalars_len,
+    })
+}
+
+/// Loads `library` and resolves `symbol` (and `<symbol>_version` if present).
+fn load(library: &Path, symbol: &str) -> Result<(DecodeFn, String), String> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = CString::new(library.as_os_str().as_bytes())
+        .map_err(|_| "the library path contains a NUL byte".to_string())?;
+    let name = CString::new(symbol).map_err(|_| "the symbol contains a NUL byte".to_string())?;
+    // SAFETY: dlopen reads the NUL-terminated path we own. Loading runs the library's
+    // constructors, which is what the user asked for by naming it; they run in this
+    // worker, not in the harness.
+    let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    if handle.is_null() {
+        return Err(format!("cannot load {}: {}", library.display(), dl_error()));
+    }
+    // SAFETY: `handle` is a live handle from dlopen (never closed: the worker keeps the
+    // library for its whole life) and `name` is NUL-terminated.
+    let address = unsafe { libc::dlsym(handle, name.as_ptr()) };
+    if address.is_null() {
+        return Err(format!(
+            "{} has no symbol {symbol}: {}",
+            library.display(),
+            dl_error()
+        ));
+    }
+    // SAFETY: a non-null symbol address converted to the function type the header
+    // prescribes for it; calls through it are covered at the call site.
+    let decode: DecodeFn = unsafe { std::mem::transmute::<*mut libc::c_void, DecodeFn>(address) };
+    let version_name = CString::new(format!("{symbol}_version")).expect("no NUL byte");
+    // SAFETY: as for the decode symbol above.
+    let version_address = unsafe { libc::dlsym(handle, version_name.as_ptr()) };
+    let version = if version_address.is_null() {
+        "unknown".to_string()
+    } else {
+        // SAFETY: the optional version symbol has the header's `utf8conf_version_fn`
+        // type; it returns a NUL-terminated string or NULL, read once here and copied.
+        unsafe {
+            let version_fn = std::mem::transmute::<*mut libc::c_void, VersionFn>(version_address);
+            let text = version_fn();
+            if text.is_null() {
+                "unknown".to_string()
+            } else {
+                CStr::from_ptr(text).to_string_lossy().into_owned()
+            }
+        }
+    };
+    Ok((decode, one_line(&version)))
+}
+
+/// The last dlopen/dlsym error, as one line.
+fn dl_error() -> String {
+    // SAFETY: dlerror returns NULL or a NUL-terminated string valid until the next dl*
+    // call on this thread; it is copied at once.
+    unsafe {
+        let text = libc::dlerror();
+        if text.is_null() {
+            "unknown error".to_string()
+        } else {
+            one_line(&CStr::from_ptr(text).to_string_lossy())
+        }
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Takes a private copy of standard output for the answers and points descriptor 1 at
+/// standard error.
+fn private_stdout() -> io::Result<File> {
+    // SAFETY: dup and dup2 take plain descriptors. Descriptor 1 is open (the harness
+    // piped it); the copy is owned by the File built from it and by nothing else.
+    unsafe {
+        let copy = libc::dup(1);
+        if copy < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if libc::dup2(2, 1) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(File::from_raw_fd(copy))
+    }
+}
+
+/// No core files (a crashing library is expected here) and a bounded address space.
+fn limit_resources() {
+    let no_core = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    let address_space = libc::rlimit {
+        rlim_cur: ADDRESS_SPACE_LIMIT,
+        rlim_max: ADDRESS_SPACE_LIMIT,
+    };
+    // SAFETY: setrlimit reads the struct we pass; failure only leaves the limit as it
+    // was, which is harmless.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+        libc::setrlimit(libc::RLIMIT_AS, &address_space);
+    }
+}

@@ -1,0 +1,138 @@
+//! `utf8conf check --lib`: a C library in a worker process. A deliberately misbehaving
+//! library (tests/c-lib/misbehaving.c, built here with the system C compiler) segfaults,
+//! aborts, hangs and breaks the header's rules on four inputs; each must become a
+//! finding for exactly that input while the check runs to the end.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("utf8conf-lib-check-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Compiles tests/c-lib/NAME.c into a shared library in `dir`.
+fn build_library(source: &str, dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let library = dir.join(format!("lib{source}.so"));
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .args(["-O1", "-fPIC", "-shared", "-Wall", "-Werror", "-I"])
+        .arg(root.join("include"))
+        .arg(root.join("tests/c-lib").join(format!("{source}.c")))
+        .arg("-o")
+        .arg(&library)
+        .status()
+        .expect("a C compiler (cc) is needed for this test");
+    assert!(status.success(), "compiling {source}.c failed");
+    library
+}
+
+fn check(args: &[&str]) -> (i32, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .arg("check")
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .expect("utf8conf runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code().expect("exited, not killed"), stderr)
+}
+
+fn departure<'a>(report: &'a Value, aspect: &str, category: &str) -> &'a Value {
+    report["departures"]
+        .as_array()
+        .expect("departures")
+        .iter()
+        .find(|d| d["aspect"] == aspect && d["categories"][0] == category)
+        .unwrap_or_else(|| panic!("no {aspect} departure in {category}: {report:#}"))
+}
+
+#[test]
+fn crashes_aborts_hangs_and_bad_answers_are_findings_and_the_check_completes() {
+    let dir = scratch("misbehaving");
+    let library = build_library("misbehaving", &dir);
+    let out = dir.join("report");
+    let (code, stderr) = check(&[
+        "--lib",
+        library.to_str().unwrap(),
+        "--symbol",
+        "misbehaving_decode",
+        "--timeout",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "deviations expected; stderr: {stderr}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("conformance.json")).unwrap())
+            .unwrap();
+
+    // Each misbehaviour is filed under its own input (DESIGN.md §3.4 aspects).
+    let segfault = departure(&report, "crash", "invalid-lead");
+    assert_eq!(segfault["input_hex"], "FF FF");
+    let message = segfault["decoder_answer"]["message"].as_str().unwrap();
+    assert!(message.contains("SIGSEGV"), "{message}");
+    let abort = departure(&report, "crash", "overlong-2");
+    assert_eq!(abort["input_hex"], "C0 AF");
+    assert!(abort["decoder_answer"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("SIGABRT"));
+    assert_eq!(
+        departure(&report, "timeout", "surrogate")["input_hex"],
+        "ED A0 80"
+    );
+    let broken = departure(&report, "protocol", "legacy-5-6-byte");
+    assert_eq!(broken["input_hex"], "F8 88 80 80 80");
+    assert!(broken["decoder_answer"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("valid is 7"));
+
+    // Nothing else departs: the verdicts are right, and the library's stdout noise on
+    // inputs starting with 'p' never reached the answer channel.
+    let departures = report["departures"].as_array().unwrap();
+    assert_eq!(departures.len(), 4, "{departures:#?}");
+    let valid_rejected = report["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["category"] == "valid-rejected")
+        .unwrap();
+    assert_eq!(valid_rejected["status"], "pass");
+    // Every input was graded, after at least one restart per misbehaviour.
+    assert!(report["summary"]["inputs"].as_u64().unwrap() > 300_000);
+    assert!(report["summary"]["restarts"].as_u64().unwrap() >= 4);
+}
+
+#[test]
+fn a_library_or_symbol_that_cannot_be_loaded_is_one_line_and_exit_2() {
+    let dir = scratch("missing");
+    let (code, stderr) = check(&["--lib", "/nonexistent/libnothing.so", "--symbol", "f"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot load /nonexistent/libnothing.so"),
+        "{stderr}"
+    );
+
+    let library = build_library("misbehaving", &dir);
+    let (code, stderr) = check(&[
+        "--lib",
+        library.to_str().unwrap(),
+        "--symbol",
+        "no_such_function",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("has no symbol no_such_function"),
+        "{stderr}"
+    );
+}
