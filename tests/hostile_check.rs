@@ -4,6 +4,7 @@
 //! escaped, reports a flaky adapter as flaky, and on SIGINT/SIGTERM writes a partial
 //! report, exits 130 and leaves no adapter process behind.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -215,20 +216,33 @@ fn sigint_and_sigterm_write_a_partial_report_and_end_the_adapter() {
         let out = scratch(&format!("signal-{signal}"));
         let cmd = adapter_command(&format!("slow.py {delay_ms}"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-            .args(["check", "--quiet", "--cmd", &cmd, "--out"])
+            .args(["check", "--cmd", &cmd, "--out"])
             .arg(&out)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // The adapter's own argv ("slow.py", "37"), not the harness's "--cmd" string.
+        // Wait for the first progress line: the adapter has said its hello and is
+        // answering (progress comes every 2 s).
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        let (lines, progress) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in stderr.lines().map_while(Result::ok) {
+                if line.contains(" inputs (") {
+                    let _ = lines.send(());
+                }
+                all.push_str(&line);
+                all.push('\n');
+            }
+            all
+        });
+        progress
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a progress line");
         let needle = format!("slow.py\0{delay_ms}");
-        let started = Instant::now();
-        while processes_with(&needle).is_empty() && started.elapsed() < Duration::from_secs(20) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        std::thread::sleep(Duration::from_millis(500));
+        assert!(!processes_with(&needle).is_empty(), "the adapter runs");
         let pid = libc::pid_t::try_from(child.id()).unwrap();
         // SAFETY: kill(2) takes plain integers; `child` is not yet waited for, so its pid
         // is still ours.
@@ -237,8 +251,9 @@ fn sigint_and_sigterm_write_a_partial_report_and_end_the_adapter() {
         }
         let stopped = Instant::now();
         let status = child.wait().unwrap();
+        let stderr = reader.join().unwrap();
         assert!(stopped.elapsed() < Duration::from_secs(10));
-        assert_eq!(status.code(), Some(130), "signal {signal}");
+        assert_eq!(status.code(), Some(130), "signal {signal}: {stderr}");
         let report = validated_report(&out);
         assert_eq!(report["summary"]["partial"], true);
         assert_eq!(report["summary"]["stopped_by"], "interrupted");

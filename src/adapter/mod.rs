@@ -33,7 +33,7 @@
 //! - **Retry.** A crash is retried once on a fresh process: if the retry answers, the
 //!   crash did not depend on the input, and it is counted as *flaky*, not as a finding.
 //! - **Circuit breaker.** After [`BREAKER_FAILURES`] failed inputs in a row (or
-//!   [`BREAKER_TIMEOUTS`] timeouts in a row), or when failures are at least 90 % of a
+//!   [`BREAKER_TIMEOUTS`] timeouts in a row), or when failures are at least 75 % of a
 //!   window of [`BREAKER_WINDOW`] inputs, a fresh process is asked to decode the ASCII
 //!   input `61`, which every decoder decodes. If it fails that too, the adapter is
 //!   unusable and the check stops, with the evidence; if not, the failures depend on the
@@ -50,11 +50,13 @@
 //! [`Capabilities`] are the fields seen in its answers so far.
 
 pub mod answer;
+mod breaker;
 pub mod command;
 pub mod interrupt;
 pub mod list;
 pub mod process;
 pub mod selftest;
+mod start;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -63,8 +65,10 @@ use std::time::{Duration, Instant};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
-use answer::{excerpt, parse_answer, parse_hello, Hello};
+use answer::{excerpt, parse_answer, Hello};
+use breaker::Breaker;
 use process::{AdapterProcess, NextLine};
+use start::{start_process, stderr_suffix};
 
 /// Default time limit for one answer.
 pub const DEFAULT_ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
@@ -74,13 +78,7 @@ pub const DEFAULT_HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(86_400);
 /// Restarts that fail one after the other before the run is abandoned.
 const MAX_CONSECUTIVE_FAILED_RESTARTS: usize = 3;
-/// Failed inputs in a row that make the circuit breaker test the adapter.
-pub const BREAKER_FAILURES: u32 = 8;
-/// Timeouts in a row that make the circuit breaker test the adapter (each costs a whole
-/// answer timeout, so fewer are waited for).
-pub const BREAKER_TIMEOUTS: u32 = 3;
-/// Inputs per window of the circuit breaker's failure ratio.
-pub const BREAKER_WINDOW: u32 = 256;
+pub use breaker::{BREAKER_FAILURES, BREAKER_TIMEOUTS, BREAKER_WINDOW};
 /// How long the harness waits for a stray line after the first batch a new adapter
 /// process answered: an adapter that answers twice, or before being asked, shows it then.
 const FIRST_BATCH_GRACE: Duration = Duration::from_millis(20);
@@ -181,70 +179,6 @@ pub struct ProcessStatistics {
     pub flaky_crashes: u64,
     /// The first flaky crash: input hex and the crash message.
     pub first_flaky_crash: Option<String>,
-}
-
-/// The circuit breaker's counts.
-#[derive(Debug, Default)]
-struct Breaker {
-    failures_in_row: u32,
-    timeouts_in_row: u32,
-    window_inputs: u32,
-    window_failures: u32,
-    /// The last failure, for the evidence.
-    last_failure: Option<String>,
-}
-
-impl Breaker {
-    fn success(&mut self) {
-        self.failures_in_row = 0;
-        self.timeouts_in_row = 0;
-        self.count_in_window(false);
-    }
-
-    /// Counts a failure; true when the adapter must be tested with the probe input.
-    fn failure(&mut self, input: &[u8], failure: &DecoderFailure) -> bool {
-        self.failures_in_row += 1;
-        if failure.kind == FailureKind::Timeout {
-            self.timeouts_in_row += 1;
-        } else {
-            self.timeouts_in_row = 0;
-        }
-        self.last_failure = Some(format!(
-            "{} on input {}: {}",
-            failure.kind.as_str(),
-            shown_input(input),
-            failure.message
-        ));
-        let window_full = self.count_in_window(true);
-        self.failures_in_row >= BREAKER_FAILURES
-            || self.timeouts_in_row >= BREAKER_TIMEOUTS
-            || window_full
-    }
-
-    /// Counts one input; true when a window just filled with at least 90 % failures.
-    fn count_in_window(&mut self, failed: bool) -> bool {
-        self.window_inputs += 1;
-        self.window_failures += u32::from(failed);
-        if self.window_inputs < BREAKER_WINDOW {
-            return false;
-        }
-        let dominated = self.window_failures * 10 >= self.window_inputs * 9;
-        self.window_inputs = 0;
-        self.window_failures = 0;
-        dominated
-    }
-
-    fn evidence(&self) -> String {
-        format!(
-            "{} failed inputs in a row (last: {})",
-            self.failures_in_row,
-            self.last_failure.as_deref().unwrap_or("none")
-        )
-    }
-
-    fn reset(&mut self) {
-        *self = Breaker::default();
-    }
 }
 
 struct State {
@@ -641,76 +575,6 @@ fn out_of_step(line: &NextLine, when: &str) -> Stop {
     Stop::Unusable(format!(
         "out of step: it wrote an answer line nobody asked for, {when}: {shown}; its answers can no longer be matched to inputs"
     ))
-}
-
-/// Starts the adapter and waits for its hello.
-fn start_process(config: &AdapterConfig) -> Result<(AdapterProcess, Hello), AdapterError> {
-    let program = &config.argv[0];
-    let mut process = AdapterProcess::spawn(&config.argv).map_err(|error| {
-        let reason = match error.kind() {
-            std::io::ErrorKind::NotFound => "no such program".to_string(),
-            std::io::ErrorKind::PermissionDenied => "not executable (permission denied)".into(),
-            _ => error.to_string(),
-        };
-        AdapterError(format!("cannot start adapter `{program}`: {reason}"))
-    })?;
-    let command = config.argv.join(" ");
-    let deadline = Instant::now() + config.hello_timeout;
-    let line = match process.next_line(deadline) {
-        NextLine::Line(line) => line,
-        NextLine::TooLong => {
-            return Err(AdapterError(format!(
-                "adapter `{command}`: hello line longer than {} bytes",
-                process::MAX_LINE_BYTES
-            )))
-        }
-        NextLine::Ended => {
-            let status = process.exit_status(Duration::from_millis(500)).map_or_else(
-                || "closed its stdout".to_string(),
-                |s| format!("exited ({s})"),
-            );
-            return Err(AdapterError(format!(
-                "adapter `{command}` {status} before its hello line{}",
-                stderr_suffix(&process)
-            )));
-        }
-        NextLine::TimedOut => {
-            let message = format!(
-                "adapter `{command}` said no hello line within {}{}",
-                seconds(config.hello_timeout),
-                stderr_suffix(&process)
-            );
-            process.kill();
-            return Err(AdapterError(message));
-        }
-        NextLine::Interrupted => {
-            process.kill();
-            return Err(AdapterError(format!(
-                "adapter `{command}`: interrupted while waiting for its hello"
-            )));
-        }
-    };
-    match parse_hello(&line) {
-        Ok(hello) => Ok((process, hello)),
-        Err(reason) => {
-            process.kill();
-            Err(AdapterError(format!(
-                "adapter `{command}`: bad hello line: {reason}"
-            )))
-        }
-    }
-}
-
-fn stderr_suffix(process: &AdapterProcess) -> String {
-    const LIMIT: usize = 300;
-    let tail = process.stderr_tail();
-    if tail.is_empty() {
-        return String::new();
-    }
-    let skip = tail.chars().count().saturating_sub(LIMIT);
-    let shown: String = tail.chars().skip(skip).collect();
-    let shown = crate::report::sanitize::terminal(&shown);
-    format!("; stderr: {}{shown}", if skip > 0 { "..." } else { "" })
 }
 
 /// An input for a message: its hex, cut after 16 bytes.

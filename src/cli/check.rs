@@ -150,7 +150,12 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         answer_timeout: limits.answer_timeout,
         hello_timeout: limits.hello_timeout,
     };
-    let external = ExternalDecoder::start(config).map_err(|e| CliError(e.0))?;
+    let external = match ExternalDecoder::start(config) {
+        Ok(external) => external,
+        // Stopped while waiting for the hello: nothing was found yet.
+        Err(_) if interrupt::requested() => return Ok(EXIT_INTERRUPTED),
+        Err(error) => return Err(CliError(error.0)),
+    };
     let (created, stamp) = utc_now();
     let (report, stopped) = check_one(Subject::External(&external), &inputs, &limits, created);
     drop(external);
