@@ -28,6 +28,7 @@ use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
+use crate::report::export::OutputFormat;
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
@@ -67,6 +68,10 @@ pub struct CheckArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Report formats, comma-separated: json (always written, with .md and .html), sarif
+    /// (`utf8conf.sarif`), junit (`junit.xml`), in the output directory.
+    #[arg(long, value_delimiter = ',', default_value = "json")]
+    format: Vec<OutputFormat>,
 }
 
 /// Runs `utf8conf check`.
@@ -105,7 +110,10 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     print_summary(&report, &directory);
-    Ok(if report.is_conformant() { 0 } else { 1 })
+    let conformant = report.is_conformant();
+    let written = [(report, directory.clone())];
+    super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
+    Ok(if conformant { 0 } else { 1 })
 }
 
 fn check_one(
@@ -187,13 +195,17 @@ fn check_all(
         .unwrap_or_else(|| Path::new("reports").join(format!("matrix-{stamp}")));
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    let write_report = |report: &ConformanceReport, rows: &mut Vec<MatrixRow>| {
+    let mut written = Vec::new();
+    let write_report = |report: ConformanceReport,
+                        rows: &mut Vec<MatrixRow>,
+                        written: &mut Vec<(ConformanceReport, PathBuf)>| {
         let sub = file_name_part(&report.decoder.name);
         report
             .write(&directory.join(&sub))
             .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-        print_summary(report, &directory.join(&sub));
-        rows.push(MatrixRow::from_report(report, &sub));
+        print_summary(&report, &directory.join(&sub));
+        rows.push(MatrixRow::from_report(&report, &sub));
+        written.push((report, directory.join(&sub)));
         Ok::<(), CliError>(())
     };
 
@@ -204,7 +216,7 @@ fn check_all(
             args.quiet,
             created.clone(),
         )?;
-        write_report(&report, &mut rows)?;
+        write_report(report, &mut rows, &mut written)?;
     }
     for entry in &list.adapters {
         let missing = entry.missing_tools();
@@ -241,7 +253,7 @@ fn check_all(
             args.quiet,
             created.clone(),
         ) {
-            Ok(report) => write_report(&report, &mut rows)?,
+            Ok(report) => write_report(report, &mut rows, &mut written)?,
             Err(CliError(reason)) => {
                 eprintln!("utf8conf: {} stopped: {reason}", entry.name);
                 skipped.push(Skipped {
@@ -263,6 +275,7 @@ fn check_all(
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     println!("matrix: {}", directory.join("matrix.md").display());
+    super::formats::write_check_formats(&args.format, &directory, &written, &matrix.skipped)?;
     let all_conformant = matrix
         .decoders
         .iter()

@@ -6,6 +6,7 @@
 mod check;
 mod decode;
 mod decoders;
+mod formats;
 mod reproduce;
 mod run;
 pub mod seed_corpus;
