@@ -154,7 +154,7 @@ impl ExportedFinding {
             decoder,
             aspect: departure.aspect.to_string(),
             categories: departure.categories.clone(),
-            title: departure.summary.clone(),
+            title: format!("{}: {}", report.decoder.name, departure.summary),
             witness_hex: departure.input_hex.clone(),
             explanation: departure.explanation.clone(),
             reproduce: None,
