@@ -118,6 +118,7 @@ fn build_report(
             conditions: context
                 .conditions
                 .map(|conditions| format!("fuzz target {}: {conditions}", context.target)),
+            finding: None,
         },
     )
 }

@@ -78,7 +78,7 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
     println!("input: {}", report.minimized_hex);
     match found {
         Some(signature) if signature == expected => {
-            println!("reproduced {}: {}", signature.id(), describe(&signature));
+            println!("reproduced {}: {}", report.id, describe(&signature));
             Ok(1)
         }
         Some(signature) => {

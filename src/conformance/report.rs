@@ -18,6 +18,7 @@ use super::{
     reference_outcome_json, CategoryStatus, CheckRun, Example, CONFORMANCE_SCHEMA,
 };
 use crate::corpus::Origin;
+use crate::finding::{DecoderAction, Finding};
 use crate::reference::Reference;
 use crate::report::time;
 use crate::report::write_atomically;
@@ -36,6 +37,9 @@ pub struct ConformanceReport {
     pub decoder: DecoderInfo,
     /// `conformant` or `deviations`.
     pub verdict: &'static str,
+    /// The findings: one per bug, named by its root cause (first, the departures below are
+    /// the detail).
+    pub findings: Vec<Finding>,
     /// Counts and timing.
     pub summary: Summary,
     /// One row per taxonomy category.
@@ -75,6 +79,8 @@ pub struct Summary {
     pub duration_seconds: f64,
     /// Inputs per second.
     pub inputs_per_second: f64,
+    /// Findings.
+    pub findings: usize,
     /// Categories with status `fail`.
     pub categories_failed: usize,
     /// Distinct departures.
@@ -100,6 +106,14 @@ pub struct CategoryRow {
     /// When the status is `policy`: the smallest input where the policy shows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_example_hex: Option<String>,
+    /// The findings whose root cause is of this category (status `fail`), or, for status
+    /// `affected`, the findings the departures here are manifestations of.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
+    /// The findings the departures in this category are manifestations of, when the
+    /// category is not their cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub affected_by: Vec<String>,
 }
 
 /// A failing aspect of a category.
@@ -136,6 +150,11 @@ pub struct DepartureEntry {
     pub explanation: String,
     /// What this departure means, in one sentence.
     pub summary: String,
+    /// The finding this departure is a manifestation of, by id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
+    /// The command that shows the decoder's answer on `input_hex`.
+    pub reproduce: String,
 }
 
 /// The U+FFFD policy finding.
@@ -234,6 +253,12 @@ impl ConformanceReport {
                     reference: reference_outcome_json(input),
                     explanation: explanation(input),
                     summary: departure_summary(departure.aspect.as_str(), input, answer),
+                    finding: finding_of_departure(&run.findings, input, answer, run.capabilities),
+                    reproduce: super::reproduce_command(
+                        &run.decoder_name,
+                        run.command.as_deref(),
+                        input,
+                    ),
                 }
             })
             .collect();
@@ -357,8 +382,26 @@ impl ConformanceReport {
                 } else {
                     None
                 };
-                let status = if !failures.is_empty() {
+                // Causal status: `fail` only when a finding's root cause is of this
+                // category; departures here that belong to other findings only affect it.
+                let own: Vec<String> = run
+                    .findings
+                    .iter()
+                    .filter(|f| f.categories.contains(&category) && !is_policy_finding(f))
+                    .map(|f| f.id.clone())
+                    .collect();
+                let mut affected_by: Vec<String> = departures
+                    .iter()
+                    .filter(|d| d.categories.contains(&category))
+                    .filter_map(|d| d.finding.clone())
+                    .filter(|id| !own.contains(id))
+                    .collect();
+                affected_by.sort();
+                affected_by.dedup();
+                let status = if !own.is_empty() {
                     CategoryStatus::Fail
+                } else if !failures.is_empty() {
+                    CategoryStatus::Affected
                 } else if policy_example_hex.is_some() {
                     CategoryStatus::Policy
                 } else if inputs == 0 {
@@ -372,6 +415,8 @@ impl ConformanceReport {
                     inputs,
                     failures,
                     policy_example_hex,
+                    findings: own,
+                    affected_by,
                 }
             })
             .collect();
@@ -388,6 +433,7 @@ impl ConformanceReport {
                 .iter()
                 .filter(|row| row.status == CategoryStatus::Fail)
                 .count(),
+            findings: run.findings.len(),
             departures: departures.len(),
             restarts: run.restarts,
             exit_note: run.exit_note.clone(),
@@ -407,6 +453,7 @@ impl ConformanceReport {
             } else {
                 "deviations"
             },
+            findings: run.findings.clone(),
             summary,
             categories,
             replacement_policy,
@@ -436,6 +483,34 @@ impl ConformanceReport {
             super::render::html(self).as_bytes(),
         )
     }
+}
+
+/// A finding that is a replacement or wrapper policy (its categories show as `policy`).
+fn is_policy_finding(finding: &Finding) -> bool {
+    matches!(
+        finding.cause.decoder_does,
+        DecoderAction::Replacements { .. } | DecoderAction::StripsBom
+    )
+}
+
+/// The finding a departure belongs to: the one whose cause has the same kind of action as
+/// the departure's own diagnosis, the same unit categories first.
+fn finding_of_departure(
+    findings: &[Finding],
+    input: &[u8],
+    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+    capabilities: crate::decoders::Capabilities,
+) -> Option<String> {
+    let diagnosis = crate::diagnosis::diagnose_input(input, answer, capabilities)?;
+    let action = diagnosis.cause.decoder_does.name();
+    let same_action = |f: &&Finding| f.cause.decoder_does.name() == action;
+    findings
+        .iter()
+        .filter(same_action)
+        .find(|f| f.categories == diagnosis.cause.categories())
+        .or_else(|| findings.iter().find(same_action))
+        .or_else(|| findings.first())
+        .map(|f| f.id.clone())
 }
 
 /// Policy examples shown in a report.

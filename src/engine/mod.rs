@@ -27,11 +27,10 @@
 pub mod budget;
 pub mod check;
 pub mod compare;
-pub mod contain;
-pub mod explain;
-pub mod minimize;
 pub mod progress;
 pub mod signature;
+
+pub use crate::diagnosis::{contain, explain, minimize};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
@@ -43,6 +42,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::corpus::{Input, Origin};
 use crate::decoders::Decoder;
+use crate::finding::{Finding, Manifestation};
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
@@ -57,6 +57,9 @@ use check::{check_decoder, signature_of, PairChecker, REFERENCE_NAME};
 use compare::Aspect;
 use progress::{Progress, ProgressMode};
 use signature::Signature;
+
+/// Manifestations kept per finding in a run's report.
+const MANIFESTATIONS_KEPT: usize = 4;
 
 /// Exit code of a run without divergences.
 pub const EXIT_CLEAN: u8 = 0;
@@ -468,6 +471,8 @@ struct Collector<'e> {
     run_dir: PathBuf,
     reports: Vec<DivergenceReport>,
     report_of: HashMap<Signature, usize>,
+    /// Finding id -> index in `reports`: one report per finding.
+    report_of_finding: HashMap<String, usize>,
     over_limit: HashSet<Signature>,
     counters: Vec<AspectCounters>,
     sources: BTreeMap<String, u64>,
@@ -485,6 +490,7 @@ impl<'e> Collector<'e> {
             run_dir: run_dir.to_path_buf(),
             reports: Vec::new(),
             report_of: HashMap::new(),
+            report_of_finding: HashMap::new(),
             over_limit: HashSet::new(),
             counters: vec![AspectCounters::default(); engine.decoders.len()],
             sources: BTreeMap::new(),
@@ -517,25 +523,60 @@ impl<'e> Collector<'e> {
                 continue;
             }
             let raw_signature = found.signature.clone();
-            let (signature, minimized) = self.minimize(&found);
-            if let Some(&slot) = self.report_of.get(&signature) {
-                // Another input already led to the same minimised divergence.
+            let (signature, minimized, finding) = self.minimize(&found);
+            // One report per finding: a signature whose root cause is already reported
+            // is a manifestation of that finding.
+            let existing = finding
+                .as_ref()
+                .and_then(|f| self.report_of_finding.get(&f.id))
+                .or_else(|| self.report_of.get(&signature))
+                .copied();
+            if let Some(slot) = existing {
                 self.report_of.insert(raw_signature, slot);
+                self.report_of.insert(signature.clone(), slot);
+                self.add_manifestation(slot, &signature, &minimized.bytes);
                 self.add_occurrences(slot, found);
                 continue;
             }
-            let report = self.new_report(found, &signature, &minimized)?;
-            self.report_of.insert(raw_signature, self.reports.len());
-            self.report_of.insert(signature, self.reports.len());
+            let report = self.new_report(found, &signature, &minimized, finding)?;
+            let slot = self.reports.len();
+            self.report_of.insert(raw_signature, slot);
+            self.report_of.insert(signature, slot);
+            self.report_of_finding.insert(report.id.clone(), slot);
             self.reports.push(report);
         }
         Ok(())
+    }
+
+    /// Notes a signature met under the finding in `slot` when it is about other categories.
+    fn add_manifestation(&mut self, slot: usize, signature: &Signature, witness: &[u8]) {
+        let finding = &mut self.reports[slot].finding;
+        let unit_categories = |f: &Finding| match &f.cause.unit.unit {
+            crate::finding::UnitKind::Error { category } => vec![*category],
+            _ => f.categories.clone(),
+        };
+        if signature.categories.is_empty()
+            || signature.categories == unit_categories(finding)
+            || finding.manifestations.len() >= MANIFESTATIONS_KEPT
+            || finding
+                .manifestations
+                .iter()
+                .any(|m| m.categories == signature.categories)
+        {
+            return;
+        }
+        finding.manifestations.push(Manifestation {
+            categories: signature.categories.clone(),
+            input_hex: format_hex(witness),
+            aspects: vec![signature.aspect],
+        });
     }
 
     /// Counts `found` under the report in `slot`, keeping a few more origins.
     fn add_occurrences(&mut self, slot: usize, found: Found) {
         let report = &mut self.reports[slot];
         report.occurrences += found.count;
+        report.finding.occurrences += found.count;
         let room =
             self.options.origins_kept - report.other_origins.len().min(self.options.origins_kept);
         report.other_origins.extend(
@@ -545,38 +586,40 @@ impl<'e> Collector<'e> {
         );
     }
 
-    /// Minimises the first occurrence of a new signature; returns the signature the report
-    /// is filed under, with the minimised input.
+    /// Minimises the first occurrence of a new signature with the grading core
+    /// ([`crate::diagnosis::in_process_finding`]: remove bytes while the decoder departs in
+    /// the same aspect with the same kind of action, then probe the position), and returns
+    /// the signature of the minimised input (what `utf8conf reproduce` checks), the
+    /// minimised input, and its finding.
     ///
-    /// Most divergences keep their whole signature while shrinking. A crash, a timeout or a
-    /// protocol error cannot say which bytes caused it, so its signature's categories are
-    /// those of every error in the input; it shrinks keeping only the decoder, aspect and
-    /// shape, and is filed under the signature of what remains, so one panic met in many
-    /// inputs is one report.
-    fn minimize(&self, found: &Found) -> (Signature, minimize::Minimized) {
+    /// A decoder that does not depart again on the same input (a flaky adapter) keeps its
+    /// first input and signature, without a finding of its own.
+    fn minimize(&self, found: &Found) -> (Signature, minimize::Minimized, Option<Finding>) {
         let decoder = self.engine.decoders[found.decoder].as_ref();
-        let mut checker = PairChecker::new(decoder);
-        let target = found.signature.clone();
-        let is_failure = matches!(
-            target.aspect,
-            Aspect::Crash | Aspect::Timeout | Aspect::Protocol
-        );
-        let minimized =
-            minimize::minimize(&found.bytes, self.options.minimization_calls, |candidate| {
-                checker.signature(candidate).is_some_and(|signature| {
-                    if is_failure {
-                        (&signature.aspect, &signature.shape) == (&target.aspect, &target.shape)
-                    } else {
-                        signature == target
-                    }
-                })
-            });
-        let signature = if is_failure {
-            checker.signature(&minimized.bytes).unwrap_or(target)
-        } else {
-            target
-        };
-        (signature, minimized)
+        let no_command = |_: &[u8]| String::new();
+        match crate::diagnosis::in_process_finding(decoder, &found.bytes, found.count, &no_command)
+        {
+            Some((finding, witness, calls)) => {
+                let signature = PairChecker::new(decoder)
+                    .signature(&witness)
+                    .unwrap_or_else(|| found.signature.clone());
+                let minimized = minimize::Minimized {
+                    budget_exhausted: calls >= crate::diagnosis::MINIMISE_BUDGET,
+                    bytes: witness,
+                    calls,
+                };
+                (signature, minimized, Some(finding))
+            }
+            None => (
+                found.signature.clone(),
+                minimize::Minimized {
+                    bytes: found.bytes.clone(),
+                    calls: 0,
+                    budget_exhausted: false,
+                },
+                None,
+            ),
+        }
     }
 
     /// Writes the report of a new signature.
@@ -585,6 +628,7 @@ impl<'e> Collector<'e> {
         found: Found,
         signature: &Signature,
         minimized: &minimize::Minimized,
+        finding: Option<Finding>,
     ) -> io::Result<DivergenceReport> {
         let decoder = self.engine.decoders[found.decoder].as_ref();
         let report = build_report(
@@ -604,6 +648,7 @@ impl<'e> Collector<'e> {
                 occurrences: found.count,
                 first_input: found.first_input,
                 conditions: None,
+                finding,
             },
         );
         write_json_atomically(&report_path(&self.run_dir, &report.id), &report)?;
@@ -726,6 +771,9 @@ pub struct ReportContext<'a> {
     /// Conditions the decoder ran under that are not part of the signature (a fuzz
     /// target's chunk plan or alignment), appended to the explanation in parentheses.
     pub conditions: Option<String>,
+    /// The finding the report is about, when the caller has diagnosed it; otherwise
+    /// [`build_report`] diagnoses the minimised input itself.
+    pub finding: Option<Finding>,
 }
 
 /// Builds the report of `signature`, first seen in `input`, minimised to `minimized`: the
@@ -771,9 +819,23 @@ pub fn build_report(
         .filter(|&aspect| aspect != signature.aspect)
         .map(|aspect| aspect.as_str().to_string())
         .collect();
-    let id = signature.id();
+    let no_command = |_: &[u8]| String::new();
+    let mut finding = context
+        .finding
+        .or_else(|| {
+            crate::diagnosis::in_process_finding(decoder, bytes, context.occurrences, &no_command)
+                .map(|(finding, _, _)| finding)
+        })
+        .unwrap_or_else(|| unexplained_finding(decoder, signature, bytes));
+    let id = finding.id.clone();
     let hex = format_hex(bytes);
     let path = context.report_dir.join(format!("{id}.json"));
+    let reproduce = format!(
+        "utf8conf reproduce {}",
+        shell_quote(&path.to_string_lossy())
+    );
+    finding.reproduce = reproduce.clone();
+    finding.occurrences = context.occurrences;
     let mut explanation = explain::explain(bytes);
     if let Some(conditions) = &context.conditions {
         explanation.push_str(&format!("\n({conditions})"));
@@ -797,10 +859,7 @@ pub fn build_report(
         occurrences: context.occurrences,
         first_seen: time::rfc3339(SystemTime::now()),
         first_input_index: context.first_input,
-        reproduce: format!(
-            "utf8conf reproduce {}",
-            shell_quote(&path.to_string_lossy())
-        ),
+        reproduce,
         reproduce_decode: [signature.reference.as_str(), signature.decoder.as_str()]
             .iter()
             .map(|name| {
@@ -817,5 +876,47 @@ pub fn build_report(
             calls: minimized.calls,
             budget_exhausted: minimized.budget_exhausted,
         },
+        finding,
+    }
+}
+
+/// The finding of a divergence the decoder does not show again on its minimised input (a
+/// flaky decoder): named by its signature, with no root cause beyond the first unit.
+fn unexplained_finding(decoder: &dyn Decoder, signature: &Signature, bytes: &[u8]) -> Finding {
+    let reference = Reference::rfc3629().decode(bytes);
+    let failure = Err(crate::decoders::DecoderFailure {
+        kind: crate::decoders::FailureKind::Crash,
+        message: "did not depart again on the minimised input".to_string(),
+    });
+    let mut cause = crate::diagnosis::diagnose(bytes, &reference, &failure, decoder.capabilities())
+        .expect("a failure always departs")
+        .cause;
+    cause.reference_does = format!("(not reproduced) {}", cause.reference_does);
+    Finding {
+        id: signature.id(),
+        decoder: decoder.name().to_string(),
+        title: format!(
+            "{} on {} (not reproduced on the minimised input)",
+            signature.aspect,
+            signature
+                .categories
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        categories: signature.categories.clone(),
+        witness_hex: format_hex(bytes),
+        aspects: vec![signature.aspect],
+        occurrences: 1,
+        explanation: explain::explain(bytes),
+        reference_outcome: serde_json::to_value(
+            Reference::rfc3629().outcome(REFERENCE_NAME, bytes),
+        )
+        .expect("outcomes serialise"),
+        decoder_answer: serde_json::Value::Null,
+        reproduce: String::new(),
+        manifestations: Vec::new(),
+        cause,
     }
 }

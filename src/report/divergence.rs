@@ -101,4 +101,7 @@ pub struct DivergenceReport {
     pub reproduce_decode: Vec<String>,
     /// How the minimised input was found.
     pub minimization: Minimization,
+    /// The finding this report is about (one report per finding): its root cause, title
+    /// and categories, and the signatures met as its manifestations.
+    pub finding: crate::finding::Finding,
 }

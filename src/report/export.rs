@@ -1,13 +1,13 @@
 //! What the CI formats (`--format sarif|junit`) say about a run or a check, in one shape.
 //!
-//! `utf8conf run` writes one divergence report per distinct divergence and `utf8conf check`
-//! one departure per distinct departure; code scanning (SARIF) and test-report viewers
-//! (JUnit) want the same few facts about each: a stable id, the decoder, the taxonomy
-//! categories, a one-line title, the smallest input that shows it (the witness), the
-//! reference's explanation, a command that reproduces it, and where it came from (a vector
-//! file and line, or the report file itself). [`ExportedFinding`] is that shape, built
-//! from either kind of report, so the two writers ([`super::sarif`], [`super::junit`])
-//! know nothing of where a finding came from.
+//! `utf8conf run` writes one divergence report per finding and `utf8conf check` lists its
+//! findings first ([`crate::finding::Finding`]: one bug of one decoder, named by its root
+//! cause). Code scanning (SARIF) and test-report viewers (JUnit) want a few facts about
+//! each: its stable id, the decoder, the taxonomy categories of its root cause, its title,
+//! the witness, the reference's explanation, a command that reproduces it, and where it
+//! came from (a vector file and line, or the report file itself). [`ExportedFinding`] is
+//! that shape, built from a finding and the inputs that showed it, so the two writers
+//! ([`super::sarif`], [`super::junit`]) know nothing of which command found it.
 //!
 //! Vector locations: a vector file's cases are TOML tables whose `id = "..."` line names
 //! them (`vectors/README.md`), so a finding from a vector points at that line of that file.
@@ -19,10 +19,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 
-use crate::conformance::report::{ConformanceReport, DepartureEntry};
+use crate::conformance::report::ConformanceReport;
 use crate::corpus::{vectors, Origin};
+use crate::finding::Finding;
 use crate::report::divergence::DivergenceReport;
-use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::Category;
 
 /// The report formats of `run` and `check`. JSON (with Markdown and HTML for `check`) is
@@ -56,14 +56,13 @@ pub struct SourceLocation {
 /// One finding, as the CI formats show it (see the module header).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportedFinding {
-    /// A stable id: the divergence report's signature id, or for a departure a hash of
-    /// decoder, aspect, categories and witness.
+    /// The finding's stable id.
     pub id: String,
     /// The decoder under test.
     pub decoder: String,
-    /// The aspect that differs (`valid`, `scalars`, `crash`, ...).
+    /// The aspects that differ (`valid`, `scalars`, `crash`, ...), comma-separated.
     pub aspect: String,
-    /// The taxonomy categories of the witness.
+    /// The taxonomy categories of the root-cause unit.
     pub categories: Vec<Category>,
     /// One line in plain words.
     pub title: String,
@@ -86,84 +85,80 @@ pub struct ExportedFinding {
 }
 
 impl ExportedFinding {
-    /// A divergence report of `utf8conf run` (written at `report_path`).
-    pub fn from_divergence(report: &DivergenceReport, report_path: &Path) -> ExportedFinding {
-        let decoder = report.decoders.last().cloned().unwrap_or_default();
-        let category_names: Vec<&str> = report.categories.iter().map(|c| c.as_str()).collect();
-        let failure_kind = report.failure.as_ref().map(|failure| failure.kind.clone());
-        let title = match &failure_kind {
-            Some(kind) => format!("{decoder}: {kind} on input {}", report.minimized_hex),
-            None => format!(
-                "{decoder} differs from the reference on {} ({}){}",
-                report.aspect,
-                report.shape,
-                if category_names.is_empty() {
-                    String::new()
-                } else {
-                    format!(" for {}", category_names.join(", "))
-                }
-            ),
-        };
-        ExportedFinding {
-            id: report.id.clone(),
-            decoder,
-            aspect: report.aspect.clone(),
-            categories: report.categories.clone(),
-            title,
-            witness_hex: report.minimized_hex.clone(),
-            explanation: report.explanation.clone(),
-            reproduce: Some(report.reproduce.clone()),
-            failure_kind,
-            severity: None,
-            origin: report.origin.clone(),
-            other_origins: report.other_origins.clone(),
-            location: location_of(&report.origin).unwrap_or_else(|| file_location(report_path)),
-        }
-    }
-
-    /// Every departure of a `utf8conf check` report (written into `directory`).
-    pub fn from_conformance(report: &ConformanceReport, directory: &Path) -> Vec<ExportedFinding> {
-        let json_path = directory.join("conformance.json");
-        report
-            .departures
-            .iter()
-            .map(|departure| ExportedFinding::from_departure(report, departure, &json_path))
-            .collect()
-    }
-
-    fn from_departure(
-        report: &ConformanceReport,
-        departure: &DepartureEntry,
-        json_path: &Path,
+    /// The shape of `finding` ([`crate::finding::Finding`], one bug of one decoder), first
+    /// seen in an input from `origin` (and later in `other_origins`); `report_path` is the
+    /// JSON file that holds it (the location when `origin` is not a vector case).
+    pub fn from_finding(
+        finding: &Finding,
+        origin: Origin,
+        other_origins: Vec<Origin>,
+        report_path: &Path,
     ) -> ExportedFinding {
-        let decoder = report.decoder.name.clone();
-        let category_names: Vec<&str> = departure.categories.iter().map(|c| c.as_str()).collect();
-        let key = format!(
-            "{decoder}\n{}\n{}\n{}",
-            departure.aspect,
-            category_names.join(","),
-            departure.input_hex
-        );
-        let failure_kind = departure
+        let aspects: Vec<&str> = finding.aspects.iter().map(|a| a.as_str()).collect();
+        let failure_kind = finding
             .decoder_answer
             .get("failure")
             .and_then(|kind| kind.as_str())
             .map(str::to_string);
         ExportedFinding {
-            id: fnv1a64_hex(key.as_bytes()),
-            decoder,
-            aspect: departure.aspect.to_string(),
-            categories: departure.categories.clone(),
-            title: format!("{}: {}", report.decoder.name, departure.summary),
-            witness_hex: departure.input_hex.clone(),
-            explanation: departure.explanation.clone(),
-            reproduce: None,
+            id: finding.id.clone(),
+            decoder: finding.decoder.clone(),
+            aspect: aspects.join(","),
+            categories: finding.categories.clone(),
+            title: format!("{}: {}", finding.decoder, finding.title),
+            witness_hex: finding.witness_hex.clone(),
+            explanation: finding.explanation.clone(),
+            reproduce: Some(finding.reproduce.clone()).filter(|command| !command.is_empty()),
             failure_kind,
             severity: None,
-            origin: departure.origin.clone(),
-            other_origins: Vec::new(),
-            location: location_of(&departure.origin).unwrap_or_else(|| file_location(json_path)),
+            location: location_of(&origin).unwrap_or_else(|| file_location(report_path)),
+            origin,
+            other_origins,
         }
+    }
+
+    /// A divergence report of `utf8conf run` (one report per finding), written at
+    /// `report_path`.
+    pub fn from_divergence(report: &DivergenceReport, report_path: &Path) -> ExportedFinding {
+        let mut exported = ExportedFinding::from_finding(
+            &report.finding,
+            report.origin.clone(),
+            report.other_origins.clone(),
+            report_path,
+        );
+        // The report's own command re-runs the pair from the report file.
+        exported.reproduce = Some(report.reproduce.clone());
+        exported
+    }
+
+    /// Every finding of a `utf8conf check` report (written into `directory`), located at
+    /// the first of its departures that came from a vector case, if any.
+    pub fn from_conformance(report: &ConformanceReport, directory: &Path) -> Vec<ExportedFinding> {
+        let json_path = directory.join("conformance.json");
+        report
+            .findings
+            .iter()
+            .map(|finding| {
+                let mut origins = report
+                    .departures
+                    .iter()
+                    .filter(|departure| departure.finding.as_deref() == Some(finding.id.as_str()))
+                    .map(|departure| departure.origin.clone());
+                let first = origins.next().unwrap_or_else(|| Origin::User {
+                    source: format!("utf8conf check of {}", finding.decoder),
+                });
+                let mut others: Vec<Origin> = origins.collect();
+                // A vector case, when there is one, is the better place to point at.
+                if location_of(&first).is_none() {
+                    if let Some(index) = others.iter().position(|o| location_of(o).is_some()) {
+                        let vector = others.remove(index);
+                        others.insert(0, first);
+                        return ExportedFinding::from_finding(finding, vector, others, &json_path);
+                    }
+                }
+                ExportedFinding::from_finding(finding, first, others, &json_path)
+            })
+            .collect()
     }
 
     /// True when the finding came from (or was also seen in) inputs of `source` (a vector

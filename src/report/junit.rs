@@ -8,8 +8,9 @@
 //! `.ci/ci-formats.sh` reads every file written in CI back with `junitparser`.
 //!
 //! - `check`: one suite per decoder, one test case per taxonomy category: a `fail`
-//!   category fails with its departures, an `untested` one is skipped, `pass` and `policy`
-//!   pass (the policy noted in `system-out`).
+//!   category fails with the findings whose root cause is of that category, an `untested`
+//!   one is skipped, `pass`, `policy` and `affected` pass (the policy, or the findings about
+//!   other categories that show there, noted in `system-out`).
 //! - `run`: one suite per decoder, one test case per input source (each vector file, each
 //!   generator): it fails with the findings first seen, or also seen, in that source's
 //!   inputs.
@@ -92,8 +93,7 @@ fn outcome_of(findings: &[&ExportedFinding]) -> CaseOutcome {
 }
 
 /// The suites of `utf8conf check`: per report (decoder), one case per category. `findings`
-/// are the departures of each report, in the report's order (see
-/// [`ExportedFinding::from_conformance`]).
+/// are each report's findings (see [`ExportedFinding::from_conformance`]).
 pub fn check_suites(reports: &[(&ConformanceReport, Vec<ExportedFinding>)]) -> Vec<TestSuite> {
     reports
         .iter()
@@ -108,14 +108,10 @@ pub fn check_suites(reports: &[(&ConformanceReport, Vec<ExportedFinding>)]) -> V
                             CaseOutcome::Skipped("no input of this category was checked".into())
                         }
                         CategoryStatus::Fail => {
-                            let mut shown: Vec<&ExportedFinding> = Vec::new();
-                            for failure in &row.failures {
-                                if let Some(finding) = findings.get(failure.departure) {
-                                    if !shown.contains(&finding) {
-                                        shown.push(finding);
-                                    }
-                                }
-                            }
+                            let shown: Vec<&ExportedFinding> = findings
+                                .iter()
+                                .filter(|finding| row.findings.contains(&finding.id))
+                                .collect();
                             match outcome_of(&shown) {
                                 CaseOutcome::Passed => CaseOutcome::Failed {
                                     message: format!("{} fails", row.category),
@@ -124,11 +120,20 @@ pub fn check_suites(reports: &[(&ConformanceReport, Vec<ExportedFinding>)]) -> V
                                 failed => failed,
                             }
                         }
-                        CategoryStatus::Pass | CategoryStatus::Policy => CaseOutcome::Passed,
+                        CategoryStatus::Pass
+                        | CategoryStatus::Policy
+                        | CategoryStatus::Affected => CaseOutcome::Passed,
                     };
-                    let output = row.policy_example_hex.as_ref().map(|hex| {
-                        format!("a policy, not a departure; smallest input showing it: [{hex}]")
-                    });
+                    let output = if row.status == CategoryStatus::Affected {
+                        Some(format!(
+                            "affected by findings about other categories: {}",
+                            row.affected_by.join(", ")
+                        ))
+                    } else {
+                        row.policy_example_hex.as_ref().map(|hex| {
+                            format!("a policy, not a departure; smallest input showing it: [{hex}]")
+                        })
+                    };
                     TestCase {
                         classname: decoder.clone(),
                         name: row.category.as_str().to_string(),

@@ -94,6 +94,9 @@ fn describe(category: Category) -> (&'static str, &'static str) {
         Category::BomStripped => ("Byte order mark stripped", "A leading U+FEFF was dropped: a wrapper policy rather than decoding."),
         Category::ValidRejected => ("Well-formed input rejected", "Well-formed UTF-8 was rejected."),
         Category::ValidMisdecoded => ("Well-formed input misdecoded", "Well-formed UTF-8 was accepted but decoded to other scalar values."),
+        Category::CharacterSwallowed => ("Well-formed character swallowed", "A well-formed character was consumed as part of an error unit (Unicode 3.9; UTS #36 3.6)."),
+        Category::OutputCutShort => ("Output cut short", "The decoder stopped early: its output ends where the reference's goes on."),
+        Category::OffsetMiscounted => ("Error offset miscounted", "The first error is right but its offset is counted another way (after a BOM, or in characters)."),
     }
 }
 
