@@ -216,6 +216,57 @@ fn the_buggy_decoder_differs_only_above_max() {
     }
 }
 
+/// The targets' screen (reference decoded once, reused outcomes) picks exactly the decoder
+/// that the full check would report first: on every `differential` corpus file and every
+/// input of up to 2 bytes, with the planted `above-max` decoder among the in-process ones.
+#[test]
+fn the_screen_picks_the_decoder_the_full_check_reports() {
+    let in_process = decoders::in_process();
+    let mut decoders: Vec<&dyn Decoder> = in_process.iter().map(|d| d.as_ref()).collect();
+    decoders.push(&buggy::BuggyAboveMax);
+    let mut inputs: Vec<Vec<u8>> = files_of("corpus", "differential")
+        .iter()
+        .map(|file| std::fs::read(file).unwrap())
+        .collect();
+    inputs.push(Vec::new());
+    inputs.extend((0..=255u8).map(|a| vec![a]));
+    for a in 0..=255u8 {
+        inputs.extend((0..=255u8).map(|b| vec![a, b]));
+    }
+    inputs.push(b"ok \xF4\x90\x80\x80".to_vec());
+    let dir = report_dir();
+    let context = report::FuzzContext {
+        target: "differential",
+        conditions: None,
+        report_dir: &dir,
+    };
+    let mut screen = checks::Screen::new();
+    let mut departing_inputs = 0;
+    for input in &inputs {
+        let screened = screen
+            .first_departing(input, &decoders)
+            .map(|decoder| decoder.name().to_string());
+        let checked = decoders
+            .iter()
+            .find(|decoder| {
+                screened.as_deref() == Some(decoder.name())
+                    || report::check_pair(**decoder, input, context).is_some()
+            })
+            .map(|decoder| decoder.name().to_string());
+        // When the screen names a decoder, the full check must report it too.
+        if let Some(name) = &screened {
+            let decoder = decoders.iter().find(|d| d.name() == name).unwrap();
+            assert!(
+                report::check_pair(*decoder, input, context).is_some(),
+                "{input:02X?}: the screen flags {name}, the full check does not"
+            );
+            departing_inputs += 1;
+        }
+        assert_eq!(screened, checked, "{input:02X?}");
+    }
+    assert!(departing_inputs > 0, "the planted bug was never screened");
+}
+
 /// A finding is written once per signature: the second report of the same bug through
 /// another input is "known" and does not abort, unless it is the reported input itself.
 #[test]

@@ -8,14 +8,14 @@ use libfuzzer_sys::fuzz_target;
 use utf8conf::decoders::Decoder;
 use utf8conf_fuzz::{checks, decoders, findings};
 
-fn backends() -> &'static [Box<dyn Decoder>] {
-    static BACKENDS: OnceLock<Vec<Box<dyn Decoder>>> = OnceLock::new();
-    BACKENDS.get_or_init(decoders::backends)
+/// The backends, made once and kept for the life of the process (no per-input list).
+fn backends() -> &'static [&'static dyn Decoder] {
+    static BACKENDS: OnceLock<Vec<&'static dyn Decoder>> = OnceLock::new();
+    BACKENDS.get_or_init(|| decoders::leak(decoders::backends()))
 }
 
 fuzz_target!(|data: &[u8]| {
-    let backends: Vec<&dyn Decoder> = backends().iter().map(|d| d.as_ref()).collect();
-    if let Some(finding) = checks::backends_target(data, &backends, findings::report_dir()) {
+    if let Some(finding) = checks::backends_target(data, backends(), findings::report_dir()) {
         findings::abort_if_new(finding);
     }
 });

@@ -9,15 +9,16 @@ use libfuzzer_sys::fuzz_target;
 use utf8conf::decoders::streaming::StreamingDecoder;
 use utf8conf_fuzz::{checks, decoders, findings};
 
-fn streaming_decoders() -> &'static [Box<dyn StreamingDecoder>] {
-    static DECODERS: OnceLock<Vec<Box<dyn StreamingDecoder>>> = OnceLock::new();
-    DECODERS.get_or_init(decoders::streaming)
+/// The streaming decoders, made once and kept for the life of the process (no per-input
+/// list).
+fn streaming_decoders() -> &'static [&'static dyn StreamingDecoder] {
+    static DECODERS: OnceLock<Vec<&'static dyn StreamingDecoder>> = OnceLock::new();
+    DECODERS.get_or_init(|| decoders::leak(decoders::streaming()))
 }
 
 fuzz_target!(|data: &[u8]| {
-    let decoders: Vec<&dyn StreamingDecoder> =
-        streaming_decoders().iter().map(|d| d.as_ref()).collect();
-    if let Some(finding) = checks::streaming_target(data, &decoders, findings::report_dir()) {
+    let decoders = streaming_decoders();
+    if let Some(finding) = checks::streaming_target(data, decoders, findings::report_dir()) {
         findings::abort_if_new(finding);
     }
 });

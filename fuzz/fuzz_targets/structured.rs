@@ -9,14 +9,15 @@ use libfuzzer_sys::fuzz_target;
 use utf8conf::decoders::Decoder;
 use utf8conf_fuzz::{checks, decoders, findings};
 
-fn decoders_under_test() -> &'static [Box<dyn Decoder>] {
-    static DECODERS: OnceLock<Vec<Box<dyn Decoder>>> = OnceLock::new();
-    DECODERS.get_or_init(decoders::in_process)
+/// The decoders, made once and kept for the life of the process (no per-input list).
+fn decoders_under_test() -> &'static [&'static dyn Decoder] {
+    static DECODERS: OnceLock<Vec<&'static dyn Decoder>> = OnceLock::new();
+    DECODERS.get_or_init(|| decoders::leak(decoders::in_process()))
 }
 
 fuzz_target!(|data: &[u8]| {
-    let decoders: Vec<&dyn Decoder> = decoders_under_test().iter().map(|d| d.as_ref()).collect();
-    if let Some(finding) = checks::structured_target(data, &decoders, findings::report_dir()) {
+    let decoders = decoders_under_test();
+    if let Some(finding) = checks::structured_target(data, decoders, findings::report_dir()) {
         findings::abort_if_new(finding);
     }
 });

@@ -34,3 +34,9 @@ pub fn streaming() -> Vec<Box<dyn StreamingDecoder>> {
     }
     decoders
 }
+
+/// `boxes` kept for the life of the process, as plain references: a fuzz target makes its
+/// decoder list once and passes the same slice on every input (no per-input allocation).
+pub fn leak<T: ?Sized>(boxes: Vec<Box<T>>) -> Vec<&'static T> {
+    boxes.into_iter().map(|boxed| &*Box::leak(boxed)).collect()
+}

@@ -41,9 +41,10 @@ use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
-use crate::report::sanitize;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
+use crate::report::export::OutputFormat;
+use crate::report::sanitize;
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
@@ -96,6 +97,10 @@ pub struct CheckArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Report formats, comma-separated: json (always written, with .md and .html), sarif
+    /// (`utf8conf.sarif`), junit (`junit.xml`), in the output directory.
+    #[arg(long, value_delimiter = ',', default_value = "json")]
+    format: Vec<OutputFormat>,
 }
 
 /// How each decoder is checked.
@@ -181,6 +186,8 @@ fn finish_one(
     report
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
+    let written = [(report.clone(), directory.clone())];
+    super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
     match stopped {
         None if report.is_conformant() => Ok(0),
         None => Ok(1),
@@ -339,18 +346,23 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
     let mut skipped = Vec::new();
     let mut used_names = BTreeSet::new();
     let mut interrupted = false;
-    let mut write_report = |report: &ConformanceReport, rows: &mut Vec<MatrixRow>| {
-        let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
-        report.write(&directory.join(&sub)).map_err(|e| {
-            CliError(format!(
-                "cannot write {}: {e}",
-                directory.join(&sub).display()
-            ))
-        })?;
-        print_summary(report, &directory.join(&sub));
-        rows.push(MatrixRow::from_report(report, &sub));
-        Ok::<(), CliError>(())
-    };
+    let mut written = Vec::new();
+    let mut write_report =
+        |report: ConformanceReport,
+         rows: &mut Vec<MatrixRow>,
+         written: &mut Vec<(ConformanceReport, PathBuf)>| {
+            let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
+            report.write(&directory.join(&sub)).map_err(|e| {
+                CliError(format!(
+                    "cannot write {}: {e}",
+                    directory.join(&sub).display()
+                ))
+            })?;
+            print_summary(&report, &directory.join(&sub));
+            rows.push(MatrixRow::from_report(&report, &sub));
+            written.push((report, directory.join(&sub)));
+            Ok::<(), CliError>(())
+        };
 
     for decoder in decoders::builtin() {
         if interrupt::requested() {
@@ -363,7 +375,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
             limits,
             created.clone(),
         );
-        write_report(&report, &mut rows)?;
+        write_report(report, &mut rows, &mut written)?;
         interrupted |= stopped == Some(Stop::Interrupted);
     }
     for entry in &list.adapters {
@@ -412,7 +424,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
             created.clone(),
         );
         drop(external);
-        write_report(&report, &mut rows)?;
+        write_report(report, &mut rows, &mut written)?;
         match stopped {
             Some(Stop::Interrupted) => interrupted = true,
             Some(stop) => eprintln!(
@@ -434,6 +446,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     println!("matrix: {}", directory.join("matrix.md").display());
+    super::formats::write_check_formats(&args.format, &directory, &written, &matrix.skipped)?;
     if interrupted {
         return Ok(EXIT_INTERRUPTED);
     }

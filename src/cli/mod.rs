@@ -10,6 +10,7 @@ mod check;
 mod decode;
 mod decoders;
 mod exhaustive;
+mod formats;
 mod lib_worker;
 mod prove;
 mod reproduce;

@@ -20,6 +20,7 @@ use crate::engine::budget::{Budget, DEFAULT_BUDGET};
 use crate::engine::compare::Aspect;
 use crate::engine::progress::{group_digits, ProgressMode};
 use crate::engine::{Engine, RunOptions, RunResult};
+use crate::report::export::OutputFormat;
 
 /// Arguments of `utf8conf run`.
 #[derive(Debug, Args)]
@@ -47,6 +48,10 @@ pub struct RunArgs {
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Report formats, comma-separated: json (always written), sarif (`utf8conf.sarif`),
+    /// junit (`junit.xml`), in the run directory.
+    #[arg(long, value_delimiter = ',', default_value = "json")]
+    format: Vec<OutputFormat>,
 }
 
 impl RunArgs {
@@ -84,6 +89,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         .run(inputs, &options)
         .map_err(|error| CliError(format!("run failed: {error}")))?;
     print_table(&result);
+    super::formats::write_run_formats(&args.format, &result)?;
     Ok(result.summary.exit_code)
 }
 

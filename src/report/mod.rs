@@ -5,13 +5,19 @@
 //! - [`sanitize`]: adapter-controlled text made safe for Markdown, HTML and terminals.
 //! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
 //!   `schemas/summary.schema.json`.
+//! - `--format sarif|junit` of `run` and `check` also write the findings for CI:
+//!   [`sarif`] (`utf8conf.sarif`, for code scanning) and [`junit`] (`junit.xml`, for test
+//!   reports), both over [`export::ExportedFinding`].
 //!
-//! Both are contracts read by people and by other programs, so every file is written
+//! All are contracts read by people and by other programs, so every file is written
 //! atomically ([`write_atomically`]): a reader sees the old file or the new one, never half
 //! of one, even if the run is killed mid-write.
 
 pub mod divergence;
+pub mod export;
+pub mod junit;
 pub mod sanitize;
+pub mod sarif;
 pub mod summary;
 pub mod time;
 
