@@ -44,12 +44,12 @@ def case_key(case):
     return (size != "64KiB", INPUT_ORDER.index(name) if name in INPUT_ORDER else 99)
 
 
-def table(group, engines, ratios):
+def table(group, engines, ratios, title=None):
     results = load(group)
     if not results:
         return
     header = ["input"] + engines + [name for name, _, _ in ratios]
-    print(f"\n#### `{group}` (GB/s)\n")
+    print(f"\n#### {title or f'`{group}`'} (GB/s)\n")
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
     for case in sorted(results, key=case_key):
@@ -58,8 +58,11 @@ def table(group, engines, ratios):
         for engine in engines:
             cells.append(f"{row[engine]:.2f}" if engine in row else "-")
         for _, num, den in ratios:
-            if num in row and den in row:
-                cells.append(f"{row[num] / row[den]:.2f}x")
+            # `den` is one engine, or a list of engines whose best median is taken.
+            dens = [den] if isinstance(den, str) else den
+            present = [row[d] for d in dens if d in row]
+            if num in row and present:
+                cells.append(f"{row[num] / max(present):.2f}x")
             else:
                 cells.append("-")
         print("| " + " | ".join(cells) + " |")
@@ -70,13 +73,24 @@ table(
     ["fast", "fast-avx512", "fast-avx2", "fast-sse42", "fast-scalar", "std",
      "simdutf8-basic", "simdutf8-compat", "encoding_rs", "simdutf"],
     [("fast / simdutf8-basic", "fast", "simdutf8-basic"),
+     ("fast / simdutf", "fast", "simdutf"),
      ("fast-avx2 / simdutf8-basic", "fast-avx2", "simdutf8-basic"),
      ("fast / std", "fast", "std")],
 )
 table(
     "utf32",
-    ["fast", "fast-avx512", "fast-avx2", "fast-sse42", "std-chars", "simdutf"],
-    [("fast / std-chars", "fast", "std-chars"), ("fast / simdutf", "fast", "simdutf")],
+    ["fast", "fast-avx512", "fast-avx2", "fast-sse42", "std-chars", "simdutf",
+     "simdutf-with-errors"],
+    [("fast / std-chars", "fast", "std-chars"),
+     ("fast / best simdutf", "fast", ["simdutf", "simdutf-with-errors"])],
+)
+# From the run with SIMDUTF_FORCE_IMPLEMENTATION=haswell (simdutf's AVX2 kernel).
+table(
+    "utf32",
+    ["fast-avx2", "simdutf@haswell", "simdutf-with-errors@haswell"],
+    [("fast-avx2 / best simdutf@haswell", "fast-avx2",
+      ["simdutf@haswell", "simdutf-with-errors@haswell"])],
+    title="`utf32`, AVX2 against simdutf forced to `haswell`",
 )
 table(
     "lossy",

@@ -97,7 +97,8 @@ pub enum Backend {
     Sse42,
     /// x86-64 AVX2: 32-byte vectors for validation.
     Avx2,
-    /// x86-64 AVX512F + AVX512BW: 64-byte vectors for validation.
+    /// x86-64 AVX512F + AVX512BW: 64-byte vectors for validation; UTF-32 conversion by
+    /// the VBMI2 kernel where the CPU has AVX512VBMI/VBMI2, else the AVX2 code.
     Avx512,
     /// aarch64 NEON: 16-byte vectors.
     Neon,

@@ -55,7 +55,7 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
 }
 
 /// [`decode_utf32`] with any well-formed-chunk conversion `C`: the input is validated by
-/// `V` in chunks of [`DECODE_CHUNK`] bytes cut at character boundaries, and each chunk
+/// `V` in chunks of `DECODE_CHUNK` (8 KiB) cut at character boundaries, and each chunk
 /// found well-formed is converted by `C`; at the first chunk with an error, the DFA
 /// decodes the well-formed prefix and locates the error.
 ///

@@ -1,0 +1,226 @@
+//! Same-run throughput ratios of `utf8conf::fast` against its peers, measured
+//! *interleaved*: in each round every engine decodes the input once in turn (a few
+//! iterations, about a millisecond), so that load from other processes on a shared
+//! machine hits all engines alike. Prints, per input, the median throughput of each
+//! engine over the rounds and the median of the per-round ratios (ours / theirs).
+//!
+//! Run: `cargo bench --bench ratios` (all groups), and, for the AVX2 backend against
+//! simdutf's AVX2 kernel, `SIMDUTF_FORCE_IMPLEMENTATION=haswell cargo bench --bench
+//! ratios` (simdutf reads that variable once, on first use; with it set, only the
+//! `utf32-haswell` group runs). Criterion's `benches/fast.rs` gives the absolute
+//! figures for every engine; this one the ratios the targets are stated in.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use utf8conf::fast::{self, Backend};
+
+mod common;
+
+use common::{inputs, simdutf_name, SIZES};
+
+/// Rounds per input; the reported figures are medians over them.
+const ROUNDS: usize = 31;
+
+/// Bytes decoded per engine per round (whole inputs, at least one).
+const BYTES_PER_TURN: usize = 2 << 20;
+
+/// An engine: its name and one decoding of the input into reused buffers.
+type Engine<'a> = (String, Box<dyn FnMut(&[u8]) -> usize + 'a>);
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Runs `engines` interleaved on `bytes`; prints one table row per engine after the
+/// first, as `first / engine`.
+fn compare(group: &str, input: &str, bytes: &[u8], engines: &mut [Engine<'_>]) {
+    let turns = (BYTES_PER_TURN / bytes.len().max(1)).max(1);
+    let mut seconds: Vec<Vec<f64>> = vec![Vec::with_capacity(ROUNDS); engines.len()];
+    for _ in 0..ROUNDS + 1 {
+        for (engine, times) in engines.iter_mut().zip(seconds.iter_mut()) {
+            let start = Instant::now();
+            for _ in 0..turns {
+                black_box((engine.1)(black_box(bytes)));
+            }
+            times.push(start.elapsed().as_secs_f64() / turns as f64);
+        }
+    }
+    // The first round warms caches and the allocator; drop it.
+    for times in &mut seconds {
+        times.remove(0);
+    }
+    let gbps = |s: f64| bytes.len() as f64 / s / 1e9;
+    let ours = median(&mut seconds[0].clone());
+    for index in 1..engines.len() {
+        let mut ratios: Vec<f64> = (0..ROUNDS)
+            .map(|round| seconds[index][round] / seconds[0][round])
+            .collect();
+        let theirs = median(&mut seconds[index].clone());
+        println!(
+            "| {group} | {input} | {} | {:.2} | {} | {:.2} | {:.2}x |",
+            engines[0].0,
+            gbps(ours),
+            engines[index].0,
+            gbps(theirs),
+            median(&mut ratios)
+        );
+    }
+}
+
+/// simdutf's `convert_utf8_to_utf32` into `out` (capacity at least `bytes.len()`).
+#[cfg(target_arch = "x86_64")]
+fn simdutf_utf32(bytes: &[u8], out: &mut Vec<u32>, with_errors: bool) -> usize {
+    out.clear();
+    out.reserve(bytes.len());
+    // SAFETY: `out` has capacity for `bytes.len()` scalars, the most UTF-8 of that
+    // length holds; simdutf writes at most that many and returns how many (0, or an
+    // error code, on ill-formed input: the inputs here are well-formed).
+    unsafe {
+        let written = if with_errors {
+            let result = simdutf::convert_utf8_to_utf32_with_errors(
+                bytes.as_ptr(),
+                bytes.len(),
+                out.as_mut_ptr(),
+            );
+            assert!(matches!(result.error, simdutf::ErrorCode::Success));
+            result.count
+        } else {
+            simdutf::convert_utf8_to_utf32(bytes.as_ptr(), bytes.len(), out.as_mut_ptr())
+        };
+        out.set_len(written);
+    }
+    out.len()
+}
+
+fn main() {
+    let forced = std::env::var("SIMDUTF_FORCE_IMPLEMENTATION").is_ok_and(|v| !v.is_empty());
+    println!("| group | input | ours | GB/s | theirs | GB/s | ours / theirs |");
+    println!("|---|---|---|---:|---|---:|---:|");
+    for (len, size) in SIZES {
+        for input in inputs(len) {
+            let bytes = input.bytes();
+            let name = format!("{}-{size}", input.name);
+            let well_formed = std::str::from_utf8(bytes).is_ok();
+            let mut out32: Vec<u32> = Vec::with_capacity(len + 64);
+            let mut other32: Vec<u32> = Vec::with_capacity(len + 64);
+            if forced {
+                #[cfg(target_arch = "x86_64")]
+                if well_formed && Backend::Avx2.is_available() {
+                    let mut engines: Vec<Engine<'_>> = vec![
+                        (
+                            "fast-avx2".into(),
+                            Box::new(|b| {
+                                out32.clear();
+                                let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
+                                out32.len()
+                            }),
+                        ),
+                        (
+                            simdutf_name("simdutf"),
+                            Box::new(|b| simdutf_utf32(b, &mut other32, false)),
+                        ),
+                    ];
+                    compare("utf32-haswell", &name, bytes, &mut engines);
+                    drop(engines);
+                    let mut engines: Vec<Engine<'_>> = vec![
+                        (
+                            "fast-avx2".into(),
+                            Box::new(|b| {
+                                out32.clear();
+                                let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
+                                out32.len()
+                            }),
+                        ),
+                        (
+                            simdutf_name("simdutf-with-errors"),
+                            Box::new(|b| simdutf_utf32(b, &mut other32, true)),
+                        ),
+                    ];
+                    compare("utf32-haswell", &name, bytes, &mut engines);
+                    drop(engines);
+                }
+                continue;
+            }
+            if well_formed {
+                let mut engines: Vec<Engine<'_>> = vec![
+                    (
+                        "fast".into(),
+                        Box::new(|b| fast::validate(b).is_ok() as usize),
+                    ),
+                    (
+                        "simdutf8-basic".into(),
+                        Box::new(|b| simdutf8::basic::from_utf8(b).is_ok() as usize),
+                    ),
+                ];
+                #[cfg(target_arch = "x86_64")]
+                engines.push((
+                    "simdutf".into(),
+                    Box::new(|b| simdutf::validate_utf8(b) as usize),
+                ));
+                compare("validate", &name, bytes, &mut engines);
+                drop(engines);
+
+                let mut engines: Vec<Engine<'_>> = vec![
+                    (
+                        "fast".into(),
+                        Box::new(|b| {
+                            out32.clear();
+                            let _ = fast::decode_utf32(b, &mut out32);
+                            out32.len()
+                        }),
+                    ),
+                    (
+                        "std-chars".into(),
+                        Box::new(|b| {
+                            other32.clear();
+                            let text = std::str::from_utf8(b).unwrap();
+                            other32.extend(text.chars().map(u32::from));
+                            other32.len()
+                        }),
+                    ),
+                ];
+                compare("utf32", &name, bytes, &mut engines);
+                drop(engines);
+                #[cfg(target_arch = "x86_64")]
+                for with_errors in [false, true] {
+                    let their_name = if with_errors {
+                        "simdutf-with-errors"
+                    } else {
+                        "simdutf"
+                    };
+                    let mut engines: Vec<Engine<'_>> = vec![
+                        (
+                            "fast".into(),
+                            Box::new(|b| {
+                                out32.clear();
+                                let _ = fast::decode_utf32(b, &mut out32);
+                                out32.len()
+                            }),
+                        ),
+                        (
+                            their_name.into(),
+                            Box::new(|b| simdutf_utf32(b, &mut other32, with_errors)),
+                        ),
+                    ];
+                    compare("utf32", &name, bytes, &mut engines);
+                    drop(engines);
+                }
+            }
+            if !matches!(input.name, "random" | "mixed-1%-errors" | "mixed") {
+                continue;
+            }
+            let mut engines: Vec<Engine<'_>> = vec![
+                ("fast".into(), Box::new(|b| fast::decode_lossy(b).len())),
+                ("std".into(), Box::new(|b| String::from_utf8_lossy(b).len())),
+                (
+                    "encoding_rs".into(),
+                    Box::new(|b| encoding_rs::UTF_8.decode_without_bom_handling(b).0.len()),
+                ),
+            ];
+            compare("lossy", &name, bytes, &mut engines);
+            drop(engines);
+        }
+    }
+}
