@@ -310,7 +310,11 @@ impl RootCause {
             }
             DecoderAction::RejectsCharacter => match &self.unit.unit {
                 UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
-                    format!("rejects well-formed {}", stop_class_words(*scalar))
+                    match stop_class(*scalar) {
+                        "noncharacter" => "rejects noncharacters, which are well-formed".into(),
+                        "character" => "rejects well-formed characters".into(),
+                        _ => format!("rejects well-formed {}", stop_class_words(*scalar)),
+                    }
                 }
                 UnitKind::WellFormed { .. } => "rejects well-formed characters".to_string(),
                 _ => format!("rejects {unit}"),
