@@ -337,7 +337,11 @@ fn scalars_cause(
             // reference has it after that character: the character was consumed.
             if let Some(next) = units.get(run_end).and_then(|u| u.scalar) {
                 let missing = theirs.get(j + emitted) != Some(&next);
-                let rest_agrees = theirs.get(j + expected + 1..) == ours.get(run_end + 1..);
+                // (A prefix is enough: the decoder may part again later, for another cause.)
+                let rest_agrees = match (theirs.get(j + expected + 1..), ours.get(run_end + 1..)) {
+                    (Some(rest), Some(reference_rest)) => reference_rest.starts_with(rest),
+                    _ => false,
+                };
                 if emitted > expected
                     && theirs.get(j + expected) == Some(&REPLACEMENT)
                     && (missing || rest_agrees)
