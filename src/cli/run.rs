@@ -221,9 +221,15 @@ fn print_table(result: &RunResult) {
     for report in &result.reports {
         let finding = &report.finding;
         println!(
-            "  {}  {}: {}  [{}]  {}",
+            "  {}  {}  {}  {}  [{}]  {}",
             report.id,
             report.decoders[1],
+            finding
+                .aspects
+                .iter()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
             finding.title,
             finding
                 .categories
