@@ -80,9 +80,12 @@ pub enum DecoderAction {
     MergesWithNext,
     /// Reports the error unit shorter than it is (splits one maximal subpart).
     SplitsUnit,
-    /// Reports an ill-formed unit cut by the end of input as complete, or a complete one
-    /// as cut by the end (`error_len` `null` against a number).
-    MisjudgesEnd,
+    /// Misjudges the end of input: reports an ill-formed unit as a prefix more input could
+    /// complete (`error_len` `null`), or a real one cut by the end as invalid (a number).
+    MisjudgesEnd {
+        /// True when the decoder said "incomplete" (`null`) and the reference a length.
+        reported_incomplete: bool,
+    },
     /// Consumes the well-formed character after an error unit.
     SwallowsCharacter {
         /// The swallowed character.
@@ -120,7 +123,7 @@ impl DecoderAction {
             DecoderAction::Replacements { .. } => "replacements",
             DecoderAction::MergesWithNext => "merges-with-next",
             DecoderAction::SplitsUnit => "splits-unit",
-            DecoderAction::MisjudgesEnd => "misjudges-end",
+            DecoderAction::MisjudgesEnd { .. } => "misjudges-end",
             DecoderAction::SwallowsCharacter { .. } => "swallows-character",
             DecoderAction::Stops => "stops",
             DecoderAction::ValidUpToOff { .. } => "valid-up-to-off",
@@ -241,10 +244,13 @@ impl RootCause {
                 UnitKind::WellFormed { row, .. } => format!("length-{}", row_length(*row)),
                 _ => String::new(),
             },
+            // One rule about the end of input, whatever the unit's category.
+            DecoderAction::MisjudgesEnd {
+                reported_incomplete,
+            } => reported_incomplete.to_string(),
             DecoderAction::AcceptsAs { .. }
             | DecoderAction::MergesWithNext
             | DecoderAction::SplitsUnit
-            | DecoderAction::MisjudgesEnd
             | DecoderAction::Fails => self
                 .categories()
                 .iter()
@@ -282,9 +288,14 @@ impl RootCause {
             DecoderAction::SplitsUnit => {
                 format!("reports {unit} as shorter than its maximal subpart")
             }
-            DecoderAction::MisjudgesEnd => {
-                format!("misjudges whether {unit} is cut by the end of input")
-            }
+            DecoderAction::MisjudgesEnd {
+                reported_incomplete: true,
+            } => "reports ill-formed bytes at the end of input as incomplete (error_len null)"
+                .to_string(),
+            DecoderAction::MisjudgesEnd {
+                reported_incomplete: false,
+            } => "reports a sequence cut by the end of input as invalid instead of incomplete"
+                .to_string(),
             DecoderAction::SwallowsCharacter { .. } => {
                 "swallows the well-formed character after an error".to_string()
             }
@@ -299,7 +310,11 @@ impl RootCause {
             }
             DecoderAction::RejectsCharacter => match &self.unit.unit {
                 UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
-                    format!("rejects well-formed {}", stop_class_words(*scalar))
+                    match stop_class(*scalar) {
+                        "noncharacter" => "rejects noncharacters, which are well-formed".into(),
+                        "character" => "rejects well-formed characters".into(),
+                        _ => format!("rejects well-formed {}", stop_class_words(*scalar)),
+                    }
                 }
                 UnitKind::WellFormed { .. } => "rejects well-formed characters".to_string(),
                 _ => format!("rejects {unit}"),

@@ -309,10 +309,11 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
         .map(|row| row.category.as_str())
         .collect();
     println!(
-        "{} ({}): {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
+        "{} ({}): {}; {} findings; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
         sanitize::terminal(&report.decoder.name),
         sanitize::terminal(&report.decoder.version),
         report.verdict,
+        report.summary.findings,
         report.replacement_policy.recognised,
         if report.wrapper_policies.iter().any(|w| w.observed) { "stripped" } else { "kept" },
         if failed.is_empty() { "none".to_string() } else { failed.join(", ") },
@@ -320,6 +321,16 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
         report.summary.inputs,
         report.summary.duration_seconds
     );
+    for finding in &report.findings {
+        let categories: Vec<&str> = finding.categories.iter().map(|c| c.as_str()).collect();
+        println!(
+            "  {}  {}  [{}]  {}",
+            finding.id,
+            finding.title,
+            categories.join(","),
+            finding.witness_hex
+        );
+    }
     println!("report: {}", directory.join("conformance.md").display());
 }
 

@@ -202,26 +202,32 @@ fn print_table(result: &RunResult) {
         sources.join(", ")
     );
     println!(
-        "{} distinct divergence{} ({} divergent input-decoder pairs); summary: {}",
+        "{} finding{} ({} divergent input-decoder pairs); summary: {}",
         summary.reports.len(),
         if summary.reports.len() == 1 { "" } else { "s" },
         group_digits(summary.divergent_inputs),
         result.run_dir.join("summary.json").display()
     );
     for report in &result.reports {
+        let finding = &report.finding;
         println!(
-            "  {}  {} vs {}  {}  [{}]  {}",
+            "  {}  {}  {}  {}  [{}]  {}",
             report.id,
-            report.decoders[0],
             report.decoders[1],
-            report.aspect,
-            report
+            finding
+                .aspects
+                .iter()
+                .map(|a| a.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+            finding.title,
+            finding
                 .categories
                 .iter()
                 .map(|c| c.as_str())
                 .collect::<Vec<_>>()
                 .join(","),
-            report.minimized_hex
+            finding.witness_hex
         );
     }
 }

@@ -17,11 +17,16 @@
 //! Findings come only from running the decoder: nothing here knows what any particular
 //! decoder does.
 //!
+//! This module is the policy and presentation layer over the grading core
+//! ([`crate::diagnosis`]), which names each bug once, as a [`crate::finding::Finding`].
+//!
 //! Flow: [`inputs`] builds the input set; [`run_check`] feeds it to the [`Subject`] in
-//! batches, grades each answer with [`grade::evaluate`] and keeps, per departure, the
-//! smallest input; departures found only on larger inputs are shrunk with
-//! [`minimise::minimise`]; [`report`] turns the result into `conformance.json`, `.md` and
-//! `.html`, and [`matrix`] puts several decoders side by side.
+//! batches, grades each answer with [`grade::evaluate`] (departures, policy and BOM
+//! observations) and logs each departure for the core
+//! ([`crate::diagnosis::DepartureLog`]); departures found only on larger inputs are shrunk
+//! with the core's minimiser; the core groups the departures into findings;
+//! [`report`] turns the result into `conformance.json`, `.md` and `.html` (findings
+//! first), and [`matrix`] puts several decoders side by side.
 
 pub mod grade;
 pub mod inputs;

@@ -117,6 +117,14 @@ pub fn diagnose(
         }
         Ok(outcome) => outcome,
     };
+    // A field the decoder left out of this answer is not held against it (an adapter may
+    // give scalars only for valid input).
+    let capabilities = Capabilities {
+        valid_up_to: capabilities.valid_up_to && outcome.valid_up_to.is_some(),
+        error_len: capabilities.error_len && outcome.error_len.is_some(),
+        scalars: capabilities.scalars && outcome.scalars.is_some(),
+        errors: capabilities.errors && outcome.errors.is_some(),
+    };
     let comparison = compare(capabilities, outcome, reference);
     let aspects: Vec<Aspect> = comparison.diverged.iter().collect();
     if aspects.is_empty() {
@@ -285,7 +293,10 @@ fn scalars_cause(
             }
             let after_error = i > 0 && units[i - 1].scalar.is_none();
             let resyncs_after = theirs.get(j) == ours.get(i + 1);
-            let action = if after_error && resyncs_after {
+            // Output that ends at a character right after an error: the error consumed it
+            // (whether the decoder also stops at this character alone is checked by
+            // decoding it without the error, in `super::witness`).
+            let action = if after_error && (resyncs_after || j == theirs.len()) {
                 DecoderAction::SwallowsCharacter { scalar }
             } else if j == theirs.len() {
                 DecoderAction::Stops
@@ -326,10 +337,24 @@ fn scalars_cause(
             // reference has it after that character: the character was consumed.
             if let Some(next) = units.get(run_end).and_then(|u| u.scalar) {
                 let missing = theirs.get(j + emitted) != Some(&next);
-                let rest_agrees = theirs.get(j + expected + 1..) == ours.get(run_end + 1..);
+                // (A prefix is enough: the decoder may part again later, for another cause.)
+                let rest_agrees = match (theirs.get(j + expected + 1..), ours.get(run_end + 1..)) {
+                    (Some(rest), Some(reference_rest)) => reference_rest.starts_with(rest),
+                    _ => false,
+                };
                 if emitted > expected
                     && theirs.get(j + expected) == Some(&REPLACEMENT)
                     && (missing || rest_agrees)
+                {
+                    return Some((run_end, DecoderAction::SwallowsCharacter { scalar: next }));
+                }
+            }
+            // Fewer U+FFFD, the character after the run missing and the rest agreeing:
+            // the error consumed the character.
+            if let Some(next) = units.get(run_end).and_then(|u| u.scalar) {
+                if emitted < expected
+                    && theirs.get(j + emitted) != Some(&next)
+                    && theirs.get(j + emitted..) == ours.get(run_end + 1..)
                 {
                     return Some((run_end, DecoderAction::SwallowsCharacter { scalar: next }));
                 }
@@ -444,7 +469,9 @@ fn strict_cause(
                     DecoderAction::MergesWithNext
                 }
                 (ErrorLen::Invalid(_), ErrorLen::Invalid(_)) => DecoderAction::SplitsUnit,
-                _ => DecoderAction::MisjudgesEnd,
+                (_, theirs) => DecoderAction::MisjudgesEnd {
+                    reported_incomplete: theirs == ErrorLen::Incomplete,
+                },
             };
             Some((first, action))
         }

@@ -121,6 +121,10 @@ impl<'e> Collector<'e> {
     /// Notes a signature met under the finding in `slot` when it is about other categories.
     fn add_manifestation(&mut self, slot: usize, signature: &Signature, witness: &[u8]) {
         let finding = &mut self.reports[slot].finding;
+        if !finding.aspects.contains(&signature.aspect) {
+            finding.aspects.push(signature.aspect);
+            finding.aspects.sort();
+        }
         let unit_categories = |f: &Finding| match &f.cause.unit.unit {
             crate::finding::UnitKind::Error { category } => vec![*category],
             _ => f.categories.clone(),

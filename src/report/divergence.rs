@@ -1,5 +1,7 @@
-//! The divergence report: one JSON file per distinct divergence (DESIGN.md §3.4), schema
-//! `schemas/divergence.schema.json`.
+//! The divergence report: one JSON file per finding (one bug, named by its root cause,
+//! [`crate::finding::Finding`], held in `finding`), schema `schemas/divergence.schema.json`.
+//! Its `aspect`, `categories` and `shape` are the signature of the minimised witness, which
+//! `utf8conf reproduce` checks.
 //!
 //! ```json
 //! {
@@ -53,7 +55,7 @@ pub struct Minimization {
     pub budget_exhausted: bool,
 }
 
-/// One distinct divergence (see the module header).
+/// The report of one finding (see the module header).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DivergenceReport {
     /// Always [`DIVERGENCE_SCHEMA`].

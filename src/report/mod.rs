@@ -1,6 +1,6 @@
 //! Reports: the files a run leaves behind (DESIGN.md §3.4).
 //!
-//! - [`divergence::DivergenceReport`]: one JSON file per distinct divergence,
+//! - [`divergence::DivergenceReport`]: one JSON file per finding,
 //!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.
 //! - [`sanitize`]: adapter-controlled text made safe for Markdown, HTML and terminals.
 //! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema

@@ -103,7 +103,7 @@ pub struct Summary {
     pub comparisons: Vec<DecoderCounts>,
     /// Inputs that diverged, over all pairs (one input counts once per pair).
     pub divergent_inputs: u64,
-    /// The ids of the reports written (one per distinct divergence).
+    /// The ids of the reports written (one per finding).
     pub reports: Vec<String>,
     /// Distinct divergences found after the report limit was reached (counted in
     /// `divergent_inputs`, but not minimised or written).
