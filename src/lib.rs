@@ -25,5 +25,6 @@ pub mod hex;
 pub mod outcome;
 pub mod reference;
 pub mod report;
+pub mod security;
 pub mod stable_hash;
 pub mod taxonomy;
