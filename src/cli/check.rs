@@ -11,6 +11,8 @@
 //!   report in a subdirectory. An adapter that is missing its toolchain or fails to start
 //!   is listed as not run, with the reason. Exit 0 when every decoder conforms, 1
 //!   otherwise, 2 on usage or I/O errors.
+//! - `--fail-on SEVERITY` (both forms): exit 1 only when a finding of that severity or
+//!   above is present (docs/SECURITY-IMPACT.md), so that CI fails on what matters to it.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -28,6 +30,8 @@ use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
+use crate::security::witness::{assess, probe_inputs};
+use crate::security::Severity;
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
@@ -67,6 +71,11 @@ pub struct CheckArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Exit 1 only when a finding reaches this severity (info, low, medium, high,
+    /// critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any departure
+    /// from the reference exits 1.
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<Severity>,
 }
 
 /// Runs `utf8conf check`.
@@ -105,7 +114,17 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     print_summary(&report, &directory);
-    Ok(if report.is_conformant() { 0 } else { 1 })
+    Ok(exit_status(&report, args.fail_on))
+}
+
+/// 1 when the report fails the check: any departure, or with `--fail-on`, a finding at
+/// or above that severity.
+fn exit_status(report: &ConformanceReport, fail_on: Option<Severity>) -> u8 {
+    let fails = match fail_on {
+        Some(threshold) => report.security.reaches(threshold),
+        None => !report.is_conformant(),
+    };
+    u8::from(fails)
 }
 
 fn check_one(
@@ -136,7 +155,13 @@ fn check_one(
     };
     let run = run_check(subject, inputs, &CheckOptions::default(), &mut progress)
         .map_err(|e| CliError(format!("{name}: {e}")))?;
-    Ok(ConformanceReport::from_run(&run, created))
+    let mut report = ConformanceReport::from_run(&run, created);
+    // The exploit-shaped probes, answered by the decoder itself.
+    let probe_answers = subject
+        .decode_batch(&probe_inputs())
+        .map_err(|e| CliError(format!("{name}: {e}")))?;
+    report.attach_assessment(assess(&probe_answers));
+    Ok(report)
 }
 
 fn print_summary(report: &ConformanceReport, directory: &Path) {
@@ -147,10 +172,14 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
         .map(|row| row.category.as_str())
         .collect();
     println!(
-        "{} ({}): {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
+        "{} ({}): {}; highest severity: {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
         report.decoder.name,
         report.decoder.version,
         report.verdict,
+        report
+            .security
+            .highest_severity
+            .map_or("none", Severity::as_str),
         report.replacement_policy.recognised,
         if report.wrapper_policies.iter().any(|w| w.observed) { "stripped" } else { "kept" },
         if failed.is_empty() { "none".to_string() } else { failed.join(", ") },
@@ -187,13 +216,15 @@ fn check_all(
         .unwrap_or_else(|| Path::new("reports").join(format!("matrix-{stamp}")));
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    let write_report = |report: &ConformanceReport, rows: &mut Vec<MatrixRow>| {
+    let mut failing = false;
+    let mut write_report = |report: &ConformanceReport, rows: &mut Vec<MatrixRow>| {
         let sub = file_name_part(&report.decoder.name);
         report
             .write(&directory.join(&sub))
             .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
         print_summary(report, &directory.join(&sub));
         rows.push(MatrixRow::from_report(report, &sub));
+        failing |= exit_status(report, args.fail_on) == 1;
         Ok::<(), CliError>(())
     };
 
@@ -263,11 +294,7 @@ fn check_all(
         .write(&directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
     println!("matrix: {}", directory.join("matrix.md").display());
-    let all_conformant = matrix
-        .decoders
-        .iter()
-        .all(|row| row.verdict == "conformant");
-    Ok(if all_conformant { 0 } else { 1 })
+    Ok(u8::from(failing))
 }
 
 fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {

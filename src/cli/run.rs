@@ -19,6 +19,7 @@ use crate::engine::budget::{Budget, DEFAULT_BUDGET};
 use crate::engine::compare::Aspect;
 use crate::engine::progress::{group_digits, ProgressMode};
 use crate::engine::{Engine, RunOptions, RunResult};
+use crate::security::Severity;
 
 /// Arguments of `utf8conf run`.
 #[derive(Debug, Args)]
@@ -46,6 +47,11 @@ pub struct RunArgs {
     /// No progress display on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Exit 1 only when a reported divergence reaches this severity (info, low, medium,
+    /// high, critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any divergence
+    /// exits 1.
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<Severity>,
 }
 
 impl RunArgs {
@@ -83,7 +89,16 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         .run(inputs, &options)
         .map_err(|error| CliError(format!("run failed: {error}")))?;
     print_table(&result);
-    Ok(result.summary.exit_code)
+    Ok(match args.fail_on {
+        None => result.summary.exit_code,
+        Some(threshold) => u8::from(
+            result
+                .reports
+                .iter()
+                .filter_map(|report| report.security.as_ref())
+                .any(|impact| impact.severity >= threshold),
+        ),
+    })
 }
 
 /// Ctrl-C ends the run gracefully: no new inputs, the reports and `summary.json` are

@@ -21,6 +21,8 @@ use crate::corpus::Origin;
 use crate::reference::Reference;
 use crate::report::time;
 use crate::report::write_atomically;
+use crate::security::witness::{Assessment, Witness};
+use crate::security::{self, SecurityClass, SecurityImpact, SecuritySummary, Severity};
 use crate::taxonomy::Category;
 
 /// `conformance.json`.
@@ -44,8 +46,10 @@ pub struct ConformanceReport {
     pub replacement_policy: PolicyFinding,
     /// Wrapper policies (BOM stripping).
     pub wrapper_policies: Vec<WrapperPolicyFinding>,
-    /// Every distinct departure, once, with its smallest input.
+    /// Every distinct departure, once, with its smallest input, most severe first.
     pub departures: Vec<DepartureEntry>,
+    /// The security impact of what was found (docs/SECURITY-IMPACT.md).
+    pub security: SecuritySummary,
     /// The 256x256 map of two-byte inputs.
     pub first_two_bytes_map: MapSection,
 }
@@ -136,6 +140,11 @@ pub struct DepartureEntry {
     pub explanation: String,
     /// What this departure means, in one sentence.
     pub summary: String,
+    /// Its security impact: class, severity, citation.
+    pub security: SecurityImpact,
+    /// Exploit-shaped inputs of the same class that the decoder was seen to fall for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<Witness>,
 }
 
 /// The U+FFFD policy finding.
@@ -147,6 +156,9 @@ pub struct PolicyFinding {
     pub recognised: String,
     /// The policy explaining the most observations.
     pub closest: &'static str,
+    /// The security impact when the policy is not maximal subparts (`replacement-policy`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<SecurityImpact>,
     /// What the recognised policy does.
     pub description: String,
     /// Ill-formed inputs whose lossy decode differs from the reference at most in U+FFFD.
@@ -196,6 +208,9 @@ pub struct WrapperPolicyFinding {
     pub inputs_stripped: u64,
     /// Inputs starting with a BOM where it was kept.
     pub inputs_kept: u64,
+    /// The security impact when observed (`bom-or-noncharacter`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<SecurityImpact>,
     /// The smallest input where it was dropped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<PolicyExample>,
@@ -217,7 +232,7 @@ pub struct MapSection {
 impl ConformanceReport {
     /// Builds the report from a run.
     pub fn from_run(run: &CheckRun, created: String) -> ConformanceReport {
-        let departures: Vec<DepartureEntry> = run
+        let mut departures: Vec<DepartureEntry> = run
             .departures
             .iter()
             .map(|(departure, group)| {
@@ -234,9 +249,18 @@ impl ConformanceReport {
                     reference: reference_outcome_json(input),
                     explanation: explanation(input),
                     summary: departure_summary(departure.aspect.as_str(), input, answer),
+                    security: security::classify(
+                        departure.aspect.as_str(),
+                        &departure.categories,
+                        input,
+                        security_answer(answer),
+                    ),
+                    witnesses: Vec::new(),
                 }
             })
             .collect();
+        // Most severe first (stable, so equal severities keep the aspect/category order).
+        departures.sort_by_key(|entry| std::cmp::Reverse(entry.security.severity));
 
         let (all, closest) = recognise_policy(&run.policy);
         let recognised = if run.policy.observations == 0 {
@@ -263,6 +287,7 @@ impl ConformanceReport {
         let replacement_policy = PolicyFinding {
             recognised: recognised.clone(),
             closest: closest.as_str(),
+            security: policy_departs.then(|| SecurityClass::ReplacementPolicy.impact()),
             description,
             observations: run.policy.observations,
             differing_from_maximal_subpart: run.policy.differing,
@@ -310,6 +335,7 @@ impl ConformanceReport {
             observed: run.bom.stripped > 0,
             inputs_stripped: run.bom.stripped,
             inputs_kept: run.bom.kept,
+            security: (run.bom.stripped > 0).then(|| SecurityClass::BomOrNoncharacter.impact()),
             example: run
                 .bom
                 .example
@@ -392,7 +418,9 @@ impl ConformanceReport {
             restarts: run.restarts,
             exit_note: run.exit_note.clone(),
         };
+        let security = security_section(&departures, &replacement_policy, &bom);
         ConformanceReport {
+            security,
             schema: CONFORMANCE_SCHEMA,
             tool_version: env!("CARGO_PKG_VERSION"),
             created,
@@ -416,6 +444,22 @@ impl ConformanceReport {
         }
     }
 
+    /// Adds the exploit-shaped witnesses and the recognised variant, from running the
+    /// decoder on the probes of [`security::witness`]. A departure gets the witnesses of
+    /// its own class.
+    pub fn attach_assessment(&mut self, assessment: Assessment) {
+        for entry in &mut self.departures {
+            entry.witnesses = assessment.witnesses_of(entry.security.class);
+        }
+        self.security.witnesses = assessment.witnesses;
+        self.security.variant = assessment.variant;
+    }
+
+    /// The highest severity found, if anything was.
+    pub fn highest_severity(&self) -> Option<Severity> {
+        self.security.highest_severity
+    }
+
     /// True when the decoder conforms (exit status 0).
     pub fn is_conformant(&self) -> bool {
         self.verdict == "conformant"
@@ -436,6 +480,32 @@ impl ConformanceReport {
             super::render::html(self).as_bytes(),
         )
     }
+}
+
+fn security_answer(
+    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+) -> security::Answer<'_> {
+    match answer {
+        Ok(outcome) => security::Answer::Outcome(outcome),
+        Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
+            security::Answer::Crash
+        }
+        Err(_) => security::Answer::Unresponsive,
+    }
+}
+
+fn security_section(
+    departures: &[DepartureEntry],
+    policy: &PolicyFinding,
+    bom: &WrapperPolicyFinding,
+) -> SecuritySummary {
+    SecuritySummary::of(
+        departures
+            .iter()
+            .map(|d| &d.security)
+            .chain(policy.security.iter())
+            .chain(bom.security.iter()),
+    )
 }
 
 /// Policy examples shown in a report.

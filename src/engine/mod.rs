@@ -771,6 +771,24 @@ pub fn build_report(
         .filter(|&aspect| aspect != signature.aspect)
         .map(|aspect| aspect.as_str().to_string())
         .collect();
+    let answer = match &checked.failure {
+        None => crate::security::Answer::Outcome(checker.last_outcome()),
+        Some(_)
+            if checked
+                .comparison
+                .primary
+                .is_some_and(|d| d.aspect.as_str() != "crash") =>
+        {
+            crate::security::Answer::Unresponsive
+        }
+        Some(_) => crate::security::Answer::Crash,
+    };
+    let security = crate::security::classify(
+        signature.aspect.as_str(),
+        &signature.categories,
+        bytes,
+        answer,
+    );
     let id = signature.id();
     let hex = format_hex(bytes);
     let path = context.report_dir.join(format!("{id}.json"));
@@ -817,5 +835,6 @@ pub fn build_report(
             calls: minimized.calls,
             budget_exhausted: minimized.budget_exhausted,
         },
+        security: Some(security),
     }
 }

@@ -24,6 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::Origin;
+use crate::security::SecurityImpact;
 use crate::taxonomy::Category;
 
 /// The `schema` value of a divergence report.
@@ -101,4 +102,8 @@ pub struct DivergenceReport {
     pub reproduce_decode: Vec<String>,
     /// How the minimised input was found.
     pub minimization: Minimization,
+    /// The security impact of the decoder's answer on the minimised input
+    /// (docs/SECURITY-IMPACT.md); absent only in reports written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security: Option<SecurityImpact>,
 }

@@ -12,6 +12,7 @@
 //! CESU-8, WTF-8), both by running the decoder on fixed probes.
 
 pub mod behaviour;
+pub mod render;
 pub mod witness;
 
 use std::fmt;
@@ -19,6 +20,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::conformance::policy::{self, ReplacementPolicy};
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::Reference;
 use crate::taxonomy::Category;
@@ -295,6 +297,73 @@ pub struct SecurityImpact {
     pub citation: String,
 }
 
+/// The security section of a report: what was found, by severity and class, and what
+/// running the decoder on the exploit-shaped probes showed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SecuritySummary {
+    /// The highest severity found (absent when nothing was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highest_severity: Option<Severity>,
+    /// Findings per class, most severe class first.
+    pub classes: Vec<ClassCount>,
+    /// Exploit-shaped witnesses the decoder fell for (checked by running it).
+    pub witnesses: Vec<witness::Witness>,
+    /// The known variant of UTF-8 the decoder matches by design, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<witness::Variant>,
+}
+
+/// How many findings fall in one class.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClassCount {
+    /// The class.
+    pub class: SecurityClass,
+    /// Its severity.
+    pub severity: Severity,
+    /// How many.
+    pub count: usize,
+}
+
+impl SecuritySummary {
+    /// Counts `impacts` per class.
+    pub fn of<'a>(impacts: impl IntoIterator<Item = &'a SecurityImpact>) -> SecuritySummary {
+        let mut counts = [0usize; SecurityClass::ALL.len()];
+        for impact in impacts {
+            let index = SecurityClass::ALL
+                .iter()
+                .position(|&c| c == impact.class)
+                .expect("every class is in ALL");
+            counts[index] += 1;
+        }
+        let classes: Vec<ClassCount> = SecurityClass::ALL
+            .into_iter()
+            .zip(counts)
+            .filter(|&(_, count)| count > 0)
+            .map(|(class, count)| ClassCount {
+                class,
+                severity: class.severity(),
+                count,
+            })
+            .collect();
+        SecuritySummary {
+            highest_severity: classes.iter().map(|c| c.severity).max(),
+            classes,
+            witnesses: Vec::new(),
+            variant: None,
+        }
+    }
+
+    /// True when some class found is at least `threshold`.
+    pub fn reaches(&self, threshold: Severity) -> bool {
+        self.highest_severity.is_some_and(|s| s >= threshold)
+    }
+
+    /// True when the class was found.
+    pub fn has(&self, class: SecurityClass) -> bool {
+        self.classes.iter().any(|c| c.class == class)
+    }
+}
+
 /// What the decoder gave for the departure's input.
 #[derive(Debug, Clone, Copy)]
 pub enum Answer<'a> {
@@ -441,10 +510,14 @@ fn error_len_class(
     if reported > first.len && first.offset + first.len < next_error.min(unit_end) {
         return SecurityClass::CharacterSwallowed;
     }
-    if crate::conformance::policies_matching_error_len(input, reported).is_empty() {
-        SecurityClass::WrongErrorPosition
-    } else {
+    let pieces = policy::segments(input, reference);
+    let predicted = ReplacementPolicy::ALL
+        .into_iter()
+        .any(|p| policy::first_unit_len(input, &pieces, p) == Some(reported));
+    if predicted {
         SecurityClass::ReplacementPolicy
+    } else {
+        SecurityClass::WrongErrorPosition
     }
 }
 

@@ -1,0 +1,125 @@
+//! `--fail-on` and the security impact end to end, on test adapters with one planted
+//! behaviour each (tests/adapters/): a decoder whose only finding is a U+FFFD policy
+//! difference passes `--fail-on high`; one that accepts `C0 AF` as "/" and one that
+//! silently drops stray continuation bytes fail it, with the class, severity and the
+//! exploit-shaped witness the decoder really showed in `conformance.json`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+/// Runs `utf8conf check --cmd 'python3 tests/adapters/<adapter>.py' --fail-on <severity>`;
+/// returns the exit code and the written `conformance.json`, validated by the schema.
+fn check_fail_on(adapter: &str, severity: &str) -> (i32, Value) {
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("utf8conf-sec-{adapter}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["check", "--quiet", "--fail-on", severity, "--cmd"])
+        .arg(format!("python3 tests/adapters/{adapter}.py"))
+        .arg("--out")
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("conformance.json")).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    let markdown = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+    assert!(markdown.contains("## Security impact"));
+    let _ = std::fs::remove_dir_all(&out);
+    (output.status.code().unwrap_or(-1), report)
+}
+
+fn classes(report: &Value) -> Vec<String> {
+    report["departures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["security"]["class"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn fail_on_high_passes_a_decoder_with_only_a_policy_difference() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_fail_on("per_byte", "high");
+    assert_eq!(code, 0, "{}", report["security"]);
+    assert_eq!(report["verdict"], "deviations");
+    assert_eq!(report["security"]["highest_severity"], "info");
+    assert_eq!(
+        report["replacement_policy"]["security"]["class"],
+        "replacement-policy"
+    );
+    assert!(report["security"]["witnesses"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // The same decoder fails a CI that cares about every difference.
+    let (code, _) = check_fail_on("per_byte", "info");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn fail_on_high_fails_a_decoder_that_accepts_c0_af() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_fail_on("overlong_slash", "high");
+    assert_eq!(code, 1);
+    assert_eq!(report["security"]["highest_severity"], "critical");
+    assert!(classes(&report)
+        .iter()
+        .all(|c| c == "non-shortest-accepted"));
+    let witnesses = report["security"]["witnesses"].as_array().unwrap();
+    let slash = witnesses
+        .iter()
+        .find(|w| w["inputs"][1]["input_hex"] == "C0 AF")
+        .expect("the C0 AF witness");
+    assert_eq!(slash["inputs"][1]["decoded"], serde_json::json!([0x2F]));
+    assert_eq!(slash["inputs"][0]["decoded"], serde_json::json!([0x2F]));
+    // Most severe first, and each departure carries the witnesses of its class.
+    assert!(!report["departures"][0]["witnesses"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn fail_on_high_fails_a_decoder_that_drops_stray_continuation_bytes() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_fail_on("drops_continuation", "high");
+    assert_eq!(code, 1);
+    assert_eq!(report["security"]["highest_severity"], "high");
+    assert_eq!(
+        report["departures"][0]["security"]["class"],
+        "bytes-deleted"
+    );
+    assert_eq!(report["departures"][0]["security"]["severity"], "high");
+    // FF is not a stray continuation byte, so the <scr FF ipt> witness must not appear.
+    assert!(report["security"]["witnesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["class"] != "bytes-deleted"));
+}
