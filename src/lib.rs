@@ -15,12 +15,15 @@
 //!   kind of ill-formed byte something is, how bytes are written for people).
 
 pub mod adapter;
+pub mod aspect;
 pub mod cli;
 pub mod conformance;
 pub mod corpus;
 pub mod decoders;
+pub mod diagnosis;
 pub mod engine;
 pub mod fast;
+pub mod finding;
 pub mod hex;
 pub mod outcome;
 pub mod reference;

@@ -58,11 +58,29 @@ pub enum Category {
     ValidRejected,
     /// A decoder accepted well-formed input but produced other scalar values.
     ValidMisdecoded,
+    /// A well-formed character was consumed by an error unit before it: Perl's lax
+    /// decoder turns `83 F3 BF BF BF` into two U+FFFD, losing U+FFFFF. Unicode §3.9
+    /// (Conformance requirement C10 and "U+FFFD Substitution of Maximal Subparts"): a
+    /// conversion process "must not [...] interpret any ill-formed code unit subsequences"
+    /// and must not consume well-formed characters as part of an error; UTS #36 §3.6
+    /// ("Substituting for Ill-Formed Subsequences") shows how a swallowed delimiter turns
+    /// into an injection.
+    CharacterSwallowed,
+    /// The decoder stopped early: its output ends where the reference's goes on (a decoder
+    /// that treats U+0000 as the end of the string). Unicode §3.9, C10: a conforming process
+    /// interprets the whole code unit sequence; UTS #36 §3.6 lists truncation at a
+    /// character the decoder treats as special among the security risks.
+    OutputCutShort,
+    /// The decoder found the right first error but reported its offset counted another way
+    /// (after a byte order mark, or in characters instead of bytes): `valid_up_to` is off by
+    /// a constant while the decoded text agrees. Rust std's `Utf8Error::valid_up_to` is
+    /// "the index in the given string up to which valid UTF-8 was verified", in bytes.
+    OffsetMiscounted,
 }
 
 impl Category {
     /// Every category, in the order of DESIGN.md §2.
-    pub const ALL: [Category; 15] = [
+    pub const ALL: [Category; 18] = [
         Category::InvalidLead,
         Category::UnexpectedContinuation,
         Category::TruncatedAtEnd,
@@ -78,6 +96,9 @@ impl Category {
         Category::BomStripped,
         Category::ValidRejected,
         Category::ValidMisdecoded,
+        Category::CharacterSwallowed,
+        Category::OutputCutShort,
+        Category::OffsetMiscounted,
     ];
 
     /// The categories of ill-formed input (the ones a classifier assigns to bytes).
@@ -113,6 +134,9 @@ impl Category {
             Category::BomStripped => "bom-stripped",
             Category::ValidRejected => "valid-rejected",
             Category::ValidMisdecoded => "valid-misdecoded",
+            Category::CharacterSwallowed => "character-swallowed",
+            Category::OutputCutShort => "output-cut-short",
+            Category::OffsetMiscounted => "offset-miscounted",
         }
     }
 
@@ -126,6 +150,13 @@ impl std::fmt::Display for Category {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// True for the 66 noncharacters: U+FDD0..U+FDEF and the last two code points of every
+/// plane, U+xFFFE and U+xFFFF up to U+10FFFF (Unicode §23.7, D14). They are well-formed:
+/// "Noncharacters [...] are not illegal in interchange".
+pub fn is_noncharacter(scalar: u32) -> bool {
+    (0xFDD0..=0xFDEF).contains(&scalar) || (scalar & 0xFFFE == 0xFFFE && scalar <= 0x10FFFF)
 }
 
 fn is_continuation(byte: u8) -> bool {
@@ -250,6 +281,13 @@ mod tests {
     fn all_categories(text: &str) -> Vec<Option<Category>> {
         let input = hex(text);
         (0..input.len()).map(|i| category_at(&input, i)).collect()
+    }
+
+    #[test]
+    fn noncharacters_are_the_66_and_stop_at_10ffff() {
+        let count = (0..=0x11FFFFu32).filter(|&s| is_noncharacter(s)).count();
+        assert_eq!(count, 66);
+        assert!(is_noncharacter(0x10FFFF) && !is_noncharacter(0x11FFFF));
     }
 
     #[test]

@@ -80,6 +80,7 @@ fn the_python_adapter_passes_every_category() {
         assert!(row["inputs"].as_u64().unwrap() > 0, "{row}");
     }
     assert_eq!(report["departures"].as_array().unwrap().len(), 0);
+    assert_eq!(report["findings"].as_array().unwrap().len(), 0);
     let rows = report["first_two_bytes_map"]["rows"].as_array().unwrap();
     assert!(rows
         .iter()
@@ -112,6 +113,13 @@ fn a_per_byte_decoder_is_recognised_as_one_policy_finding() {
     assert!(policy["differing_from_maximal_subpart"].as_u64().unwrap() > 1000);
     // One finding, not thousands of divergences: no category fails.
     assert_eq!(report["departures"].as_array().unwrap().len(), 0);
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0]["cause"]["decoder_does"]["policy"], "per-byte");
+    assert!(findings[0]["reproduce"]
+        .as_str()
+        .unwrap()
+        .contains("per_byte.py"));
     let statuses: Vec<(&str, &str)> = report["categories"]
         .as_array()
         .unwrap()

@@ -55,13 +55,28 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
     assert_eq!(status.code(), Some(1));
     let page = format!("file://{}", out.join("conformance.html").display());
 
-    let dump = chromium(&scratch.join("profile"), &["--dump-dom", &page]);
+    let dump = chromium(
+        &scratch.join("profile"),
+        &["--window-size=1280,2600", "--dump-dom", &page],
+    );
     let dom = String::from_utf8_lossy(&dump.stdout);
     assert!(
         dom.contains("<table id=\"categories\""),
         "no category table"
     );
-    assert_eq!(dom.matches("<tr data-category=").count(), 15);
+    assert_eq!(dom.matches("<tr data-category=").count(), 18);
+    assert!(dom.contains("<h2>Findings</h2>"), "no findings section");
+    assert!(dom.contains("class=\"axis-x\""), "no map axis labels");
+    let width: u32 = dom
+        .split("data-page-width=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|w| w.parse().ok())
+        .expect("the width script ran");
+    assert!(
+        width <= 1280,
+        "the page is {width} px wide at a 1280 px window"
+    );
     assert!(
         dom.contains("data-cells-drawn=\"65536\""),
         "the map script did not run: {}",

@@ -47,6 +47,24 @@ fn check_fail_on(adapter: &str, severity: &str) -> (i32, Value) {
     (output.status.code().unwrap_or(-1), report)
 }
 
+/// The security class of every finding (each must have one, with a citation).
+fn finding_classes(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            assert!(
+                f["security"]["citation"]
+                    .as_str()
+                    .is_some_and(|c| !c.is_empty()),
+                "{f}"
+            );
+            f["security"]["class"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
 fn classes(report: &Value) -> Vec<String> {
     report["departures"]
         .as_array()
@@ -73,6 +91,7 @@ fn fail_on_high_passes_a_decoder_with_only_a_policy_difference() {
         .as_array()
         .unwrap()
         .is_empty());
+    assert_eq!(finding_classes(&report), ["replacement-policy"]);
     // The same decoder fails a CI that cares about every difference.
     let (code, _) = check_fail_on("per_byte", "info");
     assert_eq!(code, 1);
@@ -96,7 +115,12 @@ fn fail_on_high_fails_a_decoder_that_accepts_c0_af() {
         .expect("the C0 AF witness");
     assert_eq!(slash["inputs"][1]["decoded"], serde_json::json!([0x2F]));
     assert_eq!(slash["inputs"][0]["decoded"], serde_json::json!([0x2F]));
-    // Most severe first, and each departure carries the witnesses of its class.
+    // Most severe first, and each finding and departure carries the witnesses of its class.
+    assert_eq!(finding_classes(&report)[0], "non-shortest-accepted");
+    assert!(!report["findings"][0]["witnesses"]
+        .as_array()
+        .unwrap()
+        .is_empty());
     assert!(!report["departures"][0]["witnesses"]
         .as_array()
         .unwrap()
@@ -116,6 +140,7 @@ fn fail_on_high_fails_a_decoder_that_drops_stray_continuation_bytes() {
         "bytes-deleted"
     );
     assert_eq!(report["departures"][0]["security"]["severity"], "high");
+    assert_eq!(finding_classes(&report)[0], "bytes-deleted");
     // FF is not a stray continuation byte, so the <scr FF ipt> witness must not appear.
     assert!(report["security"]["witnesses"]
         .as_array()

@@ -15,67 +15,14 @@
 //! - a **BOM observation**: for input starting with `EF BB BF`, whether the decoder kept
 //!   or dropped the U+FEFF (dropping it is the WHATWG `decode` wrapper, not decoding).
 
-use serde::Serialize;
-
-use crate::decoders::{DecoderFailure, FailureKind};
+use crate::decoders::DecoderFailure;
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 
 use super::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
 
-/// The aspect of an answer that departs from the reference (DESIGN.md §3.4's names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Aspect {
-    /// The strict verdict.
-    Valid,
-    /// The offset of the first error.
-    ValidUpTo,
-    /// The length of the first error unit.
-    ErrorLen,
-    /// The lossy decode, beyond the U+FFFD policy.
-    Scalars,
-    /// The decoder crashed.
-    Crash,
-    /// The decoder did not answer in time.
-    Timeout,
-    /// The decoder's answer broke the protocol.
-    Protocol,
-}
-
-impl Aspect {
-    /// The name used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Aspect::Valid => "valid",
-            Aspect::ValidUpTo => "valid_up_to",
-            Aspect::ErrorLen => "error_len",
-            Aspect::Scalars => "scalars",
-            Aspect::Crash => "crash",
-            Aspect::Timeout => "timeout",
-            Aspect::Protocol => "protocol",
-        }
-    }
-
-    /// True for the strict-verdict aspects.
-    pub fn is_strict(self) -> bool {
-        matches!(self, Aspect::Valid | Aspect::ValidUpTo | Aspect::ErrorLen)
-    }
-
-    /// True for a decoder failure rather than a wrong answer.
-    pub fn is_failure(self) -> bool {
-        matches!(self, Aspect::Crash | Aspect::Timeout | Aspect::Protocol)
-    }
-
-    fn of_failure(kind: FailureKind) -> Aspect {
-        match kind {
-            FailureKind::Crash => Aspect::Crash,
-            FailureKind::Timeout => Aspect::Timeout,
-            FailureKind::Protocol => Aspect::Protocol,
-        }
-    }
-}
+pub use crate::aspect::Aspect;
 
 /// A departure: which aspect, about which categories.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,11 +136,7 @@ impl ReferenceView {
     }
 }
 
-/// True for the noncharacters of Unicode §23.7: U+FDD0..U+FDEF and the last two code
-/// points of every plane.
-pub fn is_noncharacter(scalar: u32) -> bool {
-    (0xFDD0..=0xFDEF).contains(&scalar) || scalar & 0xFFFE == 0xFFFE
-}
+pub use crate::taxonomy::is_noncharacter;
 
 const BOM: u32 = 0xFEFF;
 
@@ -486,7 +429,7 @@ mod tests {
     fn failures_are_departures_about_the_input_categories() {
         let input = parse_hex("41 FF").unwrap();
         let failure = DecoderFailure {
-            kind: FailureKind::Crash,
+            kind: crate::decoders::FailureKind::Crash,
             message: "died".into(),
         };
         let evaluation = evaluate(&input, &ReferenceView::of(&input), &Err(failure));
@@ -498,15 +441,5 @@ mod tests {
             }]
         );
         assert_eq!(evaluation.map_state, MapState::Failure);
-    }
-
-    #[test]
-    fn noncharacters() {
-        for scalar in [0xFDD0, 0xFDEF, 0xFFFE, 0xFFFF, 0x1FFFE, 0x10FFFF] {
-            assert!(is_noncharacter(scalar), "{scalar:X}");
-        }
-        for scalar in [0xFDCF, 0xFDF0, 0xFFFD, 0xFEFF, 0x10000] {
-            assert!(!is_noncharacter(scalar), "{scalar:X}");
-        }
     }
 }

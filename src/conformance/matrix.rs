@@ -349,6 +349,7 @@ fn status_mark(status: CategoryStatus) -> &'static str {
     match status {
         CategoryStatus::Pass => "pass",
         CategoryStatus::Fail => "FAIL",
+        CategoryStatus::Affected => "affected",
         CategoryStatus::Policy => "policy",
         CategoryStatus::Untested => "-",
     }

@@ -26,9 +26,9 @@
 pub mod grade;
 pub mod inputs;
 pub mod matrix;
-pub mod minimise;
 pub mod policy;
 pub mod render;
+pub mod render_findings;
 pub mod report;
 pub mod subject;
 
@@ -40,10 +40,13 @@ use serde_json::{json, Value};
 
 use crate::adapter::AdapterError;
 use crate::corpus::{Input, Origin};
-use crate::decoders::DecoderFailure;
+use crate::decoders::{Capabilities, DecoderFailure};
+use crate::diagnosis::{self, minimize::minimize_batched, DepartureLog};
+use crate::finding::Finding;
 use crate::hex;
 use crate::outcome::Outcome;
 use crate::reference::Reference;
+use crate::report::shell_quote;
 use crate::taxonomy::Category;
 use grade::{evaluate, Aspect, BomObservation, Departure, ReferenceView};
 use policy::{expected_scalars, first_unit_len, segments, ReplacementPolicy};
@@ -111,6 +114,8 @@ pub struct CheckRun {
     pub command: Option<Vec<String>>,
     /// The answer fields the decoder reported.
     pub reported_fields: Vec<&'static str>,
+    /// The same, as capabilities (what departures are graded on).
+    pub capabilities: Capabilities,
     /// Inputs per source.
     pub inputs_per_source: BTreeMap<String, u64>,
     /// Inputs touching each category.
@@ -129,6 +134,9 @@ pub struct CheckRun {
     pub restarts: u64,
     /// A note when the adapter did not exit cleanly at the end.
     pub exit_note: Option<String>,
+    /// The findings: departures grouped by root cause (the grading core,
+    /// [`crate::diagnosis`]).
+    pub findings: Vec<Finding>,
 }
 
 /// Evidence about the decoder's U+FFFD policy.
@@ -172,6 +180,7 @@ pub fn run_check(
         decoder_version: subject.version(),
         command: subject.command(),
         reported_fields: Vec::new(),
+        capabilities: Capabilities::default(),
         inputs_per_source: BTreeMap::new(),
         inputs_per_category: BTreeMap::new(),
         departures: BTreeMap::new(),
@@ -181,19 +190,24 @@ pub fn run_check(
         duration_seconds: 0.0,
         restarts: 0,
         exit_note: None,
+        findings: Vec::new(),
     };
+    let mut log = DepartureLog::default();
     let mut done = 0;
     for batch in inputs.chunks(options.batch_size.max(1)) {
         let bytes: Vec<&[u8]> = batch.iter().map(|input| input.bytes.as_slice()).collect();
         let answers = subject.decode_batch(&bytes)?;
+        let capabilities = subject.capabilities();
         for (input, answer) in batch.iter().zip(answers) {
-            record(&mut run, input, answer);
+            record(&mut run, &mut log, capabilities, input, answer);
         }
         done += batch.len();
         progress(done, inputs.len());
     }
     shrink_departures(subject, &mut run)?;
+    run.findings = find(subject, &log)?;
     run.reported_fields = subject.capabilities().names();
+    run.capabilities = subject.capabilities();
     if let Subject::External(external) = subject {
         run.restarts = external.statistics().restarts;
         run.exit_note = external.finish();
@@ -202,12 +216,58 @@ pub fn run_check(
     Ok(run)
 }
 
-fn record(run: &mut CheckRun, input: &Input, answer: Result<Outcome, DecoderFailure>) {
+/// Groups the logged departures into findings, asking the subject for every candidate.
+fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, AdapterError> {
+    let name = subject.name().to_string();
+    let command = subject.command();
+    let reproduce = |witness: &[u8]| reproduce_command(&name, command.as_deref(), witness);
+    let core_subject = diagnosis::Subject {
+        name: &name,
+        capabilities: subject.capabilities(),
+        reproduce: &reproduce,
+    };
+    diagnosis::findings(&core_subject, &log.departed(), |batch| {
+        let slices: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
+        subject.decode_batch(&slices)
+    })
+}
+
+/// The command that shows a decoder's answer on `witness`: `utf8conf decode` for a
+/// built-in decoder; for an adapter, one protocol frame (4-byte little-endian length, then
+/// the bytes) piped into its command, which prints its hello and its answer.
+pub fn reproduce_command(name: &str, command: Option<&[String]>, witness: &[u8]) -> String {
+    match command {
+        None => format!(
+            "utf8conf decode --decoder {} --hex {}",
+            shell_quote(name),
+            shell_quote(&hex::format_hex(witness))
+        ),
+        Some(argv) => {
+            let frame: String = (witness.len() as u32)
+                .to_le_bytes()
+                .iter()
+                .chain(witness)
+                .map(|b| format!("\\{b:03o}"))
+                .collect();
+            let argv: Vec<String> = argv.iter().map(|a| shell_quote(a)).collect();
+            format!("printf '{frame}' | {}", argv.join(" "))
+        }
+    }
+}
+
+fn record(
+    run: &mut CheckRun,
+    log: &mut DepartureLog,
+    capabilities: Capabilities,
+    input: &Input,
+    answer: Result<Outcome, DecoderFailure>,
+) {
     *run.inputs_per_source
         .entry(input.origin.source())
         .or_default() += 1;
     let bytes = &input.bytes;
     let reference = ReferenceView::of(bytes);
+    log.record(bytes, &reference.decoded, &answer, capabilities);
     for category in tested_categories(bytes, &reference) {
         *run.inputs_per_category.entry(category).or_default() += 1;
     }
@@ -319,6 +379,12 @@ fn tested_categories(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
     if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
         categories.push(Category::BomStripped);
     }
+    // Every input can show a decoder stopping early; ill-formed ones a swallowed
+    // character or a miscounted offset.
+    categories.push(Category::OutputCutShort);
+    if reference.first_error.is_some() {
+        categories.extend([Category::CharacterSwallowed, Category::OffsetMiscounted]);
+    }
     categories
 }
 
@@ -333,7 +399,7 @@ fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Ada
             group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING || departure.categories.len() > 1;
         if worth_shrinking && departure.aspect != Aspect::Timeout {
             let mut adapter_error = None;
-            let shrunk = minimise::minimise(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
+            let shrunk = minimize_batched(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
                 let slices: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
                 match subject.decode_batch(&slices) {
                     Ok(answers) => candidates
@@ -348,7 +414,8 @@ fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Ada
                         vec![false; candidates.len()]
                     }
                 }
-            });
+            })
+            .bytes;
             if let Some(error) = adapter_error {
                 return Err(error);
             }
@@ -468,8 +535,11 @@ pub fn hex_of(bytes: &[u8]) -> String {
 pub enum CategoryStatus {
     /// Exercised, and no departure.
     Pass,
-    /// At least one departure.
+    /// A finding's root-cause unit is of this category.
     Fail,
+    /// The decoder departs here only as a manifestation of a finding about another
+    /// category (see the row's `affected_by`).
+    Affected,
     /// No departure, but the decoder's U+FFFD or BOM policy shows here.
     Policy,
     /// No input exercised it.
@@ -482,6 +552,7 @@ impl CategoryStatus {
         match self {
             CategoryStatus::Pass => "pass",
             CategoryStatus::Fail => "fail",
+            CategoryStatus::Affected => "affected",
             CategoryStatus::Policy => "policy",
             CategoryStatus::Untested => "untested",
         }

@@ -69,6 +69,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
         report.tool_version, report.created
     );
 
+    super::render_findings::markdown(&mut out, &report.findings);
     let _ = writeln!(out, "## Categories\n");
     let _ = writeln!(
         out,
@@ -212,10 +213,18 @@ fn write_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
 }
 
 fn verdict_sentence(report: &ConformanceReport) -> String {
+    let lossy = if report.replacement_policy.recognised == "not-observed" {
+        "no lossy decode reported"
+    } else {
+        "U+FFFD per maximal subpart"
+    };
     if report.is_conformant() {
-        return "Every category passes; U+FFFD per maximal subpart; no wrapper policy.".into();
+        return format!("Every category passes; {lossy}; no wrapper policy.");
     }
     let mut parts = Vec::new();
+    if report.summary.findings > 0 {
+        parts.push(format!("{} findings", report.summary.findings));
+    }
     if report.summary.categories_failed > 0 {
         parts.push(format!(
             "{} categories fail ({} distinct departures)",
@@ -267,6 +276,8 @@ code { font: 12px ui-monospace, monospace; background: #f6f6f6; padding: 0 2px; 
 .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; border: 1px solid #888; }
 #map-wrap { position: relative; display: inline-block; margin-left: 28px; margin-top: 16px; }
 #map-tip { font: 12px ui-monospace, monospace; min-height: 16px; }
+#departures { table-layout: fixed; width: 100%; } #departures code { word-break: break-all; }
+#findings code { word-break: break-all; } .affected { background: #fbe3c8; }
 "#;
 
 /// Map colors by state code, shared by the script and the legend.
@@ -314,6 +325,7 @@ pub fn html(report: &ConformanceReport) -> String {
         escape_html(&report.created)
     );
 
+    super::render_findings::html(&mut out, &report.findings);
     let _ = writeln!(out, "<h2>Categories</h2>\n<table id=\"categories\"><tr><th>Category</th><th>Status</th><th>Inputs</th><th>Failing aspects (smallest input)</th></tr>");
     for row in &report.categories {
         let detail = if !row.failures.is_empty() {
@@ -438,6 +450,11 @@ pub fn html(report: &ConformanceReport) -> String {
     }
     let _ = writeln!(out, "</p>");
     out.push_str(&map_canvas("map", &map.rows));
+    // Records the page's laid-out width, so a headless browser can check it fits.
+    let _ = writeln!(
+        out,
+        "<script>document.body.setAttribute(\"data-page-width\", document.documentElement.scrollWidth);</script>"
+    );
     let _ = writeln!(out, "</body></html>");
     out
 }
@@ -455,6 +472,8 @@ pub fn map_canvas(id: &str, rows: &[String]) -> String {
     format!(
         r##"<div id="{id}-wrap" class="map-wrap" style="position:relative;display:inline-block;margin:16px 0 0 28px">
 <div id="{id}-tip" style="font:12px monospace;min-height:16px">first byte (row) x second byte (column); hover for details</div>
+<div class="axis-x" style="font:10px monospace;display:flex;justify-content:space-between;width:512px">second byte &#8594; <span>00</span><span>40</span><span>80</span><span>C0</span><span>FF</span></div>
+<div class="axis-y" style="position:absolute;left:-26px;top:44px;height:512px;font:10px monospace;display:flex;flex-direction:column;justify-content:space-between"><span>00</span><span>40</span><span>80</span><span>C0</span><span>FF</span></div>
 <canvas id="{id}" class="byte-map" width="512" height="512" style="border:1px solid #888;image-rendering:pixelated"></canvas>
 </div>
 <script type="application/json" id="{id}-data">{rows_json}</script>

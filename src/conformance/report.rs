@@ -18,6 +18,7 @@ use super::{
     reference_outcome_json, CategoryStatus, CheckRun, Example, CONFORMANCE_SCHEMA,
 };
 use crate::corpus::Origin;
+use crate::finding::{DecoderAction, Finding};
 use crate::reference::Reference;
 use crate::report::time;
 use crate::report::write_atomically;
@@ -38,6 +39,9 @@ pub struct ConformanceReport {
     pub decoder: DecoderInfo,
     /// `conformant` or `deviations`.
     pub verdict: &'static str,
+    /// The findings: one per bug, named by its root cause (first, the departures below are
+    /// the detail).
+    pub findings: Vec<Finding>,
     /// Counts and timing.
     pub summary: Summary,
     /// One row per taxonomy category.
@@ -79,6 +83,8 @@ pub struct Summary {
     pub duration_seconds: f64,
     /// Inputs per second.
     pub inputs_per_second: f64,
+    /// Findings.
+    pub findings: usize,
     /// Categories with status `fail`.
     pub categories_failed: usize,
     /// Distinct departures.
@@ -104,6 +110,14 @@ pub struct CategoryRow {
     /// When the status is `policy`: the smallest input where the policy shows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_example_hex: Option<String>,
+    /// The findings whose root cause is of this category (status `fail`), or, for status
+    /// `affected`, the findings the departures here are manifestations of.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
+    /// The findings the departures in this category are manifestations of, when the
+    /// category is not their cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub affected_by: Vec<String>,
 }
 
 /// A failing aspect of a category.
@@ -145,6 +159,11 @@ pub struct DepartureEntry {
     /// Exploit-shaped inputs of the same class that the decoder was seen to fall for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub witnesses: Vec<Witness>,
+    /// The finding this departure is a manifestation of, by id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
+    /// The command that shows the decoder's answer on `input_hex`.
+    pub reproduce: String,
 }
 
 /// The U+FFFD policy finding.
@@ -256,6 +275,12 @@ impl ConformanceReport {
                         security_answer(answer),
                     ),
                     witnesses: Vec::new(),
+                    finding: finding_of_departure(&run.findings, input, answer, run.capabilities),
+                    reproduce: super::reproduce_command(
+                        &run.decoder_name,
+                        run.command.as_deref(),
+                        input,
+                    ),
                 }
             })
             .collect();
@@ -383,8 +408,26 @@ impl ConformanceReport {
                 } else {
                     None
                 };
-                let status = if !failures.is_empty() {
+                // Causal status: `fail` only when a finding's root cause is of this
+                // category; departures here that belong to other findings only affect it.
+                let own: Vec<String> = run
+                    .findings
+                    .iter()
+                    .filter(|f| f.categories.contains(&category) && !is_policy_finding(f))
+                    .map(|f| f.id.clone())
+                    .collect();
+                let mut affected_by: Vec<String> = departures
+                    .iter()
+                    .filter(|d| d.categories.contains(&category))
+                    .filter_map(|d| d.finding.clone())
+                    .filter(|id| !own.contains(id))
+                    .collect();
+                affected_by.sort();
+                affected_by.dedup();
+                let status = if !own.is_empty() {
                     CategoryStatus::Fail
+                } else if !failures.is_empty() {
+                    CategoryStatus::Affected
                 } else if policy_example_hex.is_some() {
                     CategoryStatus::Policy
                 } else if inputs == 0 {
@@ -398,6 +441,8 @@ impl ConformanceReport {
                     inputs,
                     failures,
                     policy_example_hex,
+                    findings: own,
+                    affected_by,
                 }
             })
             .collect();
@@ -414,11 +459,15 @@ impl ConformanceReport {
                 .iter()
                 .filter(|row| row.status == CategoryStatus::Fail)
                 .count(),
+            findings: run.findings.len(),
             departures: departures.len(),
             restarts: run.restarts,
             exit_note: run.exit_note.clone(),
         };
-        let security = security_section(&departures, &replacement_policy, &bom);
+        // Findings most severe first (stable: equal severities keep the diagnosis order).
+        let mut findings = run.findings.clone();
+        findings.sort_by_key(|f| std::cmp::Reverse(f.security.as_ref().map(|i| i.severity)));
+        let security = security_section(&findings, &departures, &replacement_policy, &bom);
         ConformanceReport {
             security,
             schema: CONFORMANCE_SCHEMA,
@@ -435,6 +484,7 @@ impl ConformanceReport {
             } else {
                 "deviations"
             },
+            findings,
             summary,
             categories,
             replacement_policy,
@@ -448,6 +498,11 @@ impl ConformanceReport {
     /// decoder on the probes of [`security::witness`]. A departure gets the witnesses of
     /// its own class.
     pub fn attach_assessment(&mut self, assessment: Assessment) {
+        for finding in &mut self.findings {
+            if let Some(impact) = &finding.security {
+                finding.witnesses = assessment.witnesses_of(impact.class);
+            }
+        }
         for entry in &mut self.departures {
             entry.witnesses = assessment.witnesses_of(entry.security.class);
         }
@@ -494,18 +549,53 @@ fn security_answer(
     }
 }
 
+/// Classes counted over the findings (one per bug); the highest severity over
+/// everything reported, departures and policy findings included, so that `--fail-on`
+/// never misses a departure classed higher than its finding.
 fn security_section(
+    findings: &[Finding],
     departures: &[DepartureEntry],
     policy: &PolicyFinding,
     bom: &WrapperPolicyFinding,
 ) -> SecuritySummary {
-    SecuritySummary::of(
-        departures
-            .iter()
-            .map(|d| &d.security)
-            .chain(policy.security.iter())
-            .chain(bom.security.iter()),
+    let mut summary = SecuritySummary::of(findings.iter().filter_map(|f| f.security.as_ref()));
+    summary.highest_severity = departures
+        .iter()
+        .map(|d| &d.security)
+        .chain(policy.security.iter())
+        .chain(bom.security.iter())
+        .map(|impact| impact.severity)
+        .chain(summary.highest_severity)
+        .max();
+    summary
+}
+
+/// A finding that is a replacement or wrapper policy (its categories show as `policy`).
+fn is_policy_finding(finding: &Finding) -> bool {
+    matches!(
+        finding.cause.decoder_does,
+        DecoderAction::Replacements { .. } | DecoderAction::StripsBom
     )
+}
+
+/// The finding a departure belongs to: the one whose cause has the same kind of action as
+/// the departure's own diagnosis, the same unit categories first.
+fn finding_of_departure(
+    findings: &[Finding],
+    input: &[u8],
+    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+    capabilities: crate::decoders::Capabilities,
+) -> Option<String> {
+    let diagnosis = crate::diagnosis::diagnose_input(input, answer, capabilities)?;
+    let action = diagnosis.cause.decoder_does.name();
+    let same_action = |f: &&Finding| f.cause.decoder_does.name() == action;
+    findings
+        .iter()
+        .filter(same_action)
+        .find(|f| f.categories == diagnosis.cause.categories())
+        .or_else(|| findings.iter().find(same_action))
+        .or_else(|| findings.first())
+        .map(|f| f.id.clone())
 }
 
 /// Policy examples shown in a report.

@@ -1,10 +1,9 @@
-//! The decoder under check: a built-in decoder called in process, or an external adapter
-//! fed in pipelined batches.
-
-use std::panic::{catch_unwind, AssertUnwindSafe};
+//! The decoder under check: a built-in decoder called in process (each call contained by
+//! the grading core, [`crate::diagnosis::decode_contained`]), or an external adapter fed
+//! in pipelined batches.
 
 use crate::adapter::{AdapterError, ExternalDecoder};
-use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
+use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
 
 /// A decoder being checked.
@@ -55,24 +54,10 @@ impl Subject<'_> {
     ) -> Result<Vec<Result<Outcome, DecoderFailure>>, AdapterError> {
         match *self {
             Subject::External(external) => external.decode_batch(inputs),
-            Subject::InProcess(decoder) => Ok(inputs
-                .iter()
-                .map(|input| {
-                    catch_unwind(AssertUnwindSafe(|| decoder.decode(input))).unwrap_or_else(
-                        |panic| {
-                            let message = panic
-                                .downcast_ref::<&str>()
-                                .map(|s| s.to_string())
-                                .or_else(|| panic.downcast_ref::<String>().cloned())
-                                .unwrap_or_else(|| "panic".into());
-                            Err(DecoderFailure {
-                                kind: FailureKind::Crash,
-                                message: format!("panicked: {message}"),
-                            })
-                        },
-                    )
-                })
-                .collect()),
+            Subject::InProcess(decoder) => {
+                let owned: Vec<Vec<u8>> = inputs.iter().map(|input| input.to_vec()).collect();
+                Ok(crate::diagnosis::decode_contained(decoder, &owned))
+            }
         }
     }
 }

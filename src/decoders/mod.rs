@@ -12,6 +12,7 @@ pub mod encoding_rs;
 pub mod encoding_rs_chunked;
 pub mod fast;
 pub mod mutants;
+pub mod planted;
 pub mod reference;
 pub mod simdutf8;
 pub mod std_lib;
@@ -182,6 +183,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Decoder>> {
     builtin()
         .into_iter()
         .chain(mutants::all())
+        .chain(planted::all())
         .find(|decoder| decoder.name() == name)
 }
 

@@ -10,8 +10,8 @@ use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
 use super::compare::{compare, Aspect, Comparison};
-use super::contain::contained;
 use super::signature::{categorize, Signature};
+use crate::diagnosis::contain::contained;
 
 /// The name of the oracle in reports (`decoders[0]`).
 pub const REFERENCE_NAME: &str = "reference";

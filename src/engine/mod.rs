@@ -27,11 +27,10 @@
 pub mod budget;
 pub mod check;
 pub mod compare;
-pub mod contain;
-pub mod explain;
-pub mod minimize;
 pub mod progress;
 pub mod signature;
+
+pub use crate::diagnosis::{contain, explain, minimize};
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;

@@ -12,6 +12,7 @@
 //! CESU-8, WTF-8), both by running the decoder on fixed probes.
 
 pub mod behaviour;
+mod cause;
 pub mod render;
 pub mod witness;
 
@@ -25,6 +26,7 @@ use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::Reference;
 use crate::taxonomy::Category;
 use behaviour::{align, Alignment};
+pub use cause::classify_cause;
 
 /// How much a class of departure matters to a program that trusts the decoder, ordered
 /// from least to most.
@@ -407,10 +409,8 @@ fn classify_class(
     let reference = Reference::rfc3629().decode(input);
     let reference_valid = reference.errors.is_empty();
     // The lossy decode is the best evidence of what the decoder does with the bytes.
-    if let Some(scalars) = &outcome.scalars {
-        if let Some(class) = class_of_alignment(&align(input, &reference, scalars), categories) {
-            return class;
-        }
+    if let Some(class) = class_of_output(input, categories, outcome) {
+        return class;
     }
     if reference_valid {
         return if categories.contains(&Category::NoncharacterRejected)
@@ -451,7 +451,7 @@ fn classify_class(
 }
 
 /// The class of ill-formed bytes being accepted as characters, by their category.
-fn acceptance_class(categories: &[Category]) -> SecurityClass {
+pub(crate) fn acceptance_class(categories: &[Category]) -> SecurityClass {
     let has = |wanted: &[Category]| categories.iter().any(|c| wanted.contains(c));
     if has(&[
         Category::Overlong2,
@@ -466,6 +466,17 @@ fn acceptance_class(categories: &[Category]) -> SecurityClass {
     } else {
         SecurityClass::IllFormedAccepted
     }
+}
+
+/// What the decoder's lossy decode of `input` shows, when it shows a class at all.
+pub(crate) fn class_of_output(
+    input: &[u8],
+    categories: &[Category],
+    outcome: &Outcome,
+) -> Option<SecurityClass> {
+    let scalars = outcome.scalars.as_ref()?;
+    let reference = Reference::rfc3629().decode(input);
+    class_of_alignment(&align(input, &reference, scalars), categories)
 }
 
 fn class_of_alignment(alignment: &Alignment, categories: &[Category]) -> Option<SecurityClass> {

@@ -17,7 +17,7 @@
 //! are CESU-8 pairs, 4-byte forms are rejected), CESU-8 (Unicode TR #26: pairs, no 4-byte
 //! forms, no `C0 80`) or WTF-8 (lone surrogates allowed, pairs must use the 4-byte form).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{SecurityClass, Severity};
 use crate::decoders::DecoderFailure;
@@ -90,7 +90,7 @@ pub fn probe_inputs() -> Vec<&'static [u8]> {
 }
 
 /// An input of a witness with the decoder's decode of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WitnessInput {
     /// The input.
     pub input_hex: String,
@@ -99,7 +99,7 @@ pub struct WitnessInput {
 }
 
 /// An attack the decoder was seen to fall for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Witness {
     /// Its class.
     pub class: SecurityClass,

@@ -3,7 +3,7 @@
 
 use crate::reference::Reference;
 
-use super::signature::is_noncharacter;
+use crate::taxonomy::is_noncharacter;
 
 /// At most this many error units are explained one by one.
 const MAX_EXPLAINED_UNITS: usize = 16;

@@ -1,0 +1,91 @@
+//! Each planted decoder gives exactly one finding per planted bug, with the bug's own
+//! categories (issue "one bug, one finding").
+
+use super::*;
+use crate::conformance::inputs::{probes, BOUNDARY_BYTES};
+use crate::corpus::faults::FaultGenerator;
+use crate::corpus::generator::Generator;
+use crate::corpus::placement::PlacementGenerator;
+use crate::diagnosis::{decode_contained, findings, DepartureLog, Subject};
+use crate::finding::Finding;
+use crate::reference::Reference;
+
+/// A small input set with the shapes of `check`'s: probes, short boundary inputs, and
+/// generated faults and placements (errors at block boundaries and past byte 64).
+fn inputs() -> Vec<Vec<u8>> {
+    let mut inputs: Vec<Vec<u8>> = probes().collect();
+    for &a in &BOUNDARY_BYTES {
+        inputs.push(vec![a]);
+        for &b in &BOUNDARY_BYTES {
+            inputs.push(vec![a, b]);
+            for &c in &BOUNDARY_BYTES {
+                inputs.push(vec![a, b, c]);
+            }
+        }
+    }
+    inputs.push("é€😀".as_bytes().to_vec());
+    let faults = FaultGenerator::new(0);
+    let placement = PlacementGenerator::new(0);
+    for index in 0..300 {
+        inputs.extend(faults.input_at(index).map(|i| i.bytes));
+        inputs.extend(placement.input_at(index).map(|i| i.bytes));
+    }
+    inputs
+}
+
+pub(crate) fn findings_of(decoder: &dyn Decoder, inputs: &[Vec<u8>]) -> Vec<Finding> {
+    let capabilities = decoder.capabilities();
+    let mut log = DepartureLog::default();
+    let answers = decode_contained(decoder, inputs);
+    for (input, answer) in inputs.iter().zip(&answers) {
+        log.record(
+            input,
+            &Reference::rfc3629().decode(input),
+            answer,
+            capabilities,
+        );
+    }
+    let reproduce = |bytes: &[u8]| crate::hex::format_hex(bytes);
+    let subject = Subject {
+        name: decoder.name(),
+        capabilities,
+        reproduce: &reproduce,
+    };
+    findings(&subject, &log.departed(), |batch| {
+        Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch))
+    })
+    .unwrap()
+}
+
+#[test]
+fn each_planted_bug_gives_one_finding_with_its_own_categories() {
+    let inputs = inputs();
+    let mut failures = Vec::new();
+    for &(name, bugs, expected) in PLANTED {
+        let decoder = Planted { name, bugs };
+        let found = findings_of(&decoder, &inputs);
+        let mut got: Vec<Vec<Category>> = found.iter().map(|f| f.categories.clone()).collect();
+        let mut want: Vec<Vec<Category>> = expected.iter().map(|c| c.to_vec()).collect();
+        got.sort();
+        want.sort();
+        if got != want {
+            failures.push(format!(
+                "{name}: want {want:?}, got {:?}",
+                found
+                    .iter()
+                    .map(|f| (f.title.clone(), f.categories.clone(), f.witness_hex.clone()))
+                    .collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn a_correct_decoder_gives_no_finding() {
+    let decoder = Planted {
+        name: "planted-none",
+        bugs: &[],
+    };
+    assert!(findings_of(&decoder, &inputs()).is_empty());
+}

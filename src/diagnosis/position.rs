@@ -1,0 +1,163 @@
+//! Position dependence: does a departure need its bytes at a particular place?
+//!
+//! A decoder with a block-based fast path (16-, 32- or 64-byte vectors) or an off-by-one in
+//! a length check may depart only when an error sits past some offset, straddles a block
+//! boundary, or only in short inputs. The minimiser keeps such a condition in the witness
+//! (it cannot remove the padding that puts the error at offset 64) but does not say it.
+//! So the witness is stripped of its `A` filler around the root-cause unit to its *core*,
+//! and the core is moved: padded with `A` before it (every offset from 0 to 130, which
+//! covers each offset within a 16-, 32- and 64-byte block, twice over) and after it (total
+//! lengths up to 70 bytes). The pattern of where the departure shows names the condition.
+
+use crate::finding::PositionCondition;
+
+/// The filler byte used for padding (also the minimiser's filler).
+pub const FILLER: u8 = b'A';
+/// Offsets tried before the core: 0..=MAX_SHIFT.
+const MAX_SHIFT: usize = 130;
+/// Bytes of padding tried after the core: 0..=MAX_TAIL.
+const MAX_TAIL: usize = 70;
+/// Block sizes a SIMD or word-at-a-time decoder commonly uses.
+const BLOCKS: [usize; 3] = [16, 32, 64];
+
+/// The witness stripped of leading and trailing filler around the unit at `unit_offset`
+/// (`unit_len` bytes): the core, and the unit's offset in it.
+pub fn core_of(witness: &[u8], unit_offset: usize, unit_len: usize) -> (Vec<u8>, usize) {
+    let unit_offset = unit_offset.min(witness.len());
+    let lead = witness[..unit_offset]
+        .iter()
+        .take_while(|&&b| b == FILLER)
+        .count();
+    let end = (unit_offset + unit_len).min(witness.len());
+    let trail = witness[end..]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == FILLER)
+        .count();
+    (
+        witness[lead..witness.len() - trail].to_vec(),
+        unit_offset - lead,
+    )
+}
+
+/// The candidate inputs of a probe: the core shifted by 0..=MAX_SHIFT, then the core with
+/// 0..=MAX_TAIL bytes of padding after it.
+pub fn candidates(core: &[u8]) -> Vec<Vec<u8>> {
+    let shifted = (0..=MAX_SHIFT).map(|shift| {
+        let mut input = vec![FILLER; shift];
+        input.extend_from_slice(core);
+        input
+    });
+    let padded = (0..=MAX_TAIL).map(|tail| {
+        let mut input = core.to_vec();
+        input.extend(std::iter::repeat_n(FILLER, tail));
+        input
+    });
+    shifted.chain(padded).collect()
+}
+
+/// The condition shown by `shows` (one verdict per input of [`candidates`]), for a core of
+/// `core_len` bytes whose root-cause unit is at `unit_offset` and `unit_len` bytes long.
+/// `None` when the departure shows everywhere, or in no pattern this knows.
+pub fn condition(
+    shows: &[bool],
+    core_len: usize,
+    unit_offset: usize,
+    unit_len: usize,
+) -> Option<PositionCondition> {
+    let (shifted, padded) = shows.split_at(MAX_SHIFT + 1);
+    if shifted.iter().all(|&s| s) && padded.iter().all(|&s| s) {
+        return None;
+    }
+    // Only in short inputs: shows while the total length stays below a bound, both when
+    // padding goes before and when it goes after.
+    let length_bound = |verdicts: &[bool]| {
+        let first_absent = verdicts.iter().position(|&s| !s)?;
+        verdicts[first_absent..]
+            .iter()
+            .all(|&s| !s)
+            .then_some(first_absent)
+    };
+    if let (Some(before), Some(after)) = (length_bound(shifted), length_bound(padded)) {
+        if before == after && before > 0 {
+            return Some(PositionCondition::InputShorterThan {
+                len: core_len + before,
+            });
+        }
+    }
+    // Only from some offset on.
+    if let Some(first) = shifted.iter().position(|&s| s) {
+        if first > 0 && shifted[first..].iter().all(|&s| s) {
+            return Some(PositionCondition::AtOrPast {
+                offset: first + unit_offset,
+            });
+        }
+    }
+    if shifted[0] && shifted[1..].iter().all(|&s| !s) && padded.iter().all(|&s| s) {
+        return Some(PositionCondition::AtStart);
+    }
+    if unit_len > 1 {
+        for block in BLOCKS {
+            let straddles = |shift: usize| {
+                let start = shift + unit_offset;
+                start / block != (start + unit_len - 1) / block
+            };
+            if shifted
+                .iter()
+                .enumerate()
+                .all(|(shift, &s)| s == straddles(shift))
+            {
+                return Some(PositionCondition::AcrossBlockBoundary { block });
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdicts(core: &[u8], unit_offset: usize, shows: impl Fn(&[u8]) -> bool) -> Vec<bool> {
+        let _ = unit_offset;
+        candidates(core).iter().map(|c| shows(c)).collect()
+    }
+
+    #[test]
+    fn strips_filler_around_the_unit() {
+        let mut witness = vec![FILLER; 64];
+        witness.extend_from_slice(&[0xFF, FILLER]);
+        assert_eq!(core_of(&witness, 64, 1), (vec![0xFF], 0));
+    }
+
+    #[test]
+    fn recognises_offsets_blocks_and_short_inputs() {
+        let core = [0xFF];
+        let past_64 = verdicts(&core, 0, |c| c.iter().position(|&b| b == 0xFF) >= Some(64));
+        assert_eq!(
+            condition(&past_64, 1, 0, 1),
+            Some(PositionCondition::AtOrPast { offset: 64 })
+        );
+        let everywhere = verdicts(&core, 0, |_| true);
+        assert_eq!(condition(&everywhere, 1, 0, 1), None);
+        let short = verdicts(&core, 0, |c| c.len() < 16);
+        assert_eq!(
+            condition(&short, 1, 0, 1),
+            Some(PositionCondition::InputShorterThan { len: 16 })
+        );
+        let at_start = verdicts(&core, 0, |c| c[0] == 0xFF);
+        assert_eq!(
+            condition(&at_start, 1, 0, 1),
+            Some(PositionCondition::AtStart)
+        );
+        let pair = [0xE2, 0x82, 0xAC];
+        let across = verdicts(&pair, 0, |c| {
+            let start = c.iter().position(|&b| b == 0xE2).unwrap();
+            start / 32 != (start + 2) / 32
+        });
+        assert_eq!(
+            condition(&across, 3, 0, 3),
+            Some(PositionCondition::AcrossBlockBoundary { block: 32 })
+        );
+    }
+}
