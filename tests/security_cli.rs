@@ -148,3 +148,46 @@ fn fail_on_high_fails_a_decoder_that_drops_stray_continuation_bytes() {
         .iter()
         .all(|w| w["class"] != "bytes-deleted"));
 }
+
+/// `run --fail-on`: the CESU-8 mutant's findings are `surrogates-accepted` (medium), so
+/// the run fails a `medium` threshold and passes a `critical` one, and its divergence
+/// reports carry the impact.
+#[test]
+fn run_fail_on_follows_the_severity_of_the_divergences() {
+    let out = std::env::temp_dir().join(format!("utf8conf-sec-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = |severity: &str| {
+        Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+            .args([
+                "run",
+                "--decoders",
+                "mutant-cesu8",
+                "--budget",
+                "20000i",
+                "--quiet",
+            ])
+            .args(["--threads", "1", "--fail-on", severity, "--out"])
+            .arg(&out)
+            .output()
+            .expect("utf8conf runs")
+            .status
+            .code()
+    };
+    assert_eq!(run("medium"), Some(1));
+    assert_eq!(run("critical"), Some(0));
+    let mut impacts = Vec::new();
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let divergences = entry.unwrap().path().join("divergences");
+        for report in std::fs::read_dir(divergences).unwrap() {
+            let report: Value =
+                serde_json::from_slice(&std::fs::read(report.unwrap().path()).unwrap()).unwrap();
+            impacts.push(report["security"]["class"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(!impacts.is_empty());
+    assert!(
+        impacts.iter().all(|c| c == "surrogates-accepted"),
+        "{impacts:?}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
