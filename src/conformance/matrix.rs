@@ -311,7 +311,7 @@ const RANKED_CLASSES: [(SecurityClass, &str); 6] = [
 ];
 
 impl Matrix {
-    /// Which decoders show each of the [`RANKED_CLASSES`], and the decoders ordered by
+    /// Which decoders show each of the ranked classes, and the decoders ordered by
     /// their highest severity.
     pub fn security_ranking_markdown(&self) -> String {
         let mut out = String::from("\n## Security ranking\n\n");
