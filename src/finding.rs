@@ -382,6 +382,14 @@ pub struct Finding {
     pub reproduce: String,
     /// A few inputs where the same cause shows in other categories.
     pub manifestations: Vec<Manifestation>,
+    /// Its security impact (class, severity, citation; docs/SECURITY-IMPACT.md), set by
+    /// the report that presents it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security: Option<crate::security::SecurityImpact>,
+    /// Exploit-shaped inputs of the same security class that the decoder was seen to
+    /// fall for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<crate::security::witness::Witness>,
 }
 
 impl Finding {

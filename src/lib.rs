@@ -38,5 +38,6 @@ pub mod native;
 pub mod outcome;
 pub mod reference;
 pub mod report;
+pub mod security;
 pub mod stable_hash;
 pub mod taxonomy;

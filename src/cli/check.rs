@@ -20,6 +20,8 @@
 //!   otherwise, 2 on usage or I/O errors. Each decoder's report goes into a subdirectory
 //!   named after it, made safe as a file name and unique (`..` or a repeated name cannot
 //!   escape `DIR` or overwrite another).
+//! - `--fail-on SEVERITY` (both forms): exit 1 only when a finding of that severity or
+//!   above is present (docs/SECURITY-IMPACT.md), so that CI fails on what matters to it.
 
 use std::collections::BTreeSet;
 use std::io::IsTerminal;
@@ -45,6 +47,8 @@ use crate::decoders;
 use crate::native::{NativeConfig, NativeDecoder};
 use crate::report::export::OutputFormat;
 use crate::report::sanitize;
+use crate::security::witness::{assess, probe_inputs};
+use crate::security::Severity;
 use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
@@ -101,6 +105,11 @@ pub struct CheckArgs {
     /// (`utf8conf.sarif`), junit (`junit.xml`), in the output directory.
     #[arg(long, value_delimiter = ',', default_value = "json")]
     format: Vec<OutputFormat>,
+    /// Exit 1 only when a finding reaches this severity (info, low, medium, high,
+    /// critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any departure
+    /// from the reference exits 1.
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<Severity>,
 }
 
 /// How each decoder is checked.
@@ -189,10 +198,19 @@ fn finish_one(
     let written = [(report.clone(), directory.clone())];
     super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
     match stopped {
-        None if report.is_conformant() => Ok(0),
-        None => Ok(1),
+        None => Ok(exit_status(report, args.fail_on)),
         Some(stop) => stop_exit(&report.decoder.name, &stop),
     }
+}
+
+/// 1 when the report fails the check: any departure, or with `--fail-on`, a finding at
+/// or above that severity.
+fn exit_status(report: &ConformanceReport, fail_on: Option<Severity>) -> u8 {
+    let fails = match fail_on {
+        Some(threshold) => report.security.reaches(threshold),
+        None => !report.is_conformant(),
+    };
+    u8::from(fails)
 }
 
 /// The exit for a check that stopped early, after its partial report was written.
@@ -269,7 +287,15 @@ fn check_one(
         print(run.inputs_per_source.values().sum::<u64>() as usize, true);
     }
     let stopped = run.stopped.clone();
-    (ConformanceReport::from_run(&run, created), stopped)
+    let mut report = ConformanceReport::from_run(&run, created);
+    // The exploit-shaped probes, answered by the decoder itself (not after a stop: the
+    // decoder may be unusable, or the user asked to stop).
+    if stopped.is_none() {
+        if let Ok(answers) = subject.decode_batch(&probe_inputs()).complete() {
+            report.attach_assessment(assess(&answers));
+        }
+    }
+    (report, stopped)
 }
 
 /// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that does not exist yet)
@@ -309,11 +335,15 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
         .map(|row| row.category.as_str())
         .collect();
     println!(
-        "{} ({}): {}; {} findings; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
+        "{} ({}): {}; {} findings; highest severity: {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
         sanitize::terminal(&report.decoder.name),
         sanitize::terminal(&report.decoder.version),
         report.verdict,
         report.summary.findings,
+        report
+            .security
+            .highest_severity
+            .map_or("none", Severity::as_str),
         report.replacement_policy.recognised,
         if report.wrapper_policies.iter().any(|w| w.observed) { "stripped" } else { "kept" },
         if failed.is_empty() { "none".to_string() } else { failed.join(", ") },
@@ -357,6 +387,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
     let mut skipped = Vec::new();
     let mut used_names = BTreeSet::new();
     let mut interrupted = false;
+    let mut failing = false;
     let mut written = Vec::new();
     let mut write_report =
         |report: ConformanceReport,
@@ -371,6 +402,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
             })?;
             print_summary(&report, &directory.join(&sub));
             rows.push(MatrixRow::from_report(&report, &sub));
+            failing |= exit_status(&report, args.fail_on) == 1;
             written.push((report, directory.join(&sub)));
             Ok::<(), CliError>(())
         };
@@ -461,11 +493,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
     if interrupted {
         return Ok(EXIT_INTERRUPTED);
     }
-    let all_conformant = matrix
-        .decoders
-        .iter()
-        .all(|row| row.verdict == "conformant");
-    Ok(if all_conformant { 0 } else { 1 })
+    Ok(u8::from(failing))
 }
 
 /// `name`, or `name-2`, `name-3`, ... if already used.

@@ -21,6 +21,7 @@ use crate::engine::compare::Aspect;
 use crate::engine::progress::{group_digits, ProgressMode};
 use crate::engine::{Engine, RunOptions, RunResult};
 use crate::report::export::OutputFormat;
+use crate::security::Severity;
 
 /// Arguments of `utf8conf run`.
 #[derive(Debug, Args)]
@@ -52,6 +53,11 @@ pub struct RunArgs {
     /// junit (`junit.xml`), in the run directory.
     #[arg(long, value_delimiter = ',', default_value = "json")]
     format: Vec<OutputFormat>,
+    /// Exit 1 only when a reported divergence reaches this severity (info, low, medium,
+    /// high, critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any divergence
+    /// exits 1.
+    #[arg(long, value_name = "SEVERITY")]
+    fail_on: Option<Severity>,
 }
 
 impl RunArgs {
@@ -90,7 +96,16 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         .map_err(|error| CliError(format!("run failed: {error}")))?;
     print_table(&result);
     super::formats::write_run_formats(&args.format, &result)?;
-    Ok(result.summary.exit_code)
+    Ok(match args.fail_on {
+        None => result.summary.exit_code,
+        Some(threshold) => u8::from(
+            result
+                .reports
+                .iter()
+                .filter_map(|report| report.security.as_ref())
+                .any(|impact| impact.severity >= threshold),
+        ),
+    })
 }
 
 /// SIGINT/SIGTERM end the run gracefully: no new inputs, the reports and `summary.json`

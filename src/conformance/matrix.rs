@@ -16,6 +16,7 @@ use super::render::{escape_html, STYLE};
 use super::report::{ConformanceReport, DepartureEntry};
 use super::CategoryStatus;
 use crate::report::write_atomically;
+use crate::security::{SecurityClass, Severity};
 use crate::taxonomy::Category;
 
 /// The `schema` value of `matrix.json`.
@@ -58,6 +59,14 @@ pub struct MatrixRow {
     pub replacement_policy: String,
     /// True when it strips a leading BOM.
     pub bom_stripped: bool,
+    /// The highest severity of its findings (absent when it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highest_severity: Option<Severity>,
+    /// The security classes of its findings, most severe first.
+    pub security_classes: Vec<SecurityClass>,
+    /// The known variant of UTF-8 it matches by design, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<&'static str>,
     /// Status per category, in the order of `categories`.
     pub statuses: Vec<CategoryStatus>,
     /// Its departures (as in its report).
@@ -95,6 +104,9 @@ impl MatrixRow {
             verdict: report.verdict,
             replacement_policy: report.replacement_policy.recognised.clone(),
             bom_stripped: report.wrapper_policies.iter().any(|w| w.observed),
+            highest_severity: report.security.highest_severity,
+            security_classes: report.security.classes.iter().map(|c| c.class).collect(),
+            variant: report.security.variant.as_ref().map(|v| v.name),
             statuses: report.categories.iter().map(|row| row.status).collect(),
             departures: report.departures.clone(),
             inputs: report.summary.inputs,
@@ -123,8 +135,9 @@ impl Matrix {
             "utf8conf {}, {}. Status per taxonomy category: pass, FAIL, policy (only the decoder's U+FFFD or BOM policy shows), - (untested). Each decoder's full report is in its directory.\n",
             self.tool_version, self.created
         );
-        let mut header = "| Decoder | Version | Verdict | U+FFFD policy | BOM |".to_string();
-        let mut rule = "|---|---|---|---|---|".to_string();
+        let mut header =
+            "| Decoder | Version | Verdict | Severity | U+FFFD policy | BOM |".to_string();
+        let mut rule = "|---|---|---|---|---|---|".to_string();
         for category in &self.categories {
             let _ = write!(header, " {category} |");
             rule.push_str("---|");
@@ -132,11 +145,12 @@ impl Matrix {
         let _ = writeln!(out, "{header}\n{rule}");
         for row in &self.decoders {
             let mut line = format!(
-                "| [{}]({}/conformance.md) | {} | {} | {} | {} |",
+                "| [{}]({}/conformance.md) | {} | {} | {} | {} | {} |",
                 row.name,
                 row.report,
                 row.version.replace('|', "/"),
                 row.verdict,
+                row.severity_text(),
                 row.replacement_policy,
                 if row.bom_stripped { "stripped" } else { "kept" }
             );
@@ -151,6 +165,7 @@ impl Matrix {
                 let _ = writeln!(out, "- {}: {}", skipped.name, skipped.reason);
             }
         }
+        out.push_str(&self.security_ranking_markdown());
         let _ = writeln!(out, "\n## Departures\n");
         for row in &self.decoders {
             let _ = writeln!(out, "### {}\n", row.name);
@@ -172,7 +187,9 @@ impl Matrix {
             for departure in &row.departures {
                 let _ = writeln!(
                     out,
-                    "- **{}** on {}: `{}`: {} ({} inputs)",
+                    "- [{}] {} **{}** on {}: `{}`: {} ({} inputs)",
+                    departure.security.severity,
+                    departure.security.class,
                     departure.aspect,
                     departure
                         .categories
@@ -199,7 +216,7 @@ impl Matrix {
             self.tool_version,
             escape_html(&self.created)
         );
-        let _ = write!(out, "<table class=\"matrix\" id=\"matrix\"><tr><th>Decoder</th><th>Verdict</th><th>U+FFFD policy</th><th>BOM</th>");
+        let _ = write!(out, "<table class=\"matrix\" id=\"matrix\"><tr><th>Decoder</th><th>Verdict</th><th>Severity</th><th>U+FFFD policy</th><th>BOM</th>");
         for category in &self.categories {
             let _ = write!(out, "<th>{category}</th>");
         }
@@ -207,9 +224,10 @@ impl Matrix {
         for row in &self.decoders {
             let _ = write!(
                 out,
-                "<tr data-decoder=\"{n}\"><td><a href=\"{}/conformance.html\">{n}</a><br><small>{}</small></td><td class=\"verdict-{v}\">{v}</td><td>{}</td><td>{}</td>",
+                "<tr data-decoder=\"{n}\"><td><a href=\"{}/conformance.html\">{n}</a><br><small>{}</small></td><td class=\"verdict-{v}\">{v}</td><td class=\"severity\">{}</td><td>{}</td><td>{}</td>",
                 escape_html(&row.report),
                 escape_html(&row.version),
+                row.severity_text(),
                 escape_html(&row.replacement_policy),
                 if row.bom_stripped { "stripped" } else { "kept" },
                 n = escape_html(&row.name),
@@ -233,13 +251,15 @@ impl Matrix {
             }
             let _ = writeln!(out, "</ul>");
         }
-        let _ = writeln!(out, "<h2>Departures</h2><table><tr><th>Decoder</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>What differs</th><th>Inputs</th></tr>");
+        let _ = writeln!(out, "<h2>Departures</h2><table><tr><th>Decoder</th><th>Severity</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>What differs</th><th>Inputs</th></tr>");
         for row in &self.decoders {
             for departure in &row.departures {
                 let _ = writeln!(
                     out,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                    "<tr><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
                     escape_html(&row.name),
+                    departure.security.severity,
+                    departure.security.class,
                     departure.aspect,
                     departure.categories.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", "),
                     escape_html(&departure.input_hex),
@@ -249,6 +269,78 @@ impl Matrix {
             }
         }
         let _ = writeln!(out, "</table></body></html>");
+        out
+    }
+}
+
+impl MatrixRow {
+    /// The severity cell: the highest severity, with the variant when one is recognised.
+    fn severity_text(&self) -> String {
+        let severity = self.highest_severity.map_or("none", Severity::as_str);
+        match self.variant {
+            Some(variant) => format!("{severity} ({variant})"),
+            None => severity.to_string(),
+        }
+    }
+}
+
+/// The classes the matrix ranks decoders by, the three exploitable ones of UTS #36 and
+/// RFC 3629 §10 first.
+const RANKED_CLASSES: [(SecurityClass, &str); 6] = [
+    (
+        SecurityClass::NonShortestAccepted,
+        "Accept non-shortest (overlong) forms",
+    ),
+    (
+        SecurityClass::CharacterSwallowed,
+        "Swallow well-formed characters after an error",
+    ),
+    (
+        SecurityClass::BytesDeleted,
+        "Delete ill-formed bytes without a replacement",
+    ),
+    (
+        SecurityClass::AboveMaxAccepted,
+        "Accept values above U+10FFFF or 5-6-byte forms",
+    ),
+    (
+        SecurityClass::SurrogatesAccepted,
+        "Accept surrogates or CESU-8 pairs",
+    ),
+    (SecurityClass::OutputCutShort, "Cut their output short"),
+];
+
+impl Matrix {
+    /// Which decoders show each of the ranked classes, and the decoders ordered by
+    /// their highest severity.
+    pub fn security_ranking_markdown(&self) -> String {
+        let mut out = String::from("\n## Security ranking\n\n");
+        let mut ranked: Vec<&MatrixRow> = self.decoders.iter().collect();
+        ranked.sort_by_key(|row| std::cmp::Reverse(row.highest_severity));
+        let order: Vec<String> = ranked
+            .iter()
+            .map(|row| format!("{} ({})", row.name, row.severity_text()))
+            .collect();
+        let _ = writeln!(out, "By highest severity: {}.\n", order.join(", "));
+        for (class, title) in RANKED_CLASSES {
+            let names: Vec<&str> = self
+                .decoders
+                .iter()
+                .filter(|row| row.security_classes.contains(&class))
+                .map(|row| row.name.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "- {title} ({}, {}): {}",
+                class,
+                class.severity(),
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            );
+        }
         out
     }
 }

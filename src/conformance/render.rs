@@ -166,6 +166,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
         );
     }
 
+    out.push_str(&crate::security::render::markdown(&report.security));
     let _ = writeln!(out, "\n## Departures\n");
     if report.departures.is_empty() {
         let _ = writeln!(out, "None.");
@@ -173,8 +174,9 @@ pub fn markdown(report: &ConformanceReport) -> String {
     for (index, departure) in report.departures.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
+            "{}. {} **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
             index + 1,
+            crate::security::render::impact_label(&departure.security),
             departure.aspect,
             categories_text(&departure.categories),
             departure.input_hex,
@@ -424,15 +426,22 @@ pub fn html(report: &ConformanceReport) -> String {
     }
     let _ = writeln!(out, "</ul>");
 
+    out.push_str(&crate::security::render::html(
+        &report.security,
+        escape_html,
+    ));
     let _ = writeln!(out, "<h2>Departures</h2>");
     if report.departures.is_empty() {
         let _ = writeln!(out, "<p>None.</p>");
     } else {
-        let _ = writeln!(out, "<table id=\"departures\"><tr><th>#</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>Inputs</th><th>What differs</th><th>Decoder</th><th>Reference</th></tr>");
+        let _ = writeln!(out, "<table id=\"departures\"><tr><th>#</th><th>Severity</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>Inputs</th><th>What differs</th><th>Decoder</th><th>Reference</th></tr>");
         for (index, departure) in report.departures.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "<tr id=\"departure-{n}\"><td>{n}</td><td>{}</td><td>{}</td><td><code>{}</code>{}</td><td>{}</td><td>{}<br><small>{}</small></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                "<tr id=\"departure-{n}\"><td>{n}</td><td class=\"severity-{}\">{}<br><small>{}</small></td><td>{}</td><td>{}</td><td><code>{}</code>{}</td><td>{}</td><td>{}<br><small>{}</small></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                departure.security.severity,
+                departure.security.severity,
+                departure.security.class,
                 departure.aspect,
                 categories_text(&departure.categories),
                 escape_html(&departure.input_hex),

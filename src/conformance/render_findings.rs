@@ -27,6 +27,15 @@ fn aspects_text(finding: &Finding) -> String {
         .join(", ")
 }
 
+/// `[high] character-swallowed ` before a finding's title (empty when unclassified).
+fn security_label(finding: &Finding) -> String {
+    finding
+        .security
+        .as_ref()
+        .map(|impact| format!("{} ", crate::security::render::impact_label(impact)))
+        .unwrap_or_default()
+}
+
 /// The Markdown findings section.
 pub fn markdown(out: &mut String, findings: &[Finding]) {
     let _ = writeln!(out, "## Findings\n");
@@ -37,8 +46,9 @@ pub fn markdown(out: &mut String, findings: &[Finding]) {
     for (index, finding) in findings.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. **{}** (`{}`): categories {}; aspects {}; {} inputs.  \n   Witness: `{}`  \n   Reference: {}  \n   Decoder: `{}`  \n   Reproduce: `{}`",
+            "{}. {}**{}** (`{}`): categories {}; aspects {}; {} inputs.  \n   Witness: `{}`  \n   Reference: {}  \n   Decoder: `{}`  \n   Reproduce: `{}`",
             index + 1,
+            security_label(finding),
             finding.title,
             finding.id,
             categories_text(finding),
@@ -89,7 +99,8 @@ pub fn html(out: &mut String, findings: &[Finding]) {
             .collect();
         let _ = writeln!(
             out,
-            "<li id=\"finding-{id}\"><strong>{}</strong> <small>{id}</small><br>Categories: {}; aspects: {}; {} inputs.<br>Witness: <code>{}</code><br>Reference: {}<br>Decoder: <code>{}</code><br>Reproduce: <code>{}</code>{}</li>",
+            "<li id=\"finding-{id}\">{}<strong>{}</strong> <small>{id}</small><br>Categories: {}; aspects: {}; {} inputs.<br>Witness: <code>{}</code><br>Reference: {}<br>Decoder: <code>{}</code><br>Reproduce: <code>{}</code>{}</li>",
+            escape_html(&security_label(finding)),
             escape_html(&finding.title),
             escape_html(&categories_text(finding)),
             escape_html(&aspects_text(finding)),

@@ -23,6 +23,8 @@ use crate::finding::{DecoderAction, Finding};
 use crate::reference::Reference;
 use crate::report::time;
 use crate::report::write_atomically;
+use crate::security::witness::{Assessment, Witness};
+use crate::security::{self, SecurityClass, SecurityImpact, SecuritySummary, Severity};
 use crate::taxonomy::Category;
 
 /// `conformance.json`.
@@ -49,8 +51,10 @@ pub struct ConformanceReport {
     pub replacement_policy: PolicyFinding,
     /// Wrapper policies (BOM stripping).
     pub wrapper_policies: Vec<WrapperPolicyFinding>,
-    /// Every distinct departure, once, with its smallest input.
+    /// Every distinct departure, once, with its smallest input, most severe first.
     pub departures: Vec<DepartureEntry>,
+    /// The security impact of what was found (docs/SECURITY-IMPACT.md).
+    pub security: SecuritySummary,
     /// The 256x256 map of two-byte inputs.
     pub first_two_bytes_map: MapSection,
 }
@@ -167,6 +171,11 @@ pub struct DepartureEntry {
     pub explanation: String,
     /// What this departure means, in one sentence.
     pub summary: String,
+    /// Its security impact: class, severity, citation.
+    pub security: SecurityImpact,
+    /// Exploit-shaped inputs of the same class that the decoder was seen to fall for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<Witness>,
     /// The finding this departure is a manifestation of, by id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finding: Option<String>,
@@ -183,6 +192,9 @@ pub struct PolicyFinding {
     pub recognised: String,
     /// The policy explaining the most observations.
     pub closest: &'static str,
+    /// The security impact when the policy is not maximal subparts (`replacement-policy`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<SecurityImpact>,
     /// What the recognised policy does.
     pub description: String,
     /// Ill-formed inputs whose lossy decode differs from the reference at most in U+FFFD.
@@ -232,6 +244,9 @@ pub struct WrapperPolicyFinding {
     pub inputs_stripped: u64,
     /// Inputs starting with a BOM where it was kept.
     pub inputs_kept: u64,
+    /// The security impact when observed (`bom-or-noncharacter`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub security: Option<SecurityImpact>,
     /// The smallest input where it was dropped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<PolicyExample>,
@@ -253,7 +268,7 @@ pub struct MapSection {
 impl ConformanceReport {
     /// Builds the report from a run.
     pub fn from_run(run: &CheckRun, created: String) -> ConformanceReport {
-        let departures: Vec<DepartureEntry> = run
+        let mut departures: Vec<DepartureEntry> = run
             .departures
             .iter()
             .map(|(departure, group)| {
@@ -270,6 +285,13 @@ impl ConformanceReport {
                     reference: reference_outcome_json(input),
                     explanation: explanation(input),
                     summary: departure_summary(departure.aspect.as_str(), input, answer),
+                    security: security::classify(
+                        departure.aspect.as_str(),
+                        &departure.categories,
+                        input,
+                        security_answer(answer),
+                    ),
+                    witnesses: Vec::new(),
                     finding: finding_of_departure(&run.findings, input, answer, run.capabilities),
                     reproduce: super::reproduce_command(
                         &run.decoder_name,
@@ -279,6 +301,8 @@ impl ConformanceReport {
                 }
             })
             .collect();
+        // Most severe first (stable, so equal severities keep the aspect/category order).
+        departures.sort_by_key(|entry| std::cmp::Reverse(entry.security.severity));
 
         let (all, closest) = recognise_policy(&run.policy);
         let recognised = if run.policy.observations == 0 {
@@ -305,6 +329,7 @@ impl ConformanceReport {
         let replacement_policy = PolicyFinding {
             recognised: recognised.clone(),
             closest: closest.as_str(),
+            security: policy_departs.then(|| SecurityClass::ReplacementPolicy.impact()),
             description,
             observations: run.policy.observations,
             differing_from_maximal_subpart: run.policy.differing,
@@ -352,6 +377,7 @@ impl ConformanceReport {
             observed: run.bom.stripped > 0,
             inputs_stripped: run.bom.stripped,
             inputs_kept: run.bom.kept,
+            security: (run.bom.stripped > 0).then(|| SecurityClass::BomOrNoncharacter.impact()),
             example: run
                 .bom
                 .example
@@ -462,7 +488,12 @@ impl ConformanceReport {
             flaky_crashes: run.flaky_crashes,
             first_flaky_crash: run.first_flaky_crash.clone(),
         };
+        // Findings most severe first (stable: equal severities keep the diagnosis order).
+        let mut findings = run.findings.clone();
+        findings.sort_by_key(|f| std::cmp::Reverse(f.security.as_ref().map(|i| i.severity)));
+        let security = security_section(&findings, &departures, &replacement_policy, &bom);
         ConformanceReport {
+            security,
             schema: CONFORMANCE_SCHEMA,
             tool_version: env!("CARGO_PKG_VERSION"),
             created,
@@ -478,7 +509,7 @@ impl ConformanceReport {
                 None if conformant => "conformant",
                 None => "deviations",
             },
-            findings: run.findings.clone(),
+            findings,
             summary,
             categories,
             replacement_policy,
@@ -486,6 +517,27 @@ impl ConformanceReport {
             departures,
             first_two_bytes_map: map_section(&run.map),
         }
+    }
+
+    /// Adds the exploit-shaped witnesses and the recognised variant, from running the
+    /// decoder on the probes of [`security::witness`]. A departure gets the witnesses of
+    /// its own class.
+    pub fn attach_assessment(&mut self, assessment: Assessment) {
+        for finding in &mut self.findings {
+            if let Some(impact) = &finding.security {
+                finding.witnesses = assessment.witnesses_of(impact.class);
+            }
+        }
+        for entry in &mut self.departures {
+            entry.witnesses = assessment.witnesses_of(entry.security.class);
+        }
+        self.security.witnesses = assessment.witnesses;
+        self.security.variant = assessment.variant;
+    }
+
+    /// The highest severity found, if anything was.
+    pub fn highest_severity(&self) -> Option<Severity> {
+        self.security.highest_severity
     }
 
     /// True when the decoder conforms (exit status 0).
@@ -508,6 +560,39 @@ impl ConformanceReport {
             super::render::html(self).as_bytes(),
         )
     }
+}
+
+fn security_answer(
+    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+) -> security::Answer<'_> {
+    match answer {
+        Ok(outcome) => security::Answer::Outcome(outcome),
+        Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
+            security::Answer::Crash
+        }
+        Err(_) => security::Answer::Unresponsive,
+    }
+}
+
+/// Classes counted over the findings (one per bug); the highest severity over
+/// everything reported, departures and policy findings included, so that `--fail-on`
+/// never misses a departure classed higher than its finding.
+fn security_section(
+    findings: &[Finding],
+    departures: &[DepartureEntry],
+    policy: &PolicyFinding,
+    bom: &WrapperPolicyFinding,
+) -> SecuritySummary {
+    let mut summary = SecuritySummary::of(findings.iter().filter_map(|f| f.security.as_ref()));
+    summary.highest_severity = departures
+        .iter()
+        .map(|d| &d.security)
+        .chain(policy.security.iter())
+        .chain(bom.security.iter())
+        .map(|impact| impact.severity)
+        .chain(summary.highest_severity)
+        .max();
+    summary
 }
 
 /// A finding that is a replacement or wrapper policy (its categories show as `policy`).

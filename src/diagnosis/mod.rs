@@ -432,6 +432,7 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
         });
     }
     let bytes = &representative.bytes;
+    let security = crate::security::classify_cause(&cause, &aspects, bytes, &representative.answer);
     Finding {
         id: Finding::id_for(subject.name, &cause),
         decoder: subject.name.to_string(),
@@ -447,6 +448,8 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
         reproduce: (subject.reproduce)(bytes),
         manifestations,
         cause,
+        security: Some(security),
+        witnesses: Vec::new(),
     }
 }
 

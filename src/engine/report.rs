@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
 use crate::finding::Finding;
@@ -105,6 +106,27 @@ pub fn build_report(
     );
     finding.reproduce = reproduce.clone();
     finding.occurrences = context.occurrences;
+    if finding.security.is_none() {
+        let answer = match &checked.failure {
+            None => crate::security::Answer::Outcome(checker.last_outcome()),
+            Some(_)
+                if checked
+                    .comparison
+                    .primary
+                    .is_some_and(|d| d.aspect != Aspect::Crash) =>
+            {
+                crate::security::Answer::Unresponsive
+            }
+            Some(_) => crate::security::Answer::Crash,
+        };
+        finding.security = Some(crate::security::classify(
+            signature.aspect.as_str(),
+            &signature.categories,
+            bytes,
+            answer,
+        ));
+    }
+    let security = finding.security.clone();
     let mut explanation = explain::explain(bytes);
     if let Some(conditions) = &context.conditions {
         explanation.push_str(&format!("\n({conditions})"));
@@ -146,6 +168,7 @@ pub fn build_report(
             budget_exhausted: minimized.budget_exhausted,
         },
         finding,
+        security,
     }
 }
 
@@ -187,5 +210,7 @@ fn unexplained_finding(decoder: &dyn Decoder, signature: &Signature, bytes: &[u8
         reproduce: String::new(),
         manifestations: Vec::new(),
         cause,
+        security: None,
+        witnesses: Vec::new(),
     }
 }

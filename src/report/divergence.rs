@@ -26,6 +26,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::Origin;
+use crate::security::SecurityImpact;
 use crate::taxonomy::Category;
 
 /// The `schema` value of a divergence report.
@@ -106,4 +107,8 @@ pub struct DivergenceReport {
     /// The finding this report is about (one report per finding): its root cause, title
     /// and categories, and the signatures met as its manifestations.
     pub finding: crate::finding::Finding,
+    /// The finding's security impact (docs/SECURITY-IMPACT.md), repeated at the top level
+    /// for readers that filter on severity; absent only in reports written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security: Option<SecurityImpact>,
 }

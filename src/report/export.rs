@@ -110,7 +110,10 @@ impl ExportedFinding {
             explanation: finding.explanation.clone(),
             reproduce: Some(finding.reproduce.clone()).filter(|command| !command.is_empty()),
             failure_kind,
-            severity: None,
+            severity: finding
+                .security
+                .as_ref()
+                .map(|impact| impact.severity.as_str().to_string()),
             location: location_of(&origin).unwrap_or_else(|| file_location(report_path)),
             origin,
             other_origins,

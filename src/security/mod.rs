@@ -1,0 +1,536 @@
+//! Security impact: what a departure from the reference lets an attacker do, as a class
+//! with a severity and the paragraph of the specification that says why.
+//!
+//! The scheme is documented in `docs/SECURITY-IMPACT.md`; this module is its one
+//! implementation. A departure is classified from what the decoder *did* on the
+//! departure's own input (its answer, aligned against the reference's decode by
+//! [`behaviour`]), together with the aspect that differs and the taxonomy categories of
+//! the bytes involved. Nothing here knows what any particular decoder does.
+//!
+//! [`witness`] adds exploit-shaped witnesses (`C0 AF` decoding to `/`, `<scr FF ipt>`
+//! decoding to `<script>`) and recognises known variants of UTF-8 (Modified UTF-8,
+//! CESU-8, WTF-8), both by running the decoder on fixed probes.
+
+pub mod behaviour;
+mod cause;
+pub mod render;
+pub mod witness;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::conformance::policy::{self, ReplacementPolicy};
+use crate::outcome::{ErrorLen, Outcome};
+use crate::reference::Reference;
+use crate::taxonomy::Category;
+use behaviour::{align, Alignment};
+pub use cause::classify_cause;
+
+/// How much a class of departure matters to a program that trusts the decoder, ordered
+/// from least to most.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// No security consequence: a documented, legitimate choice.
+    #[default]
+    Info,
+    /// Wrong, but an attacker gains little: a misreported position, a rejected character.
+    Low,
+    /// Text other programs will misread, or a denial of service.
+    Medium,
+    /// Exploitable as the specifications describe: filters bypassed, tokens joined,
+    /// markup lost, buffers overrun.
+    High,
+    /// Exploited in the wild, as RFC 3629 §10 records (non-shortest forms).
+    Critical,
+}
+
+impl Severity {
+    /// Every severity, least first.
+    pub const ALL: [Severity; 5] = [
+        Severity::Info,
+        Severity::Low,
+        Severity::Medium,
+        Severity::High,
+        Severity::Critical,
+    ];
+
+    /// The lowercase name used in reports and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Severity {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Severity, String> {
+        Severity::ALL
+            .into_iter()
+            .find(|s| s.as_str() == name)
+            .ok_or_else(|| {
+                format!("unknown severity {name:?} (expected info, low, medium, high or critical)")
+            })
+    }
+}
+
+/// A class of security impact (docs/SECURITY-IMPACT.md has one section per class).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SecurityClass {
+    /// An overlong (non-shortest) form accepted or decoded to its value.
+    NonShortestAccepted,
+    /// A well-formed character consumed by an error unit.
+    CharacterSwallowed,
+    /// Ill-formed bytes removed without a U+FFFD or an error in their place.
+    BytesDeleted,
+    /// Other ill-formed bytes (a stray continuation byte, FE/FF, a truncated sequence)
+    /// interpreted as characters.
+    IllFormedAccepted,
+    /// Values above U+10FFFF or 5- and 6-byte forms accepted.
+    AboveMaxAccepted,
+    /// Encoded surrogates or CESU-8 pairs accepted.
+    SurrogatesAccepted,
+    /// The decoder crashed on the input.
+    DecoderCrash,
+    /// The decoder hung or broke its protocol on the input.
+    DecoderUnresponsive,
+    /// The decoder stopped early: its output is a prefix of the right one.
+    OutputCutShort,
+    /// Well-formed input decoded to other characters.
+    WellFormedMisdecoded,
+    /// Well-formed input rejected.
+    WellFormedRejected,
+    /// `valid_up_to` or `error_len` wrong.
+    WrongErrorPosition,
+    /// A byte order mark stripped or a noncharacter rejected.
+    BomOrNoncharacter,
+    /// Only the number of U+FFFD (or the error unit length) differs, as a known
+    /// replacement policy predicts.
+    ReplacementPolicy,
+}
+
+impl SecurityClass {
+    /// Every class, most severe first (the order of docs/SECURITY-IMPACT.md).
+    pub const ALL: [SecurityClass; 14] = [
+        SecurityClass::NonShortestAccepted,
+        SecurityClass::CharacterSwallowed,
+        SecurityClass::BytesDeleted,
+        SecurityClass::IllFormedAccepted,
+        SecurityClass::AboveMaxAccepted,
+        SecurityClass::DecoderCrash,
+        SecurityClass::SurrogatesAccepted,
+        SecurityClass::DecoderUnresponsive,
+        SecurityClass::OutputCutShort,
+        SecurityClass::WellFormedMisdecoded,
+        SecurityClass::WellFormedRejected,
+        SecurityClass::WrongErrorPosition,
+        SecurityClass::BomOrNoncharacter,
+        SecurityClass::ReplacementPolicy,
+    ];
+
+    /// The kebab-case name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SecurityClass::NonShortestAccepted => "non-shortest-accepted",
+            SecurityClass::CharacterSwallowed => "character-swallowed",
+            SecurityClass::BytesDeleted => "bytes-deleted",
+            SecurityClass::IllFormedAccepted => "ill-formed-accepted",
+            SecurityClass::AboveMaxAccepted => "above-max-accepted",
+            SecurityClass::SurrogatesAccepted => "surrogates-accepted",
+            SecurityClass::DecoderCrash => "decoder-crash",
+            SecurityClass::DecoderUnresponsive => "decoder-unresponsive",
+            SecurityClass::OutputCutShort => "output-cut-short",
+            SecurityClass::WellFormedMisdecoded => "well-formed-misdecoded",
+            SecurityClass::WellFormedRejected => "well-formed-rejected",
+            SecurityClass::WrongErrorPosition => "wrong-error-position",
+            SecurityClass::BomOrNoncharacter => "bom-or-noncharacter",
+            SecurityClass::ReplacementPolicy => "replacement-policy",
+        }
+    }
+
+    /// The class's severity, and why (docs/SECURITY-IMPACT.md gives the full argument).
+    pub fn severity(self) -> Severity {
+        match self {
+            SecurityClass::NonShortestAccepted => Severity::Critical,
+            SecurityClass::CharacterSwallowed
+            | SecurityClass::BytesDeleted
+            | SecurityClass::IllFormedAccepted
+            | SecurityClass::AboveMaxAccepted
+            | SecurityClass::DecoderCrash => Severity::High,
+            SecurityClass::SurrogatesAccepted
+            | SecurityClass::DecoderUnresponsive
+            | SecurityClass::OutputCutShort
+            | SecurityClass::WellFormedMisdecoded => Severity::Medium,
+            SecurityClass::WellFormedRejected
+            | SecurityClass::WrongErrorPosition
+            | SecurityClass::BomOrNoncharacter => Severity::Low,
+            SecurityClass::ReplacementPolicy => Severity::Info,
+        }
+    }
+
+    /// One sentence: what an attacker can do with it.
+    pub fn risk(self) -> &'static str {
+        match self {
+            SecurityClass::NonShortestAccepted => {
+                "a byte-level filter that forbids `/` or NUL is bypassed by an overlong form the decoder turns into the same character"
+            }
+            SecurityClass::CharacterSwallowed => {
+                "an ill-formed byte placed before a quote or `<` makes that character vanish, breaking out of the surrounding markup or quoting"
+            }
+            SecurityClass::BytesDeleted => {
+                "deleting the bad byte joins the text around it: `<scr` FF `ipt>` becomes `<script>` after a filter has looked for `<script>`"
+            }
+            SecurityClass::IllFormedAccepted => {
+                "bytes a validator would reject are interpreted as characters, so checks on the encoded form and on the decoded text disagree"
+            }
+            SecurityClass::AboveMaxAccepted => {
+                "code points beyond U+10FFFF (up to 6 bytes each) reach code that sizes buffers or tables for U+10FFFF, or wrap around to a valid character"
+            }
+            SecurityClass::SurrogatesAccepted => {
+                "encoded surrogates produce ill-formed UTF-16 downstream, and a CESU-8 pair is a second spelling of a supplementary character"
+            }
+            SecurityClass::DecoderCrash => "hostile input crashes the process (denial of service, possibly memory corruption)",
+            SecurityClass::DecoderUnresponsive => "hostile input stalls the decoder (denial of service)",
+            SecurityClass::OutputCutShort => {
+                "everything after a chosen byte is silently lost, including closing markup or the rest of a checked value"
+            }
+            SecurityClass::WellFormedMisdecoded => {
+                "well-formed text becomes other characters, so two programs read the same bytes differently"
+            }
+            SecurityClass::WellFormedRejected => "legitimate text is refused (availability, not integrity)",
+            SecurityClass::WrongErrorPosition => {
+                "code that slices at the reported offset keeps or drops the wrong bytes; the decoded text itself is right"
+            }
+            SecurityClass::BomOrNoncharacter => {
+                "a leading U+FEFF or a noncharacter is handled differently from other programs; mostly interoperability"
+            }
+            SecurityClass::ReplacementPolicy => {
+                "only the number of U+FFFD differs; every policy here replaces each ill-formed byte, so nothing is hidden or joined"
+            }
+        }
+    }
+
+    /// The specification text the class rests on.
+    pub fn citation(self) -> &'static str {
+        match self {
+            SecurityClass::NonShortestAccepted => {
+                "RFC 3629 §10, second paragraph: a parser that \"performs security-critical validity checks against the UTF-8 encoded form of its input, but interprets certain illegal octet sequences as characters\" (C0 80 as NUL; 2F C0 AE 2E 2F as \"/../\"); Unicode §3.9 D92 and Table 3-7 (non-shortest forms are ill-formed); UTS #36 §3.6.1"
+            }
+            SecurityClass::CharacterSwallowed => {
+                "Unicode §3.9, Constraints on Conversion Processes: a converter \"must not consume the successor bytes as part of the ill-formed subsequence whenever those successor bytes themselves constitute part of a well-formed UTF-8 code unit subsequence\"; UTS #36 §3.6.1"
+            }
+            SecurityClass::BytesDeleted => {
+                "UTS #36 §3.6.2, Substituting for Ill-Formed Subsequences (deletion lets text before and after the error join); Unicode §3.2 C10 (ill-formed sequences are an error condition)"
+            }
+            SecurityClass::IllFormedAccepted => {
+                "Unicode §3.2 C10: a process \"shall treat ill-formed code unit sequences as an error condition and shall not interpret such sequences as characters\"; RFC 3629 §10, first paragraph"
+            }
+            SecurityClass::AboveMaxAccepted => {
+                "RFC 3629 §10, third paragraph: a risk of buffer overflow \"if the range of character numbers is not explicitly limited to U+10FFFF or if buffer sizing doesn't take into account the possibility of 5- and 6-byte sequences\"; RFC 3629 §3"
+            }
+            SecurityClass::SurrogatesAccepted => {
+                "Unicode §3.9 D92: \"any UTF-8 byte sequence that would otherwise map to code points D800..DFFF is ill-formed\"; RFC 3629 §3 (surrogate pairs such as ED A1 8C ED BE B4 must not be decoded)"
+            }
+            SecurityClass::DecoderCrash | SecurityClass::DecoderUnresponsive => {
+                "RFC 3629 §10, first paragraph: \"an attacker would be able to exploit an incautious UTF-8 parser by sending it an octet sequence that is not permitted by the UTF-8 syntax\""
+            }
+            SecurityClass::OutputCutShort => {
+                "Unicode §3.2 C10 (an error is to be signalled or replaced, not used to end the text); UTS #36 §3.6.2"
+            }
+            SecurityClass::WellFormedMisdecoded | SecurityClass::WellFormedRejected => {
+                "Unicode §3.9 D92 and Table 3-7 (the well-formed byte sequences and their scalar values); RFC 3629 §3-§4"
+            }
+            SecurityClass::WrongErrorPosition => {
+                "Unicode §3.9 D93b (maximal subpart of an ill-formed subsequence) and its U+FFFD Substitution of Maximal Subparts"
+            }
+            SecurityClass::BomOrNoncharacter => {
+                "Unicode §23.7 (noncharacters are valid in interchange) and §23.8 / RFC 3629 §6 (a leading U+FEFF is a signature only by agreement)"
+            }
+            SecurityClass::ReplacementPolicy => {
+                "Unicode §3.9, U+FFFD Substitution of Maximal Subparts: a recommended practice, not a requirement"
+            }
+        }
+    }
+
+    /// The impact record for a report.
+    pub fn impact(self) -> SecurityImpact {
+        SecurityImpact {
+            class: self,
+            severity: self.severity(),
+            risk: self.risk().to_string(),
+            citation: self.citation().to_string(),
+        }
+    }
+}
+
+impl fmt::Display for SecurityClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The security impact of one departure, as serialised in `check` and `run` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecurityImpact {
+    /// The class.
+    pub class: SecurityClass,
+    /// Its severity.
+    pub severity: Severity,
+    /// What an attacker can do with it.
+    pub risk: String,
+    /// The specification paragraph it rests on.
+    pub citation: String,
+}
+
+/// The security section of a report: what was found, by severity and class, and what
+/// running the decoder on the exploit-shaped probes showed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SecuritySummary {
+    /// The highest severity found (absent when nothing was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highest_severity: Option<Severity>,
+    /// Findings per class, most severe class first.
+    pub classes: Vec<ClassCount>,
+    /// Exploit-shaped witnesses the decoder fell for (checked by running it).
+    pub witnesses: Vec<witness::Witness>,
+    /// The known variant of UTF-8 the decoder matches by design, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<witness::Variant>,
+}
+
+/// How many findings fall in one class.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClassCount {
+    /// The class.
+    pub class: SecurityClass,
+    /// Its severity.
+    pub severity: Severity,
+    /// How many.
+    pub count: usize,
+}
+
+impl SecuritySummary {
+    /// Counts `impacts` per class.
+    pub fn of<'a>(impacts: impl IntoIterator<Item = &'a SecurityImpact>) -> SecuritySummary {
+        let mut counts = [0usize; SecurityClass::ALL.len()];
+        for impact in impacts {
+            let index = SecurityClass::ALL
+                .iter()
+                .position(|&c| c == impact.class)
+                .expect("every class is in ALL");
+            counts[index] += 1;
+        }
+        let classes: Vec<ClassCount> = SecurityClass::ALL
+            .into_iter()
+            .zip(counts)
+            .filter(|&(_, count)| count > 0)
+            .map(|(class, count)| ClassCount {
+                class,
+                severity: class.severity(),
+                count,
+            })
+            .collect();
+        SecuritySummary {
+            highest_severity: classes.iter().map(|c| c.severity).max(),
+            classes,
+            witnesses: Vec::new(),
+            variant: None,
+        }
+    }
+
+    /// True when some class found is at least `threshold`.
+    pub fn reaches(&self, threshold: Severity) -> bool {
+        self.highest_severity.is_some_and(|s| s >= threshold)
+    }
+
+    /// True when the class was found.
+    pub fn has(&self, class: SecurityClass) -> bool {
+        self.classes.iter().any(|c| c.class == class)
+    }
+}
+
+/// What the decoder gave for the departure's input.
+#[derive(Debug, Clone, Copy)]
+pub enum Answer<'a> {
+    /// An outcome.
+    Outcome(&'a Outcome),
+    /// A crash.
+    Crash,
+    /// A timeout or protocol failure.
+    Unresponsive,
+}
+
+/// Classifies a departure: `aspect` is the aspect that differs (`valid`, `valid_up_to`,
+/// `error_len`, `scalars`, `errors`, `crash`, `timeout`, `protocol`), `categories` the
+/// taxonomy categories of the bytes it is about, `input` the (smallest) input showing it
+/// and `answer` what the decoder gave for it.
+pub fn classify(
+    aspect: &str,
+    categories: &[Category],
+    input: &[u8],
+    answer: Answer,
+) -> SecurityImpact {
+    classify_class(aspect, categories, input, answer).impact()
+}
+
+fn classify_class(
+    aspect: &str,
+    categories: &[Category],
+    input: &[u8],
+    answer: Answer,
+) -> SecurityClass {
+    let outcome = match answer {
+        Answer::Crash => return SecurityClass::DecoderCrash,
+        Answer::Unresponsive => return SecurityClass::DecoderUnresponsive,
+        Answer::Outcome(outcome) => outcome,
+    };
+    match aspect {
+        "crash" => return SecurityClass::DecoderCrash,
+        "timeout" | "protocol" => return SecurityClass::DecoderUnresponsive,
+        _ => {}
+    }
+    let reference = Reference::rfc3629().decode(input);
+    let reference_valid = reference.errors.is_empty();
+    // The lossy decode is the best evidence of what the decoder does with the bytes.
+    if let Some(class) = class_of_output(input, categories, outcome) {
+        return class;
+    }
+    if reference_valid {
+        return if categories.contains(&Category::NoncharacterRejected)
+            || categories.contains(&Category::BomStripped)
+        {
+            SecurityClass::BomOrNoncharacter
+        } else if aspect == "scalars" {
+            SecurityClass::WellFormedMisdecoded
+        } else if aspect == "valid" {
+            SecurityClass::WellFormedRejected
+        } else {
+            SecurityClass::WrongErrorPosition
+        };
+    }
+    let first = reference.first_error();
+    match aspect {
+        // Ill-formed input called valid: the decoder took the bytes as characters.
+        "valid" if outcome.valid => acceptance_class(categories),
+        "valid_up_to" => match (first, outcome.valid_up_to) {
+            (Some((expected, _)), Some(reported)) if reported > expected => {
+                match acceptance_class(categories) {
+                    // Only these categories decode to a value a decoder could emit;
+                    // anything else past the error is an offset bug.
+                    class @ (SecurityClass::NonShortestAccepted
+                    | SecurityClass::SurrogatesAccepted
+                    | SecurityClass::AboveMaxAccepted) => class,
+                    _ => SecurityClass::WrongErrorPosition,
+                }
+            }
+            _ if categories.contains(&Category::NoncharacterRejected) => {
+                SecurityClass::BomOrNoncharacter
+            }
+            _ => SecurityClass::WrongErrorPosition,
+        },
+        "error_len" => error_len_class(input, &reference, outcome),
+        _ => SecurityClass::WrongErrorPosition,
+    }
+}
+
+/// The class of ill-formed bytes being accepted as characters, by their category.
+pub(crate) fn acceptance_class(categories: &[Category]) -> SecurityClass {
+    let has = |wanted: &[Category]| categories.iter().any(|c| wanted.contains(c));
+    if has(&[
+        Category::Overlong2,
+        Category::Overlong3,
+        Category::Overlong4,
+    ]) {
+        SecurityClass::NonShortestAccepted
+    } else if has(&[Category::AboveMax, Category::Legacy5Or6Byte]) {
+        SecurityClass::AboveMaxAccepted
+    } else if has(&[Category::Surrogate, Category::Cesu8Pair]) {
+        SecurityClass::SurrogatesAccepted
+    } else {
+        SecurityClass::IllFormedAccepted
+    }
+}
+
+/// What the decoder's lossy decode of `input` shows, when it shows a class at all.
+pub(crate) fn class_of_output(
+    input: &[u8],
+    categories: &[Category],
+    outcome: &Outcome,
+) -> Option<SecurityClass> {
+    let scalars = outcome.scalars.as_ref()?;
+    let reference = Reference::rfc3629().decode(input);
+    class_of_alignment(&align(input, &reference, scalars), categories)
+}
+
+fn class_of_alignment(alignment: &Alignment, categories: &[Category]) -> Option<SecurityClass> {
+    if alignment.cut_short {
+        Some(SecurityClass::OutputCutShort)
+    } else if alignment.swallowed {
+        Some(SecurityClass::CharacterSwallowed)
+    } else if !alignment.accepted_categories.is_empty() {
+        Some(acceptance_class(&alignment.accepted_categories))
+    } else if alignment.deleted {
+        Some(SecurityClass::BytesDeleted)
+    } else if alignment.misdecoded {
+        Some(if categories.contains(&Category::NoncharacterRejected) {
+            SecurityClass::BomOrNoncharacter
+        } else {
+            SecurityClass::WellFormedMisdecoded
+        })
+    } else {
+        None
+    }
+}
+
+/// A wrong `error_len`: a swallowed character when the decoder's unit runs into a
+/// well-formed character, a policy difference when a known policy predicts it, else a
+/// wrong position.
+fn error_len_class(
+    input: &[u8],
+    reference: &crate::reference::Decoded,
+    outcome: &Outcome,
+) -> SecurityClass {
+    let (Some(first), Some(reported)) = (reference.errors.first(), outcome.error_len) else {
+        return SecurityClass::WrongErrorPosition;
+    };
+    let reported = match reported {
+        ErrorLen::Invalid(len) => len,
+        ErrorLen::Incomplete => return SecurityClass::WrongErrorPosition,
+    };
+    let unit_end = first.offset + reported;
+    let next_error = reference.errors.get(1).map_or(input.len(), |e| e.offset);
+    // The reference's error unit ends at first.offset + first.len; a well-formed
+    // character starts there unless another error unit does.
+    if reported > first.len && first.offset + first.len < next_error.min(unit_end) {
+        return SecurityClass::CharacterSwallowed;
+    }
+    let pieces = policy::segments(input, reference);
+    let predicted = ReplacementPolicy::ALL
+        .into_iter()
+        .any(|p| policy::first_unit_len(input, &pieces, p) == Some(reported));
+    if predicted {
+        SecurityClass::ReplacementPolicy
+    } else {
+        SecurityClass::WrongErrorPosition
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,193 @@
+//! `--fail-on` and the security impact end to end, on test adapters with one planted
+//! behaviour each (tests/adapters/): a decoder whose only finding is a U+FFFD policy
+//! difference passes `--fail-on high`; one that accepts `C0 AF` as "/" and one that
+//! silently drops stray continuation bytes fail it, with the class, severity and the
+//! exploit-shaped witness the decoder really showed in `conformance.json`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+/// Runs `utf8conf check --cmd 'python3 tests/adapters/<adapter>.py' --fail-on <severity>`;
+/// returns the exit code and the written `conformance.json`, validated by the schema.
+fn check_fail_on(adapter: &str, severity: &str) -> (i32, Value) {
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("utf8conf-sec-{adapter}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["check", "--quiet", "--fail-on", severity, "--cmd"])
+        .arg(format!("python3 tests/adapters/{adapter}.py"))
+        .arg("--out")
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("conformance.json")).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    let markdown = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+    assert!(markdown.contains("## Security impact"));
+    let _ = std::fs::remove_dir_all(&out);
+    (output.status.code().unwrap_or(-1), report)
+}
+
+/// The security class of every finding (each must have one, with a citation).
+fn finding_classes(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            assert!(
+                f["security"]["citation"]
+                    .as_str()
+                    .is_some_and(|c| !c.is_empty()),
+                "{f}"
+            );
+            f["security"]["class"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+fn classes(report: &Value) -> Vec<String> {
+    report["departures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["security"]["class"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn fail_on_high_passes_a_decoder_with_only_a_policy_difference() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_fail_on("per_byte", "high");
+    assert_eq!(code, 0, "{}", report["security"]);
+    assert_eq!(report["verdict"], "deviations");
+    assert_eq!(report["security"]["highest_severity"], "info");
+    assert_eq!(
+        report["replacement_policy"]["security"]["class"],
+        "replacement-policy"
+    );
+    assert!(report["security"]["witnesses"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert_eq!(finding_classes(&report), ["replacement-policy"]);
+    // The same decoder fails a CI that cares about every difference.
+    let (code, _) = check_fail_on("per_byte", "info");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn fail_on_high_fails_a_decoder_that_accepts_c0_af() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_fail_on("overlong_slash", "high");
+    assert_eq!(code, 1);
+    assert_eq!(report["security"]["highest_severity"], "critical");
+    assert!(classes(&report)
+        .iter()
+        .all(|c| c == "non-shortest-accepted"));
+    let witnesses = report["security"]["witnesses"].as_array().unwrap();
+    let slash = witnesses
+        .iter()
+        .find(|w| w["inputs"][1]["input_hex"] == "C0 AF")
+        .expect("the C0 AF witness");
+    assert_eq!(slash["inputs"][1]["decoded"], serde_json::json!([0x2F]));
+    assert_eq!(slash["inputs"][0]["decoded"], serde_json::json!([0x2F]));
+    // Most severe first, and each finding and departure carries the witnesses of its class.
+    assert_eq!(finding_classes(&report)[0], "non-shortest-accepted");
+    assert!(!report["findings"][0]["witnesses"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(!report["departures"][0]["witnesses"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn fail_on_high_fails_a_decoder_that_drops_stray_continuation_bytes() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_fail_on("drops_continuation", "high");
+    assert_eq!(code, 1);
+    assert_eq!(report["security"]["highest_severity"], "high");
+    assert_eq!(
+        report["departures"][0]["security"]["class"],
+        "bytes-deleted"
+    );
+    assert_eq!(report["departures"][0]["security"]["severity"], "high");
+    assert_eq!(finding_classes(&report)[0], "bytes-deleted");
+    // FF is not a stray continuation byte, so the <scr FF ipt> witness must not appear.
+    assert!(report["security"]["witnesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["class"] != "bytes-deleted"));
+}
+
+/// `run --fail-on`: the CESU-8 mutant's findings are `surrogates-accepted` (medium), so
+/// the run fails a `medium` threshold and passes a `critical` one, and its divergence
+/// reports carry the impact.
+#[test]
+fn run_fail_on_follows_the_severity_of_the_divergences() {
+    let out = std::env::temp_dir().join(format!("utf8conf-sec-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = |severity: &str| {
+        Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+            .args([
+                "run",
+                "--decoders",
+                "mutant-cesu8",
+                "--budget",
+                "20000i",
+                "--quiet",
+            ])
+            .args(["--threads", "1", "--fail-on", severity, "--out"])
+            .arg(&out)
+            .output()
+            .expect("utf8conf runs")
+            .status
+            .code()
+    };
+    assert_eq!(run("medium"), Some(1));
+    assert_eq!(run("critical"), Some(0));
+    let mut impacts = Vec::new();
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let divergences = entry.unwrap().path().join("divergences");
+        for report in std::fs::read_dir(divergences).unwrap() {
+            let report: Value =
+                serde_json::from_slice(&std::fs::read(report.unwrap().path()).unwrap()).unwrap();
+            impacts.push(report["security"]["class"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(!impacts.is_empty());
+    assert!(
+        impacts.iter().all(|c| c == "surrogates-accepted"),
+        "{impacts:?}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
