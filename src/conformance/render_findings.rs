@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use super::render::escape_html;
 use crate::finding::Finding;
+use crate::report::sanitize::markdown_code;
 
 fn categories_text(finding: &Finding) -> String {
     finding
@@ -46,7 +47,7 @@ pub fn markdown(out: &mut String, findings: &[Finding]) {
     for (index, finding) in findings.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. {}**{}** (`{}`): categories {}; aspects {}; {} inputs.  \n   Witness: `{}`  \n   Reference: {}  \n   Decoder: `{}`  \n   Reproduce: `{}`",
+            "{}. {}**{}** (`{}`): categories {}; aspects {}; {} inputs.  \n   Witness: `{}`  \n   Reference: {}  \n   Decoder: {}  \n   Reproduce: {}",
             index + 1,
             security_label(finding),
             finding.title,
@@ -56,8 +57,8 @@ pub fn markdown(out: &mut String, findings: &[Finding]) {
             finding.occurrences,
             finding.witness_hex,
             finding.cause.reference_does,
-            finding.decoder_answer,
-            finding.reproduce,
+            markdown_code(&finding.decoder_answer.to_string()),
+            markdown_code(&finding.reproduce),
         );
         for manifestation in &finding.manifestations {
             let categories: Vec<&str> = manifestation
