@@ -2,7 +2,7 @@
 //!
 //! Every decoder the harness knows (the ABNF reference, the fast decoder, Rust crates,
 //! external adapters) is reduced to an [`Outcome`], and the differential engine compares
-//! outcomes field by field. The JSON shape is a published contract (DESIGN.md §3.2):
+//! outcomes field by field. The JSON shape is a published contract (docs/DESIGN.md §3.2):
 //!
 //! ```json
 //! {"decoder": "reference", "valid": false, "valid_up_to": 1, "error_len": 3,
@@ -95,7 +95,7 @@ pub struct ErrorUnit {
     pub category: Option<Category>,
 }
 
-/// What one decoder said about one input (DESIGN.md §3.2).
+/// What one decoder said about one input (docs/DESIGN.md §3.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The decoder's name, as listed by `utf8conf decoders`.

@@ -1,6 +1,6 @@
 //! The error taxonomy: which kind of ill-formed (or mishandled) UTF-8 a byte is about.
 //!
-//! A divergence report names the categories of the bytes it is about (DESIGN.md §2), so
+//! A divergence report names the categories of the bytes it is about (docs/DESIGN.md §2), so
 //! that a reader sees "surrogate" or "overlong-3" instead of a hex dump. Classification is
 //! independent of any decoder: it looks only at the input bytes.
 //!
@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A taxonomy category (DESIGN.md §2).
+/// A taxonomy category (docs/DESIGN.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
@@ -79,7 +79,7 @@ pub enum Category {
 }
 
 impl Category {
-    /// Every category, in the order of DESIGN.md §2.
+    /// Every category, in the order of docs/DESIGN.md §2.
     pub const ALL: [Category; 18] = [
         Category::InvalidLead,
         Category::UnexpectedContinuation,

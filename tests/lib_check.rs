@@ -73,7 +73,7 @@ fn crashes_aborts_hangs_and_bad_answers_are_findings_and_the_check_completes() {
         serde_json::from_str(&std::fs::read_to_string(out.join("conformance.json")).unwrap())
             .unwrap();
 
-    // Each misbehaviour is filed under its own input (DESIGN.md §3.4 aspects).
+    // Each misbehaviour is filed under its own input (docs/DESIGN.md §3.4 aspects).
     let segfault = departure(&report, "crash", "invalid-lead");
     assert_eq!(segfault["input_hex"], "FF FF");
     let message = segfault["decoder_answer"]["message"].as_str().unwrap();

@@ -8,7 +8,7 @@
 //! fuzzer spends its time where SIMD decoders change state: a fault straddling the edge of a
 //! vector register, after a run of 2-, 3- or 4-byte characters.
 //!
-//! Every fault variant produces the bytes of exactly one taxonomy category (DESIGN.md §2),
+//! Every fault variant produces the bytes of exactly one taxonomy category (docs/DESIGN.md §2),
 //! whatever its parameters: parameters are reduced into the category's range, never
 //! rejected, so that every fuzz input is a program.
 

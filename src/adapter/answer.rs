@@ -1,4 +1,4 @@
-//! Parsing what an adapter prints: its hello line and its answers (DESIGN.md §3.3).
+//! Parsing what an adapter prints: its hello line and its answers (docs/PROTOCOL.md).
 //!
 //! Both are one JSON object on one line. The checks here are exactly the protocol's, and
 //! a line that fails them is a `protocol` finding, never guessed at:

@@ -1,7 +1,7 @@
 //! Splitting a `--cmd` string into an argv, the way a POSIX shell splits words, without a
 //! shell.
 //!
-//! The harness starts adapters with `execve`-style argv (DESIGN.md §3.3: "argv, no
+//! The harness starts adapters with `execve`-style argv (docs/PROTOCOL.md: "argv, no
 //! shell"), so `--cmd 'python3 adapters/python.py strict'` must be split into words here.
 //! The rules are the quoting rules of the POSIX shell's token recognition (XCU §2.2), and
 //! nothing else: no variable expansion, globbing, redirection or command substitution, so

@@ -1,5 +1,5 @@
 //! The external decoder protocol, harness side: any program in any language becomes a
-//! [`Decoder`]. The full rules are in `docs/PROTOCOL.md`; in short (DESIGN.md §3.3,
+//! [`Decoder`]. The full rules are in `docs/PROTOCOL.md`; in short (docs/PROTOCOL.md,
 //! version 1):
 //!
 //! > An adapter is any program. The harness starts it once (argv, no shell) and keeps it.

@@ -130,7 +130,7 @@ impl AdapterProcess {
     }
 
     /// Queues one input as a protocol frame: "a 4-byte little-endian length N, then N raw
-    /// bytes" (DESIGN.md §3.3). Never blocks; a dead adapter simply never answers.
+    /// bytes" (docs/PROTOCOL.md). Never blocks; a dead adapter simply never answers.
     pub fn send_frame(&self, input: &[u8]) {
         let length = u32::try_from(input.len()).expect("inputs are shorter than 4 GiB");
         let mut frame = Vec::with_capacity(4 + input.len());

@@ -1,7 +1,7 @@
 //! `utf8conf check`: grade a third-party decoder (or all of them) for conformance.
 //!
 //! - `utf8conf check --cmd 'PROGRAM ARG...' [--name NAME] [--out DIR]` starts the adapter
-//!   (DESIGN.md §3.3), runs every check input through it and writes
+//!   (docs/PROTOCOL.md), runs every check input through it and writes
 //!   `conformance.{json,md,html}` into `DIR` (default `reports/check-<name>-<time>/`).
 //!   Exit 0: conformant; 1: deviations; 2: the adapter could not be started or turned
 //!   out unusable, the check hit `--max-time`, or another usage or I/O error; 130: stopped

@@ -1,4 +1,4 @@
-//! The `utf8conf` command line (DESIGN.md §3.1).
+//! The `utf8conf` command line (docs/DESIGN.md §3.1).
 //!
 //! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
 //! findings, 2 for a usage or I/O error, which is always reported as one line on stderr,
@@ -87,7 +87,7 @@ pub fn main() -> ExitCode {
         Some(Command::Prove(args)) => prove::run(args),
         Some(Command::Exhaustive(args)) => exhaustive::run(args),
         Some(Command::LibWorker(args)) => Ok(lib_worker::run(args)),
-        // Plain `utf8conf` is `utf8conf run` with defaults (DESIGN.md §3.1).
+        // Plain `utf8conf` is `utf8conf run` with defaults (docs/DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };
     match result {

@@ -1,4 +1,4 @@
-//! `utf8conf run` (also plain `utf8conf`): the main job (DESIGN.md §3.1).
+//! `utf8conf run` (also plain `utf8conf`): the main job (docs/DESIGN.md §3.1).
 //!
 //! Every decoder (by default every built-in one) against the reference, over any vector
 //! files given with `--vectors`, the embedded vectors, and then the generated corpora of

@@ -115,7 +115,7 @@ pub struct Evaluation {
 pub struct ReferenceView {
     /// The reference's decode.
     pub decoded: Decoded,
-    /// The reference's outcome (DESIGN.md §3.2 shape).
+    /// The reference's outcome (docs/DESIGN.md §3.2 shape).
     pub first_error: Option<(usize, ErrorLen)>,
 }
 

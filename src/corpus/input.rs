@@ -15,7 +15,7 @@ pub struct Input {
     pub origin: Origin,
 }
 
-/// Where an input came from (the `origin` field of a divergence report, DESIGN.md §3.4).
+/// Where an input came from (the `origin` field of a divergence report, docs/DESIGN.md §3.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Origin {

@@ -15,7 +15,7 @@
 //!    every split of its bytes. After it comes either nothing (the error is at the end of
 //!    input, in the tail) or 64 bytes of padding (the error is mid-stream).
 //! 2. **Padding sweep.** With `p` in 0..=128 bytes of padding before the pattern and none
-//!    after, none before and `p` after, and `p` on both sides (DESIGN.md §4: "inputs padded
+//!    after, none before and `p` after, and `p` on both sides (docs/DESIGN.md §6: "inputs padded
 //!    0..=128 bytes so errors cross 16/32/64-byte boundaries").
 //!
 //! Padding is valid text of exactly the requested length, of one of five kinds: ASCII

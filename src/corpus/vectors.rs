@@ -390,7 +390,7 @@ fn convert_case(file: &str, case: RawCase) -> Result<Vector, String> {
 }
 
 /// Categories must be names of ill-formed-input categories of the taxonomy
-/// (DESIGN.md §2), sorted and unique. The categories for well-formed input
+/// (docs/DESIGN.md §2), sorted and unique. The categories for well-formed input
 /// that a decoder mishandles (`noncharacter-rejected`, `bom-stripped`, ...)
 /// describe decoder behaviour, not bytes, so they never appear in a vector.
 /// Returns them in the taxonomy's order.

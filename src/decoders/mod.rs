@@ -85,7 +85,7 @@ impl Capabilities {
 /// engine and reported the same way).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecoderFailure {
-    /// `crash`, `timeout` or `protocol` (DESIGN.md §3.4 aspects).
+    /// `crash`, `timeout` or `protocol` (docs/DESIGN.md §3.4 aspects).
     pub kind: FailureKind,
     /// What happened, in one line.
     pub message: String,

@@ -1,6 +1,6 @@
 //! Comparing one decoder's outcome with the reference's, aspect by aspect.
 //!
-//! An *aspect* is one question both decoders can answer about an input (DESIGN.md §3.4):
+//! An *aspect* is one question both decoders can answer about an input (docs/DESIGN.md §3.4):
 //! is it valid, where is the first error, how long is it, what is the lossy decode, where
 //! are all the error units; or a way of not answering at all (a crash, a timeout, a broken
 //! protocol). Only aspects *both* sides report are compared: a decoder that cannot produce

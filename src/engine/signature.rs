@@ -6,7 +6,7 @@
 //! (see [`super::compare::Difference`]). The report id is a stable hash of the signature's
 //! canonical text, so the same bug gets the same id in every run, on every machine.
 //!
-//! Categories come from the reference's error units and the taxonomy (DESIGN.md §2): the
+//! Categories come from the reference's error units and the taxonomy (docs/DESIGN.md §2): the
 //! units the difference is about, not every unit of the input, so that one bug met in
 //! inputs with unrelated errors beside it is still one signature. A decoder that accepts
 //! ill-formed input is about every unit it accepted; a wrong `valid_up_to` or `error_len`

@@ -1,7 +1,7 @@
 //! `utf8conf::fast`: the harness's own optimised UTF-8 decoder.
 //!
 //! It has to be a decoder people would pick for speed and, at the same time, agree
-//! exactly with the reference semantics (DESIGN.md §2): std's `valid_up_to` /
+//! exactly with the reference semantics (docs/DESIGN.md §2): std's `valid_up_to` /
 //! `error_len`, and one U+FFFD per maximal subpart (Unicode D93b, §3.9). The design
 //! keeps those two goals apart:
 //!

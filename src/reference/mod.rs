@@ -300,7 +300,7 @@ impl Reference {
         &self.sequence_rule
     }
 
-    /// The full outcome JSON for `input` (DESIGN.md §3.2), with every error unit
+    /// The full outcome JSON for `input` (docs/DESIGN.md §3.2), with every error unit
     /// categorised by the taxonomy.
     pub fn outcome(&self, decoder_name: &str, input: &[u8]) -> Outcome {
         let decoded = self.decode(input);

@@ -80,7 +80,7 @@ pub struct DivergenceReport {
     pub input_hex: String,
     /// The minimised input.
     pub minimized_hex: String,
-    /// Each decoder's outcome JSON for the minimised input (DESIGN.md §3.2), by name.
+    /// Each decoder's outcome JSON for the minimised input (docs/DESIGN.md §3.2), by name.
     pub outcomes: serde_json::Map<String, serde_json::Value>,
     /// Set when the decoder under test gave no outcome on the minimised input.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,4 +1,4 @@
-//! Reports: the files a run leaves behind (DESIGN.md §3.4).
+//! Reports: the files a run leaves behind (docs/DESIGN.md §3.4).
 //!
 //! - [`divergence::DivergenceReport`]: one JSON file per finding,
 //!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.

@@ -76,7 +76,7 @@ pub fn rule_of(finding: &ExportedFinding) -> String {
     }
 }
 
-/// The taxonomy's categories in words (DESIGN.md §2, Unicode §3.9 Table 3-7).
+/// The taxonomy's categories in words (docs/DESIGN.md §2, Unicode §3.9 Table 3-7).
 fn describe(category: Category) -> (&'static str, &'static str) {
     match category {
         Category::InvalidLead => ("Invalid lead byte", "A byte that can never start a sequence (C0, C1, F5..FF) was not treated as an error unit."),

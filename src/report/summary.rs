@@ -1,4 +1,4 @@
-//! `summary.json`: what one run did (DESIGN.md §3.4), schema `schemas/summary.schema.json`.
+//! `summary.json`: what one run did (docs/DESIGN.md §3.4), schema `schemas/summary.schema.json`.
 //!
 //! It answers: which decoders (and versions) were compared, on how many inputs from which
 //! sources, how many comparisons per decoder and aspect, how many of them diverged, which

@@ -83,7 +83,7 @@ fn the_issue_coverage_is_present() {
     assert!(vectors.len() >= 500, "only {} vectors", vectors.len());
 }
 
-/// The five worked examples of DESIGN.md §2, byte-exact.
+/// The five worked examples of docs/DESIGN.md §2, byte-exact.
 #[test]
 fn worked_examples_reproduce_exactly() {
     let vectors = all_vectors();
