@@ -12,9 +12,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::render::{escape_html, STYLE};
+use super::render::STYLE;
 use super::report::{ConformanceReport, DepartureEntry};
 use super::CategoryStatus;
+use crate::report::sanitize::html as escape_html;
 use crate::report::write_atomically;
 use crate::security::{SecurityClass, Severity};
 use crate::taxonomy::Category;

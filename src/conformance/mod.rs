@@ -28,6 +28,7 @@
 //! [`report`] turns the result into `conformance.json`, `.md` and `.html` (findings
 //! first), and [`matrix`] puts several decoders side by side.
 
+pub mod build;
 pub mod grade;
 pub mod inputs;
 pub mod matrix;
@@ -36,6 +37,7 @@ pub mod render;
 pub mod render_findings;
 pub mod report;
 pub mod subject;
+pub mod write;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use super::report::{ConformanceReport, PolicyExample};
-use crate::report::sanitize::{markdown_code, markdown_text};
+use crate::report::sanitize::{html as escape_html, markdown_code, markdown_text};
 
 fn scalars_text(scalars: &[u32]) -> String {
     scalars
@@ -270,22 +270,6 @@ fn verdict_sentence(report: &ConformanceReport) -> String {
         ));
     }
     format!("{}.", parts.join("; "))
-}
-
-/// Escapes text for HTML.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The shared CSS of the HTML reports.

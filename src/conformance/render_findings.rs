@@ -6,9 +6,8 @@
 
 use std::fmt::Write;
 
-use super::render::escape_html;
 use crate::finding::Finding;
-use crate::report::sanitize::markdown_code;
+use crate::report::sanitize::{html as escape_html, markdown_code};
 
 fn categories_text(finding: &Finding) -> String {
     finding
