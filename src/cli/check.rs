@@ -192,9 +192,10 @@ fn finish_one(
         )?,
     };
     print_summary(report, &directory);
+    // The error names every file that could not be written; the others are in place.
     report
         .write(&directory)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
+        .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
     let written = [(report.clone(), directory.clone())];
     super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
     match stopped {
@@ -394,13 +395,11 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
          rows: &mut Vec<MatrixRow>,
          written: &mut Vec<(ConformanceReport, PathBuf)>| {
             let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
-            report.write(&directory.join(&sub)).map_err(|e| {
-                CliError(format!(
-                    "cannot write {}: {e}",
-                    directory.join(&sub).display()
-                ))
-            })?;
+            // The summary first, so a disk error loses nothing that was found.
             print_summary(&report, &directory.join(&sub));
+            report
+                .write(&directory.join(&sub))
+                .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
             rows.push(MatrixRow::from_report(&report, &sub));
             failing |= exit_status(&report, args.fail_on) == 1;
             written.push((report, directory.join(&sub)));

@@ -19,7 +19,7 @@ use crate::decoders::{self, Decoder};
 use crate::engine::budget::{Budget, DEFAULT_BUDGET};
 use crate::engine::compare::Aspect;
 use crate::engine::progress::{group_digits, ProgressMode};
-use crate::engine::{Engine, RunOptions, RunResult};
+use crate::engine::{Engine, RunError, RunOptions, RunResult};
 use crate::report::export::OutputFormat;
 use crate::security::Severity;
 
@@ -91,10 +91,21 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     };
     let _graceful = stop_on_ctrl_c(&options);
     let engine = Engine::new(decoders);
-    let result = engine
-        .run(inputs, &options)
-        .map_err(|error| CliError(format!("run failed: {error}")))?;
-    print_table(&result);
+    let result = match engine.run(inputs, &options) {
+        Ok(result) => result,
+        // A full disk: the run stopped at once; what it found still goes to stdout, and
+        // the error (naming the file) to stderr, exit 2.
+        Err(RunError::Write { error, partial }) => {
+            print_table(&partial, false);
+            return Err(CliError(format!(
+                "run stopped: {error} (the table above shows what was found; \
+                 the reports in {} are incomplete)",
+                partial.run_dir.display()
+            )));
+        }
+        Err(error) => return Err(CliError(format!("run failed: {error}"))),
+    };
+    print_table(&result, true);
     super::formats::write_run_formats(&args.format, &result)?;
     Ok(match args.fail_on {
         None => result.summary.exit_code,
@@ -154,8 +165,9 @@ fn corpus(user_files: &[PathBuf], seed: u64) -> Result<(InputStream, Option<u64>
     Ok((Box::new(vector_inputs.into_iter().chain(generated)), total))
 }
 
-/// Prints the closing table: decoders by aspects, cells `compared/divergences`.
-fn print_table(result: &RunResult) {
+/// Prints the closing table: decoders by aspects, cells `compared/divergences`, then the
+/// findings (`summary_written` false: a disk error stopped the run before `summary.json`).
+fn print_table(result: &RunResult, summary_written: bool) {
     let summary = &result.summary;
     let aspects: Vec<Aspect> = Aspect::ALL
         .into_iter()
@@ -221,7 +233,11 @@ fn print_table(result: &RunResult) {
         summary.reports.len(),
         if summary.reports.len() == 1 { "" } else { "s" },
         group_digits(summary.divergent_inputs),
-        result.run_dir.join("summary.json").display()
+        if summary_written {
+            result.run_dir.join("summary.json").display().to_string()
+        } else {
+            "not written (disk error)".to_string()
+        }
     );
     for report in &result.reports {
         let finding = &report.finding;

@@ -44,6 +44,9 @@ pub(super) struct Collector<'e> {
     pub(super) total_inputs: u64,
     total_bytes: u64,
     divergent_inputs: u64,
+    /// The first report or summary write that failed; no file is written after it (a
+    /// full disk stops the run at once), but what was found is still kept in memory.
+    pub(super) write_error: Option<io::Error>,
 }
 
 impl<'e> Collector<'e> {
@@ -67,10 +70,13 @@ impl<'e> Collector<'e> {
             total_inputs: 0,
             total_bytes: 0,
             divergent_inputs: 0,
+            write_error: None,
         }
     }
 
-    pub(super) fn merge(&mut self, result: BatchResult) -> io::Result<()> {
+    /// Merges the next batch in input order. A failed report write is kept in
+    /// [`Collector::write_error`]; the finding stays in [`Collector::reports`].
+    pub(super) fn merge(&mut self, result: BatchResult) {
         self.total_inputs += result.inputs;
         self.total_bytes += result.bytes;
         for (name, count) in result.sources {
@@ -108,14 +114,22 @@ impl<'e> Collector<'e> {
                 self.add_occurrences(slot, found);
                 continue;
             }
-            let report = self.new_report(found, &signature, &minimized, finding)?;
+            let report = self.new_report(found, &signature, &minimized, finding);
             let slot = self.reports.len();
             self.report_of.insert(raw_signature, slot);
             self.report_of.insert(signature, slot);
             self.report_of_finding.insert(report.id.clone(), slot);
             self.reports.push(report);
         }
-        Ok(())
+    }
+
+    /// Writes `value` to `path` unless an earlier write failed; keeps the first error.
+    fn write(&mut self, path: &Path, value: &impl serde::Serialize) {
+        if self.write_error.is_none() {
+            if let Err(error) = write_json_atomically(path, value) {
+                self.write_error = Some(error);
+            }
+        }
     }
 
     /// Notes a signature met under the finding in `slot` when it is about other categories.
@@ -196,14 +210,14 @@ impl<'e> Collector<'e> {
         }
     }
 
-    /// Writes the report of a new signature.
+    /// Builds and writes the report of a new signature (kept even when the write fails).
     fn new_report(
-        &self,
+        &mut self,
         found: Found,
         signature: &Signature,
         minimized: &minimize::Minimized,
         finding: Option<Finding>,
-    ) -> io::Result<DivergenceReport> {
+    ) -> DivergenceReport {
         let decoder = self.engine.decoders[found.decoder].as_ref();
         let report = build_report(
             decoder,
@@ -225,20 +239,24 @@ impl<'e> Collector<'e> {
                 finding,
             },
         );
-        write_json_atomically(&report_path(&self.run_dir, &report.id), &report)?;
-        Ok(report)
+        self.write(&report_path(&self.run_dir, &report.id), &report);
+        report
     }
 
+    /// Rewrites every report with its final count and writes `summary.json` (unless a
+    /// write already failed); the result, and the first write error if any.
     pub(super) fn finish(
-        self,
+        mut self,
         started_at: SystemTime,
         duration_seconds: f64,
         threads: usize,
         stopped_by: &str,
-    ) -> io::Result<RunResult> {
-        for report in &self.reports {
-            write_json_atomically(&report_path(&self.run_dir, &report.id), report)?;
+    ) -> (RunResult, Option<io::Error>) {
+        let reports = std::mem::take(&mut self.reports);
+        for report in &reports {
+            self.write(&report_path(&self.run_dir, &report.id), report);
         }
+        self.reports = reports;
         let entry = |decoder: &dyn Decoder| DecoderEntry {
             name: decoder.name().to_string(),
             version: decoder.version(),
@@ -299,7 +317,7 @@ impl<'e> Collector<'e> {
                 .iter()
                 .map(|d| entry(d.as_ref()))
                 .collect(),
-            sources: self.sources,
+            sources: self.sources.clone(),
             total_inputs: self.total_inputs,
             total_bytes: self.total_bytes,
             throughput_inputs_per_second: if duration_seconds > 0.0 {
@@ -313,11 +331,12 @@ impl<'e> Collector<'e> {
             unreported_signatures: self.over_limit.len() as u64,
             exit_code,
         };
-        write_json_atomically(&self.run_dir.join("summary.json"), &summary)?;
-        Ok(RunResult {
+        self.write(&self.run_dir.join("summary.json"), &summary);
+        let result = RunResult {
             run_dir: self.run_dir,
             summary,
             reports: self.reports,
-        })
+        };
+        (result, self.write_error)
     }
 }

@@ -22,7 +22,10 @@
 //!
 //! The run ends when the budget ([`budget::Budget`]) is spent, the corpus runs out, or
 //! [`RunOptions::stop`] is raised (by Ctrl-C in `utf8conf run`); in every case the batches
-//! already taken are finished and the reports and summary are written.
+//! already taken are finished and the reports and summary are written. A report or
+//! summary that cannot be written (a full disk) stops the run at once: no new batch is
+//! started, nothing more is written, and [`RunError::Write`] carries the error together
+//! with everything found so far, so the caller can still show it.
 
 pub mod budget;
 pub mod check;
@@ -121,6 +124,37 @@ pub struct RunResult {
     pub reports: Vec<DivergenceReport>,
 }
 
+/// Why [`Engine::run`] failed.
+#[derive(Debug)]
+pub enum RunError {
+    /// The run could not start (e.g. the run directory cannot be created).
+    Setup(io::Error),
+    /// A report or `summary.json` could not be written. The run stopped at once; the
+    /// result holds what was found up to then (not all of it on disk).
+    Write {
+        /// The first failed write; its message names the file.
+        error: io::Error,
+        /// The table's counts and the findings so far.
+        partial: Box<RunResult>,
+    },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Setup(error) | RunError::Write { error, .. } => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Setup(error) | RunError::Write { error, .. } => Some(error),
+        }
+    }
+}
+
 /// The decoders under test, compared with the reference.
 pub struct Engine {
     decoders: Vec<Box<dyn Decoder>>,
@@ -149,18 +183,19 @@ impl Engine {
         &self,
         inputs: impl Iterator<Item = Input> + Send + 'a,
         options: &RunOptions,
-    ) -> io::Result<RunResult> {
+    ) -> Result<RunResult, RunError> {
         let started_at = SystemTime::now();
         let run_id = options
             .run_id
             .clone()
             .unwrap_or_else(|| format!("{}-seed{}", time::compact(started_at), options.seed));
-        let run_dir = fresh_run_dir(&options.out_dir, &run_id)?;
+        let run_dir = fresh_run_dir(&options.out_dir, &run_id).map_err(RunError::Setup)?;
         let run_id = run_dir
             .file_name()
             .map_or(run_id, |name| name.to_string_lossy().into_owned());
         let divergences = run_dir.join("divergences");
-        std::fs::create_dir_all(&divergences).map_err(|error| named(&divergences, error))?;
+        std::fs::create_dir_all(&divergences)
+            .map_err(|error| RunError::Setup(named(&divergences, error)))?;
 
         let feed = Mutex::new(Feed {
             inputs: Box::new(inputs),
@@ -180,7 +215,7 @@ impl Engine {
         let mut collector = Collector::new(self, options, &run_id, &run_dir);
         let threads = options.threads.max(1);
         let (sender, receiver) = mpsc::channel::<BatchResult>();
-        let worker_error = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             for _ in 0..threads {
                 let sender = sender.clone();
                 let feed = &feed;
@@ -200,18 +235,17 @@ impl Engine {
                 Progress::new(options.progress, options.budget, options.expected_inputs);
             let mut pending: BTreeMap<u64, BatchResult> = BTreeMap::new();
             let mut next_batch = 0;
-            let mut first_error: Option<io::Error> = None;
             loop {
                 match receiver.recv_timeout(options.progress.interval()) {
                     Ok(result) => {
                         pending.insert(result.batch, result);
                         while let Some(result) = pending.remove(&next_batch) {
                             next_batch += 1;
-                            if let Err(error) = collector.merge(result) {
+                            collector.merge(result);
+                            if collector.write_error.is_some() {
                                 // A disk error stops the run at once (no new batches)
                                 // instead of spending the rest of the budget.
                                 options.stop.store(true, Ordering::SeqCst);
-                                first_error.get_or_insert(error);
                             }
                         }
                     }
@@ -221,11 +255,7 @@ impl Engine {
                 progress.update(collector.total_inputs, collector.reports.len());
             }
             progress.finish(collector.total_inputs, collector.reports.len());
-            first_error
         });
-        if let Some(error) = worker_error {
-            return Err(error);
-        }
         let duration = started.elapsed();
         let feed = feed
             .into_inner()
@@ -237,7 +267,13 @@ impl Engine {
         } else {
             "budget"
         };
-        collector.finish(started_at, duration.as_secs_f64(), threads, stopped_by)
+        match collector.finish(started_at, duration.as_secs_f64(), threads, stopped_by) {
+            (result, None) => Ok(result),
+            (result, Some(error)) => Err(RunError::Write {
+                error,
+                partial: Box::new(result),
+            }),
+        }
     }
 }
 

@@ -31,6 +31,27 @@ use serde::Serialize;
 /// Distinguishes temporary files of concurrent writers within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// **Test-only** fault injection: with `UTF8CONF_TEST_FAIL_WRITES_AFTER=N` set, the first
+/// `N` calls of [`write_atomically`] in the process succeed and every later one fails
+/// half-way through its temporary file with "No space left on device" (a disk that
+/// fills up mid-run). The integration tests use it because a small file system cannot be
+/// mounted inside `cargo test`; nothing else should set it.
+pub const FAIL_WRITES_AFTER_VARIABLE: &str = "UTF8CONF_TEST_FAIL_WRITES_AFTER";
+
+/// Calls of [`write_atomically`] so far (for [`FAIL_WRITES_AFTER_VARIABLE`]).
+static WRITES_STARTED: AtomicU64 = AtomicU64::new(0);
+
+/// True when this write should fail as on a full disk ([`FAIL_WRITES_AFTER_VARIABLE`]).
+fn simulated_full_disk() -> bool {
+    static LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    let limit = LIMIT.get_or_init(|| {
+        std::env::var(FAIL_WRITES_AFTER_VARIABLE)
+            .ok()
+            .and_then(|value| value.trim().parse().ok())
+    });
+    limit.is_some_and(|limit| WRITES_STARTED.fetch_add(1, Ordering::SeqCst) >= limit)
+}
+
 /// Writes `contents` to `path` atomically: into a temporary file in the same directory
 /// (so the rename cannot cross file systems), flushed to disk with `fsync`, then renamed
 /// over `path` (atomic on POSIX; `rename(2)`: "If newpath already exists, it will be
@@ -52,6 +73,13 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     ));
     let result = (|| {
         let mut file = File::create(&temporary)?;
+        if simulated_full_disk() {
+            file.write_all(&contents[..contents.len() / 2])?;
+            return Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                "No space left on device (simulated for a test)",
+            ));
+        }
         file.write_all(contents)?;
         file.sync_all()?;
         drop(file);
