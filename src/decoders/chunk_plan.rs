@@ -29,6 +29,8 @@
 //! - **Cycled sizes** (the fuzz crate's `streaming` target): chunk sizes read from the
 //!   fuzz input and used in turn ([`CycledSizes`], whose byte format is defined here once).
 
+use std::cell::RefCell;
+
 use crate::corpus::rng::Rng;
 use crate::stable_hash::fnv1a64;
 
@@ -165,11 +167,44 @@ fn seeded_splitting(rng: &mut Rng, len: usize, mut boundary: impl FnMut(usize)) 
 
 /// The chunk boundaries of `input`'s per-input plan (see the module documentation).
 pub fn chunk_boundaries(input: &[u8]) -> Vec<usize> {
+    with_chunk_boundaries(input, <[usize]>::to_vec)
+}
+
+/// The index, in [`chunkings`], of `input`'s per-input splitting.
+fn chosen_splitting(input: &[u8]) -> usize {
     let count = chunking_count(input.len()) as u64;
-    let choice = fnv1a64(input) % count.max(1);
-    chunkings(input, CHUNKING_SEED)
-        .nth(choice as usize)
-        .unwrap_or_default()
+    (fnv1a64(input) % count.max(1)) as usize
+}
+
+/// Inputs up to this many bytes have their splittings made once per thread and kept
+/// ([`with_chunk_boundaries`]): the splittings depend on the length alone, and drawing the
+/// seeded ones again for every short input was most of a streaming decoder's cost on them.
+pub const CACHED_SPLITTING_LEN: usize = 32;
+
+thread_local! {
+    /// Every splitting of each length up to [`CACHED_SPLITTING_LEN`], in [`chunkings`]
+    /// order, made on first use of the length.
+    static SPLITTINGS: RefCell<Vec<Option<Vec<Vec<usize>>>>> =
+        RefCell::new(vec![None; CACHED_SPLITTING_LEN + 1]);
+}
+
+/// Calls `f` with the chunk boundaries of `input`'s per-input plan, the same as
+/// [`chunk_boundaries`] but without allocating for a short input once its length was seen.
+pub fn with_chunk_boundaries<R>(input: &[u8], f: impl FnOnce(&[usize]) -> R) -> R {
+    let choice = chosen_splitting(input);
+    let len = input.len();
+    if len > CACHED_SPLITTING_LEN {
+        let boundaries = chunkings(input, CHUNKING_SEED)
+            .nth(choice)
+            .unwrap_or_default();
+        return f(&boundaries);
+    }
+    SPLITTINGS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let splittings =
+            cache[len].get_or_insert_with(|| chunkings(input, CHUNKING_SEED).collect());
+        f(splittings.get(choice).map_or(&[], Vec::as_slice))
+    })
 }
 
 /// Chunk sizes used in turn, cycling, until the text is used up, so a short list still
@@ -284,12 +319,49 @@ impl ChunkPlan {
     /// Puts the chunks of `input` under this plan into `chunks` (cleared first).
     pub fn cut<'a>(&self, input: &'a [u8], out: &mut Vec<&'a [u8]>) {
         out.clear();
+        self.with_chunks(input, |chunks| out.extend_from_slice(chunks));
+    }
+
+    /// Calls `f` with the chunks of `input` under this plan, as [`ChunkPlan::cut`] makes
+    /// them, held on the stack when there are at most [`STACK_CHUNKS`] of them (no
+    /// allocation per input on the engine's hot path).
+    pub fn with_chunks<'a, R>(&self, input: &'a [u8], f: impl FnOnce(&[&'a [u8]]) -> R) -> R {
         match self {
-            ChunkPlan::PerInput => {
-                let boundaries = chunk_boundaries(input);
-                out.extend(chunks(input, &boundaries));
+            ChunkPlan::PerInput => with_chunk_boundaries(input, |boundaries| {
+                with_chunk_list(chunks(input, boundaries), f)
+            }),
+            ChunkPlan::Cycled(sizes) => with_chunk_list(sizes.chunks(input), f),
+        }
+    }
+}
+
+/// The number of chunks [`ChunkPlan::with_chunks`] holds on the stack.
+pub const STACK_CHUNKS: usize = 16;
+
+/// Collects `pieces` into a stack array, or a `Vec` when there are more than
+/// [`STACK_CHUNKS`], and calls `f` with them.
+fn with_chunk_list<'a, R>(
+    mut pieces: impl Iterator<Item = &'a [u8]>,
+    f: impl FnOnce(&[&'a [u8]]) -> R,
+) -> R {
+    let mut stack: [&'a [u8]; STACK_CHUNKS] = [&[]; STACK_CHUNKS];
+    let mut count = 0;
+    for slot in stack.iter_mut() {
+        match pieces.next() {
+            Some(piece) => {
+                *slot = piece;
+                count += 1;
             }
-            ChunkPlan::Cycled(sizes) => out.extend(sizes.chunks(input)),
+            None => return f(&stack[..count]),
+        }
+    }
+    match pieces.next() {
+        None => f(&stack),
+        Some(piece) => {
+            let mut heap = stack.to_vec();
+            heap.push(piece);
+            heap.extend(pieces);
+            f(&heap)
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Rust's standard library as decoders: all three APIs in one, and one API per decoder.
 //!
-//! - `std` ([`StdDecoder`]): `str::from_utf8` for the strict verdict,
-//!   `String::from_utf8_lossy` for the scalars and `<[u8]>::utf8_chunks` for the error
-//!   units, in one outcome: convenient for `utf8conf decode`, but it hides *which* API a
+//! - `std` ([`StdDecoder`]): `str::from_utf8` for the strict verdict, and one
+//!   `<[u8]>::utf8_chunks` pass for the error units and the scalars (each chunk's valid
+//!   text, then one U+FFFD if it has invalid bytes: how `String::from_utf8_lossy` is
+//!   documented and written), in one outcome: convenient for `utf8conf decode`, but it hides *which* API a
 //!   divergence is about.
 //!
 //! So the engine also runs them separately, and each reports only what its API itself
@@ -18,7 +19,7 @@
 use std::borrow::Cow;
 
 use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
-use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
+use crate::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
 
 /// The rustc version that built std, recorded by the build script.
 pub const RUSTC_VERSION: &str = env!("UTF8CONF_RUSTC_VERSION");
@@ -41,7 +42,7 @@ impl Decoder for StdDecoder {
     }
 
     fn description(&self) -> &str {
-        "Rust std: str::from_utf8 (strict), String::from_utf8_lossy (scalars), Utf8Chunks (error units)"
+        "Rust std: str::from_utf8 (strict), Utf8Chunks (error units, and scalars as String::from_utf8_lossy makes them)"
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -57,8 +58,25 @@ impl Decoder for StdDecoder {
             outcome.valid_up_to = Some(error.valid_up_to());
             outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
         }
-        scalars.extend(String::from_utf8_lossy(input).chars().map(u32::from));
-        errors.extend(utf8_chunk_units(input));
+        // One `Utf8Chunks` pass gives both the error units and the lossy scalars:
+        // `String::from_utf8_lossy` is documented as that same loop, each chunk's valid
+        // text followed by one U+FFFD when the chunk has invalid bytes (its own API is
+        // still run on its own, by `std-lossy`).
+        let mut offset = 0;
+        for chunk in input.utf8_chunks() {
+            scalars.extend(chunk.valid().chars().map(u32::from));
+            offset += chunk.valid().len();
+            let len = chunk.invalid().len();
+            if len > 0 {
+                scalars.push(REPLACEMENT);
+                errors.push(ErrorUnit {
+                    offset,
+                    len,
+                    category: None,
+                });
+            }
+            offset += len;
+        }
         outcome.scalars = Some(scalars);
         outcome.errors = Some(errors);
         Ok(())
@@ -215,6 +233,31 @@ mod tests {
         assert_eq!(chunks.valid_up_to, Some(1));
         assert_eq!(chunks.error_len, None);
         assert_eq!(chunks.errors.unwrap().len(), 1);
+    }
+
+    #[test]
+    fn std_scalars_are_those_of_from_utf8_lossy() {
+        // Every input of up to 2 bytes, and longer ones mixing valid text and the error
+        // kinds of Unicode 16.0 Table 3-8 (truncations, surrogates, overlongs).
+        let mut inputs: Vec<Vec<u8>> = vec![vec![]];
+        for a in 0..=255u8 {
+            inputs.push(vec![a]);
+            for b in 0..=255u8 {
+                inputs.push(vec![a, b]);
+            }
+        }
+        inputs.push(vec![0x61, 0xF1, 0x80, 0x80, 0xE1, 0x80, 0xC2, 0x62]);
+        inputs.push(vec![
+            0xED, 0xA0, 0x80, 0xE4, 0xBD, 0xA0, 0xC0, 0xAF, 0xF0, 0x9F,
+        ]);
+        for input in &inputs {
+            let lossy: Vec<u32> = String::from_utf8_lossy(input)
+                .chars()
+                .map(u32::from)
+                .collect();
+            let outcome = StdDecoder.decode(input).unwrap();
+            assert_eq!(outcome.scalars, Some(lossy), "input {input:02X?}");
+        }
     }
 
     #[test]

@@ -87,9 +87,8 @@ impl<S: StreamingDecoder> Decoder for Chunked<S> {
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
-        let mut chunks = Vec::new();
-        self.plan.cut(input, &mut chunks);
-        self.streamer.decode_chunks(&chunks, outcome);
+        self.plan
+            .with_chunks(input, |chunks| self.streamer.decode_chunks(chunks, outcome));
         Ok(())
     }
 }

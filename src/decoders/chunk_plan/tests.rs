@@ -129,3 +129,41 @@ fn parsing_wraps_counts_and_sizes_into_the_format() {
     assert_eq!(plan.sizes(), [1]);
     assert_eq!(text, b"ab");
 }
+
+#[test]
+fn cached_splittings_are_the_drawn_ones() {
+    // Every length up to the cache's limit and past it; inputs differing in content so
+    // that different splittings are chosen.
+    for len in 0..=CACHED_SPLITTING_LEN + 3 {
+        for fill in [0u8, 0x41, 0xE4, 0xFF] {
+            let input: Vec<u8> = (0..len).map(|i| fill.wrapping_add(i as u8)).collect();
+            let drawn = chunkings(&input, CHUNKING_SEED)
+                .nth(chosen_splitting(&input))
+                .unwrap_or_default();
+            // Twice: the first call fills the cache, the second reads it.
+            for _ in 0..2 {
+                assert_eq!(
+                    chunk_boundaries(&input),
+                    drawn,
+                    "len {len} fill {fill:#04x}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn chunks_past_the_stack_list_spill_to_the_heap_in_order() {
+    let input: Vec<u8> = (0..=255).cycle().take(3 * STACK_CHUNKS + 5).collect();
+    for sizes in [&[1usize][..], &[3], &[0, 2, 1], &[64]] {
+        let plan = ChunkPlan::Cycled(CycledSizes::new(sizes).unwrap());
+        let expected: Vec<&[u8]> = match &plan {
+            ChunkPlan::Cycled(cycled) => cycled.chunks(&input).collect(),
+            ChunkPlan::PerInput => unreachable!(),
+        };
+        let mut pieces = Vec::new();
+        plan.cut(&input, &mut pieces);
+        assert_eq!(pieces, expected, "sizes {sizes:?}");
+        plan.with_chunks(&input, |chunks| assert_eq!(chunks, &expected[..]));
+    }
+}
