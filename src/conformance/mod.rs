@@ -30,6 +30,7 @@ pub mod policy;
 pub mod render;
 pub mod render_findings;
 pub mod report;
+pub mod streaming;
 pub mod subject;
 
 use std::collections::BTreeMap;

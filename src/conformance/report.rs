@@ -53,6 +53,10 @@ pub struct ConformanceReport {
     pub departures: Vec<DepartureEntry>,
     /// The 256x256 map of two-byte inputs.
     pub first_two_bytes_map: MapSection,
+    /// Streaming mode's grading (split-point equivalence, promptness), for an adapter
+    /// whose hello negotiated it ([`super::streaming`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streaming: Option<super::streaming::StreamingSection>,
 }
 
 /// The decoder checked.
@@ -485,7 +489,19 @@ impl ConformanceReport {
             wrapper_policies: vec![bom],
             departures,
             first_two_bytes_map: map_section(&run.map),
+            streaming: None,
         }
+    }
+
+    /// Adds the streaming section; a departure or failure in it makes a conformant
+    /// verdict `deviations`, and a stop makes it `incomplete`.
+    pub fn add_streaming(&mut self, section: super::streaming::StreamingSection) {
+        if self.verdict == "conformant" && section.stopped.is_some() {
+            self.verdict = "incomplete";
+        } else if self.verdict == "conformant" && !section.is_clean() {
+            self.verdict = "deviations";
+        }
+        self.streaming = Some(section);
     }
 
     /// True when the decoder conforms (exit status 0).
