@@ -494,9 +494,10 @@ impl ConformanceReport {
     }
 
     /// Adds the streaming section; a departure or failure in it makes a conformant
-    /// verdict `deviations`, and a stop makes it `incomplete`.
+    /// verdict `deviations`, and a stop (signal, time limit, unusable adapter) makes it
+    /// `incomplete`.
     pub fn add_streaming(&mut self, section: super::streaming::StreamingSection) {
-        if self.verdict == "conformant" && section.stopped.is_some() {
+        if self.verdict == "conformant" && section.stop.is_some() {
             self.verdict = "incomplete";
         } else if self.verdict == "conformant" && !section.is_clean() {
             self.verdict = "deviations";

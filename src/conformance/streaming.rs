@@ -44,8 +44,14 @@ pub const SYSTEMATIC_UP_TO: usize = 64;
 pub const LONGEST_INPUT: usize = 4096;
 /// The seed of the random chunkings (fixed: a report is reproducible).
 pub const STREAMING_SEED: u64 = 14;
-/// Requests sent in one pipelined batch.
+/// Requests sent in one pipelined batch (the first batch is smaller, so that an adapter
+/// whose streaming mode fails on everything is found quickly).
 const BATCH_REQUESTS: usize = 2048;
+/// Requests in the first batch.
+const FIRST_BATCH_REQUESTS: usize = 64;
+/// Failed feeds after which streaming grading gives up (each failure restarts the
+/// adapter): the streaming mode is broken, and the failures so far are the evidence.
+pub const MAX_FAILED_FEEDS: usize = 32;
 /// Departures kept in the report per property (all are counted).
 pub const KEPT_DEPARTURES: usize = 50;
 
@@ -154,7 +160,12 @@ pub fn grade_streaming(adapter: &ExternalDecoder, inputs: &[Vec<u8>]) -> Streami
         let mut end = start;
         let mut plans: Vec<Vec<Vec<usize>>> = Vec::new();
         let mut requests = 0;
-        while end < inputs.len() && (requests == 0 || requests < BATCH_REQUESTS) {
+        let limit = if start == 0 {
+            FIRST_BATCH_REQUESTS
+        } else {
+            BATCH_REQUESTS
+        };
+        while end < inputs.len() && (requests == 0 || requests < limit) {
             let mut plan = vec![Vec::new()];
             plan.extend(boundaries_for(&inputs[end]));
             requests += plan.len();
@@ -179,6 +190,13 @@ pub fn grade_streaming(adapter: &ExternalDecoder, inputs: &[Vec<u8>]) -> Streami
         if let Some(stop) = batch.stopped {
             section.stopped = Some(stop.to_string());
             section.stop = Some(stop);
+            break;
+        }
+        if section.failed_feeds >= MAX_FAILED_FEEDS {
+            section.stopped = Some(format!(
+                "streaming grading abandoned after {} failed feeds",
+                section.failed_feeds
+            ));
             break;
         }
         start = end;
