@@ -430,7 +430,7 @@ mod tests {
         );
         let input = [0xC2, 0x41];
         let fed: Vec<&[u8]> = vec![&input[..1], &input[1..]];
-        let held = [vec![], vec![0x41]];
+        let held = [vec![], vec![0xFFFD, 0x41]];
         assert_eq!(lateness(reference, &input, &fed, &held), None);
     }
 }
