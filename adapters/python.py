@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""utf8conf adapter for CPython's built-in UTF-8 codec (protocol utf8conf/1).
+"""utf8conf adapter for CPython's built-in UTF-8 codec (protocol utf8conf/2, streaming).
 
 Decoder: CPython's `utf-8` codec, reached through `bytes.decode`.
 
@@ -24,15 +24,29 @@ Modes (first argument):
   (none)   both in one answer: valid, valid_up_to, error_len and error from the
            strict decode, scalars from the replace decode.
 
+Streaming mode (docs/PROTOCOL.md): an input sent as chunk frames goes through
+`codecs.getincrementaldecoder('utf-8')('replace')`: each chunk is fed with
+`decode(chunk, final=False)`, the end mark calls `decode(b'', final=True)`; what each
+call returned is the chunk's `emitted` list and the `flush`. `valid` is whether any
+call returned U+FFFD that the bytes did not encode (CPython's incremental decoder
+reports errors only by substituting), i.e. whether a strict decode of the whole
+input fails.
+
 Cannot report: anything beyond the first error in strict mode (the codec stops at
 the first error); error positions in replace mode.
 
 Protocol: a hello line, then for each frame (4-byte little-endian length N, then N
-bytes) exactly one JSON line, flushed; exit 0 at end of input.
+bytes) exactly one JSON line, flushed; exit 0 at end of input. A header with the top
+bit set is a chunk of a streamed input, 0xFFFFFFFF its end mark.
 """
 
+import codecs
 import json
 import sys
+
+# Streaming mode's frame headers (docs/PROTOCOL.md, "Streaming mode").
+CHUNK_FLAG = 0x80000000
+END_MARK = 0xFFFFFFFF
 
 # CPython's utf-8 codec reason for a truncated, still-completable sequence at the
 # end of the input (Objects/stringlib/codecs.h, "unexpected end of data").
@@ -81,6 +95,39 @@ def answer(mode, data):
     return fields
 
 
+class Stream:
+    """One streamed input: CPython's incremental decoder, fed chunk by chunk."""
+
+    def __init__(self):
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.data = []
+        self.emitted = []
+
+    def feed(self, chunk):
+        """`decode(chunk, final=False)`: what it returned is the chunk's list."""
+        self.data.append(chunk)
+        self.emitted.append([ord(ch) for ch in self.decoder.decode(chunk, False)])
+
+    def finish(self):
+        """`decode(b'', final=True)`, and the answer."""
+        flush = [ord(ch) for ch in self.decoder.decode(b"", True)]
+        try:
+            b"".join(self.data).decode("utf-8", "strict")
+            valid = True
+        except UnicodeDecodeError:
+            valid = False
+        return {"valid": valid, "emitted": self.emitted, "flush": flush}
+
+
+def read_exactly(stdin, length, what):
+    """Reads `length` bytes or exits 2 naming what was cut off."""
+    data = stdin.read(length)
+    if len(data) != length:
+        sys.stderr.write("python.py: end of input inside a " + what + "\n")
+        sys.exit(2)
+    return data
+
+
 def main(argv):
     mode = argv[1] if len(argv) > 1 else "both"
     if mode not in MODES or len(argv) > 2:
@@ -90,25 +137,38 @@ def main(argv):
     stdin = sys.stdin.buffer
     stdout = sys.stdout
     hello = {
-        "protocol": "utf8conf/1",
+        "protocol": "utf8conf/2",
         "name": name,
         "version": " ".join(sys.version.split()),
+        "streaming": True,
     }
     stdout.write(json.dumps(hello) + "\n")
     stdout.flush()
+    seq = 0
+    stream = None
     while True:
         header = stdin.read(4)
         if not header:
+            if stream is not None:
+                sys.stderr.write("python.py: end of input inside a streamed input\n")
+                return 2
             return 0
         if len(header) != 4:
             sys.stderr.write("python.py: end of input inside a frame header\n")
             return 2
         length = int.from_bytes(header, "little")
-        data = stdin.read(length)
-        if len(data) != length:
-            sys.stderr.write("python.py: end of input inside a frame body\n")
-            return 2
-        stdout.write(json.dumps(answer(mode, data), separators=(",", ":")) + "\n")
+        if length == END_MARK:
+            reply = (stream or Stream()).finish()
+            stream = None
+        elif length & CHUNK_FLAG:
+            stream = stream or Stream()
+            stream.feed(read_exactly(stdin, length & ~CHUNK_FLAG, "chunk frame"))
+            continue
+        else:
+            reply = answer(mode, read_exactly(stdin, length, "frame body"))
+        reply["seq"] = seq
+        seq += 1
+        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
         stdout.flush()
 
 

@@ -95,3 +95,25 @@ fn each_common_mistake_is_named() {
         handle.join().unwrap();
     }
 }
+
+/// Streaming mode: a correct streaming adapter passes the chunked check; one that
+/// forgets its state between chunks, or answers a chunked input without `emitted`, is
+/// told exactly that.
+#[test]
+fn streaming_mistakes_are_named() {
+    if !python_available() {
+        return;
+    }
+    let (code, text) = adapter_test("streaming.py prompt");
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("ok    streaming:"), "{text}");
+    let (code, text) = adapter_test("streaming.py stateless");
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("is the decoder session kept from one chunk to the next"),
+        "{text}"
+    );
+    let (code, text) = adapter_test("streaming.py no-emitted");
+    assert_ne!(code, 0, "{text}");
+    assert!(text.contains("has no \"emitted\" and \"flush\""), "{text}");
+}

@@ -70,6 +70,10 @@ fn the_python_adapter_passes_every_category() {
     assert_eq!(code, 0, "stdout: {stdout}\nstderr: {stderr}");
     let report = validated_report(&out);
     assert_eq!(report["verdict"], "conformant");
+    assert!(
+        report.get("streaming").is_none(),
+        "graded only with --stream"
+    );
     assert_eq!(report["decoder"]["name"], "python");
     assert_eq!(
         report["replacement_policy"]["recognised"],
@@ -85,6 +89,48 @@ fn the_python_adapter_passes_every_category() {
     assert!(rows
         .iter()
         .all(|row| row.as_str().unwrap().chars().all(|c| c == '=')));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `--stream` also grades the adapter's streaming mode. CPython's incremental decoder is
+/// split-point equivalent but not prompt: it holds back `ED A0` (a surrogate's first two
+/// bytes, which no later byte can complete: RFC 3629 section 4 allows only ED 80..9F)
+/// until the end of input instead of reporting the errors at once.
+#[test]
+fn the_python_adapter_streams_equivalently_but_holds_back_a_surrogate_prefix() {
+    if !python_available() {
+        return;
+    }
+    let out = scratch("check-python-stream");
+    let (code, stdout, stderr) = check(&[
+        "--cmd",
+        "python3 adapters/python.py",
+        "--stream",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "stdout: {stdout}\nstderr: {stderr}");
+    let report = validated_report(&out);
+    assert_eq!(report["verdict"], "deviations");
+    assert_eq!(report["findings"].as_array().unwrap().len(), 0);
+    let streaming = &report["streaming"];
+    assert_eq!(streaming["split_point_departures"], 0, "{streaming}");
+    assert_eq!(streaming["failed_feeds"], 0, "{streaming}");
+    assert!(streaming["feeds"].as_u64().unwrap() > 1000, "{streaming}");
+    let late = streaming["departures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["input"] == "ED A0")
+        .expect("ED A0 is held back");
+    assert_eq!(late["property"], "promptness");
+    assert!(
+        late["detail"].as_str().unwrap().contains("U+FFFD"),
+        "{late}"
+    );
+    let markdown = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+    assert!(markdown.contains("## Streaming"));
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -35,6 +35,9 @@ pub struct Hello {
     pub name: String,
     /// The version of the decoder or runtime it wraps (the same limits).
     pub version: String,
+    /// Protocol 2's streaming mode (`"streaming": true`): the adapter also takes inputs
+    /// as chunk frames and an end mark, and answers with what its streaming API emitted.
+    pub streaming: bool,
 }
 
 /// Parses a hello line. The version is negotiated here: the adapter names the highest
@@ -58,10 +61,21 @@ pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
         }
         _ => Err(format!("hello has no non-empty string \"{field}\"")),
     };
+    let streaming = match object.get("streaming") {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) if protocol >= 2 => true,
+        Some(Value::Bool(true)) => {
+            return Err(format!(
+                "hello says \"streaming\": true with \"{PROTOCOL_V1}\" (streaming needs \"{PROTOCOL_V2}\")"
+            ))
+        }
+        Some(other) => return Err(format!("hello's \"streaming\" is not a boolean: {other}")),
+    };
     Ok(Hello {
         protocol,
         name: text_field("name")?,
         version: text_field("version")?,
+        streaming,
     })
 }
 
@@ -73,6 +87,28 @@ pub struct Answer {
     /// Protocol 2's `seq`: the index of the frame answered, counted from 0 since the
     /// adapter started (absent in protocol 1).
     pub seq: Option<u64>,
+    /// Streaming mode's fields, when the answer has them.
+    pub stream: Option<StreamAnswer>,
+}
+
+/// What a streaming API emitted for one input fed in chunks (docs/PROTOCOL.md,
+/// "Streaming mode"): `emitted[i]` is what the call that fed chunk `i` returned, `flush`
+/// what the end-of-input call returned; U+FFFD wherever the API reported an error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamAnswer {
+    /// The scalars emitted after each chunk, one list per chunk.
+    pub emitted: Vec<Vec<u32>>,
+    /// The scalars emitted by the final flush.
+    pub flush: Vec<u32>,
+}
+
+impl StreamAnswer {
+    /// Everything emitted, in order: the whole lossy decode.
+    pub fn all_scalars(&self) -> Vec<u32> {
+        let mut all: Vec<u32> = self.emitted.iter().flatten().copied().collect();
+        all.extend_from_slice(&self.flush);
+        all
+    }
 }
 
 /// Parses one answer line into an [`Outcome`] for `decoder_name`; `error` text is kept
@@ -103,21 +139,48 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Answer, String> {
     };
     outcome.scalars = match object.get("scalars") {
         None => None,
-        Some(Value::Array(items)) => Some(
-            items
-                .iter()
-                .map(|item| item.as_u64().and_then(|n| u32::try_from(n).ok()))
-                .collect::<Option<Vec<u32>>>()
-                .ok_or("\"scalars\" holds something other than 32-bit unsigned integers")?,
-        ),
-        Some(_) => return Err("\"scalars\" is not an array".into()),
+        Some(value) => Some(as_scalars("scalars", value)?),
     };
     outcome.error = match object.get("error") {
         None | Some(Value::Null) => None,
         Some(Value::String(text)) => Some(single_line(text, MAX_TEXT_CHARS)),
         Some(other) => Some(single_line(&other.to_string(), MAX_TEXT_CHARS)),
     };
-    Ok(Answer { outcome, seq })
+    let stream = match (object.get("emitted"), object.get("flush")) {
+        (None, None) => None,
+        (Some(Value::Array(chunks)), Some(flush)) => Some(StreamAnswer {
+            emitted: chunks
+                .iter()
+                .map(|chunk| as_scalars("emitted", chunk))
+                .collect::<Result<_, _>>()?,
+            flush: as_scalars("flush", flush)?,
+        }),
+        (Some(_), Some(_)) => return Err("\"emitted\" is not an array of arrays".into()),
+        (Some(_), None) => return Err("\"emitted\" without \"flush\"".into()),
+        (None, Some(_)) => return Err("\"flush\" without \"emitted\"".into()),
+    };
+    if let (Some(stream), None) = (&stream, &outcome.scalars) {
+        outcome.scalars = Some(stream.all_scalars());
+    }
+    Ok(Answer {
+        outcome,
+        seq,
+        stream,
+    })
+}
+
+/// An array of scalar values (`field` names it in the error).
+fn as_scalars(field: &str, value: &Value) -> Result<Vec<u32>, String> {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .map(|item| item.as_u64().and_then(|n| u32::try_from(n).ok()))
+            .collect::<Option<Vec<u32>>>()
+            .ok_or_else(|| {
+                format!("\"{field}\" holds something other than 32-bit unsigned integers")
+            }),
+        _ => Err(format!("\"{field}\" is not an array")),
+    }
 }
 
 fn as_offset(value: &Value) -> Option<usize> {
@@ -197,6 +260,42 @@ mod tests {
         let answer = parse_answer("a", long.as_bytes()).unwrap();
         assert!(answer.outcome.error.unwrap().chars().count() <= MAX_TEXT_CHARS + 3);
         assert!(parse_hello(br#"{"protocol":"utf8conf/1","name":"","version":"1"}"#).is_err());
+    }
+
+    #[test]
+    fn streaming_is_negotiated_in_a_v2_hello() {
+        let hello =
+            parse_hello(br#"{"protocol":"utf8conf/2","name":"s","version":"1","streaming":true}"#)
+                .unwrap();
+        assert!(hello.streaming);
+        let v1 =
+            parse_hello(br#"{"protocol":"utf8conf/1","name":"s","version":"1","streaming":true}"#);
+        assert!(v1.unwrap_err().contains("streaming needs"));
+        let bad =
+            parse_hello(br#"{"protocol":"utf8conf/2","name":"s","version":"1","streaming":"yes"}"#);
+        assert!(bad.is_err());
+    }
+
+    #[test]
+    fn streaming_answers_keep_each_chunk_apart() {
+        let answer = parse_answer(
+            "a",
+            br#"{"seq":0,"valid":false,"emitted":[[],[20320],[]],"flush":[65533]}"#,
+        )
+        .unwrap();
+        let stream = answer.stream.unwrap();
+        assert_eq!(stream.emitted, vec![vec![], vec![0x4F60], vec![]]);
+        assert_eq!(stream.flush, vec![0xFFFD]);
+        assert_eq!(answer.outcome.scalars, Some(vec![0x4F60, 0xFFFD]));
+        for bad in [
+            &br#"{"valid":true,"emitted":[[1]]}"#[..],
+            br#"{"valid":true,"flush":[]}"#,
+            br#"{"valid":true,"emitted":[1],"flush":[]}"#,
+            br#"{"valid":true,"emitted":"ab","flush":[]}"#,
+            br#"{"valid":true,"emitted":[[-1]],"flush":[]}"#,
+        ] {
+            assert!(parse_answer("a", bad).is_err(), "{}", excerpt(bad));
+        }
     }
 
     #[test]

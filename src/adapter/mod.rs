@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
-use answer::{excerpt, parse_answer, Hello};
+use answer::{excerpt, parse_answer, Answer, Hello, StreamAnswer};
 use breaker::Breaker;
 use process::{AdapterProcess, NextLine};
 use start::{start_process, stderr_suffix};
@@ -145,18 +145,61 @@ impl std::fmt::Display for Stop {
 }
 
 /// The answers to a batch: one per input, in order, for a prefix of the inputs (all of
-/// them unless `stopped`).
+/// them unless `stopped`). `T` is an [`Outcome`], or in streaming mode a
+/// [`StreamedOutcome`].
 #[derive(Debug, Clone)]
-pub struct BatchAnswers {
+pub struct BatchAnswers<T = Outcome> {
     /// The answers, for the first `answers.len()` inputs.
-    pub answers: Vec<Result<Outcome, DecoderFailure>>,
+    pub answers: Vec<Result<T, DecoderFailure>>,
     /// Why the batch stopped early.
     pub stopped: Option<Stop>,
 }
 
-impl BatchAnswers {
+/// The answer to one input fed in chunks: the outcome, and what was emitted when.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamedOutcome {
+    /// `valid` and the other one-shot fields; `scalars` is everything emitted.
+    pub outcome: Outcome,
+    /// The scalars emitted after each chunk and by the flush.
+    pub stream: StreamAnswer,
+}
+
+/// One request to an adapter: a whole input as one frame, or (streaming mode) an input
+/// as chunk frames and the end mark.
+#[derive(Debug, Clone, Copy)]
+enum Request<'a> {
+    Whole(&'a [u8]),
+    Chunked(&'a [&'a [u8]]),
+}
+
+impl Request<'_> {
+    fn send(&self, process: &AdapterProcess) {
+        match self {
+            Request::Whole(input) => process.send_frame(input),
+            Request::Chunked(chunks) => process.send_chunked(chunks),
+        }
+    }
+
+    /// The input's bytes, for messages and the circuit breaker's evidence.
+    fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self {
+            Request::Whole(input) => std::borrow::Cow::Borrowed(input),
+            Request::Chunked(chunks) => std::borrow::Cow::Owned(chunks.concat()),
+        }
+    }
+
+    /// How many chunks the answer must account for (`None` for a whole input).
+    fn chunk_count(&self) -> Option<usize> {
+        match self {
+            Request::Whole(_) => None,
+            Request::Chunked(chunks) => Some(chunks.len()),
+        }
+    }
+}
+
+impl<T> BatchAnswers<T> {
     /// Every answer, or why not all were given.
-    pub fn complete(self) -> Result<Vec<Result<Outcome, DecoderFailure>>, Stop> {
+    pub fn complete(self) -> Result<Vec<Result<T, DecoderFailure>>, Stop> {
         match self.stopped {
             None => Ok(self.answers),
             Some(stop) => Err(stop),
@@ -272,17 +315,64 @@ impl ExternalDecoder {
     /// restarted (a crash is retried once first). Stops early, keeping the answers so
     /// far, when the adapter is unusable, on a signal, or at the deadline.
     pub fn decode_batch(&self, inputs: &[&[u8]]) -> BatchAnswers {
+        let requests: Vec<Request> = inputs.iter().map(|input| Request::Whole(input)).collect();
+        let batch = self.answer_requests(&requests);
+        BatchAnswers {
+            answers: batch
+                .answers
+                .into_iter()
+                .map(|answer| answer.map(|answer| answer.outcome))
+                .collect(),
+            stopped: batch.stopped,
+        }
+    }
+
+    /// True when the adapter's hello negotiated streaming mode.
+    pub fn streams(&self) -> bool {
+        self.hello.streaming
+    }
+
+    /// Streaming mode: decodes each input fed as its chunks (one list of chunks per
+    /// input), pipelined, with every guarantee of [`ExternalDecoder::decode_batch`]. An
+    /// answer without one `emitted` list per chunk is a `protocol` failure. Only for an
+    /// adapter whose hello said `"streaming": true` ([`ExternalDecoder::streams`]).
+    pub fn decode_streams(&self, inputs: &[Vec<&[u8]>]) -> BatchAnswers<StreamedOutcome> {
+        assert!(
+            self.streams(),
+            "streaming requests need a streaming adapter"
+        );
+        let requests: Vec<Request> = inputs
+            .iter()
+            .map(|chunks| Request::Chunked(chunks))
+            .collect();
+        let batch = self.answer_requests(&requests);
+        BatchAnswers {
+            answers: batch
+                .answers
+                .into_iter()
+                .map(|answer| {
+                    answer.map(|answer| StreamedOutcome {
+                        outcome: answer.outcome,
+                        stream: answer.stream.expect("checked by read_answer"),
+                    })
+                })
+                .collect(),
+            stopped: batch.stopped,
+        }
+    }
+
+    fn answer_requests(&self, requests: &[Request]) -> BatchAnswers<Answer> {
         let mut state = self.lock();
-        let mut answers = Vec::with_capacity(inputs.len());
-        let stopped = self.decode_into(&mut state, inputs, &mut answers).err();
+        let mut answers = Vec::with_capacity(requests.len());
+        let stopped = self.decode_into(&mut state, requests, &mut answers).err();
         BatchAnswers { answers, stopped }
     }
 
     fn decode_into(
         &self,
         state: &mut State,
-        inputs: &[&[u8]],
-        answers: &mut Vec<Result<Outcome, DecoderFailure>>,
+        inputs: &[Request],
+        answers: &mut Vec<Result<Answer, DecoderFailure>>,
     ) -> Result<(), Stop> {
         // The input whose crash is being retried, with that crash.
         let mut retrying: Option<(usize, DecoderFailure)> = None;
@@ -297,21 +387,21 @@ impl ExternalDecoder {
             }
             let new_process = state.frames_to_process == 0;
             for input in pending {
-                process.send_frame(input);
+                input.send(process);
             }
             state.statistics.frames += pending.len() as u64;
             let mut failed = false;
             for (offset, input) in pending.iter().enumerate() {
                 let index = first + offset;
-                match self.read_answer(state)? {
+                match self.read_answer(state, input.chunk_count())? {
                     Ok(outcome) => {
                         if let Some((_, crash)) = retrying.take() {
                             state.statistics.flaky_crashes += 1;
                             state.statistics.first_flaky_crash.get_or_insert_with(|| {
-                                format!("input {}: {}", shown_input(input), crash.message)
+                                format!("input {}: {}", shown_input(&input.bytes()), crash.message)
                             });
                         }
-                        note_capabilities(&mut state.capabilities, &outcome);
+                        note_capabilities(&mut state.capabilities, &outcome.outcome);
                         state.statistics.answers += 1;
                         state.breaker.success();
                         answers.push(Ok(outcome));
@@ -331,7 +421,7 @@ impl ExternalDecoder {
                         retrying = None;
                         state.statistics.failures += 1;
                         self.failed.fetch_add(1, Ordering::Relaxed);
-                        let test_adapter = state.breaker.failure(input, &failure);
+                        let test_adapter = state.breaker.failure(&input.bytes(), &failure);
                         answers.push(Err(failure));
                         self.settled.fetch_add(1, Ordering::Relaxed);
                         if test_adapter {
@@ -404,7 +494,7 @@ impl ExternalDecoder {
             return Err(out_of_step(&line, "before any input was sent to it"));
         }
         process.send_frame(PROBE_INPUT);
-        match self.read_answer(state)? {
+        match self.read_answer(state, None)? {
             Ok(_) => {
                 state.breaker.reset();
                 Ok(())
@@ -425,7 +515,13 @@ impl ExternalDecoder {
 
     /// Reads and parses the next answer; every way of not getting one is a failure. Stops
     /// on a signal, at the deadline, and when a protocol 2 `seq` is not the frame's.
-    fn read_answer(&self, state: &mut State) -> Result<Result<Outcome, DecoderFailure>, Stop> {
+    /// In streaming mode (`chunks` is the number of chunks sent) the answer must have one
+    /// `emitted` list per chunk.
+    fn read_answer(
+        &self,
+        state: &mut State,
+        chunks: Option<usize>,
+    ) -> Result<Result<Answer, DecoderFailure>, Stop> {
         let timeout = self.config.answer_timeout;
         let mut deadline = Instant::now() + timeout;
         let whole_check = state.deadline;
@@ -439,8 +535,24 @@ impl ExternalDecoder {
         match process.next_line(deadline) {
             NextLine::Line(line) => match parse_answer(&self.name, &line) {
                 Ok(answer) => match (self.hello.protocol, answer.seq) {
-                    (1, _) => Ok(Ok(answer.outcome)),
-                    (_, Some(seq)) if seq == expected_seq => Ok(Ok(answer.outcome)),
+                    (_, Some(seq)) if seq == expected_seq => match (chunks, &answer.stream) {
+                        (None, _) => Ok(Ok(answer)),
+                        (Some(sent), Some(stream)) if stream.emitted.len() == sent => {
+                            Ok(Ok(answer))
+                        }
+                        (Some(sent), Some(stream)) => failure(
+                            FailureKind::Protocol,
+                            format!(
+                                "malformed answer: {} \"emitted\" lists for {sent} chunks",
+                                stream.emitted.len()
+                            ),
+                        ),
+                        (Some(_), None) => failure(
+                            FailureKind::Protocol,
+                            "malformed answer: an input sent as chunks answered without \"emitted\" and \"flush\"".into(),
+                        ),
+                    },
+                    (1, _) => Ok(Ok(answer)),
                     (_, Some(seq)) => Err(Stop::Unusable(format!(
                         "out of step: answer with seq {seq} where frame {expected_seq} was due ({})",
                         excerpt(&line)

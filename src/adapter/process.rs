@@ -39,6 +39,11 @@ pub const MAX_LINE_BYTES: usize = 16 << 20;
 /// Complete lines queued between the reader thread and the caller. With
 /// [`MAX_LINE_BYTES`], at most 4 x 16 MiB (plus the line being read) are held.
 pub const LINE_QUEUE: usize = 4;
+/// Streaming mode: a frame header with this bit set is a chunk of the current input, its
+/// length in the other 31 bits.
+pub const CHUNK_FLAG: u32 = 0x8000_0000;
+/// Streaming mode: the header (with no body) that ends an input sent as chunks.
+pub const END_MARK: u32 = 0xFFFF_FFFF;
 /// How often a wait for a line looks at [`interrupt::requested`].
 const INTERRUPT_POLL: Duration = Duration::from_millis(100);
 /// How much of the adapter's stderr is kept for messages.
@@ -132,6 +137,10 @@ impl AdapterProcess {
     /// Queues one input as a protocol frame: "a 4-byte little-endian length N, then N raw
     /// bytes" (docs/PROTOCOL.md). Never blocks; a dead adapter simply never answers.
     pub fn send_frame(&self, input: &[u8]) {
+        debug_assert!(
+            input.len() < CHUNK_FLAG as usize,
+            "plain frames are under 2 GiB"
+        );
         let length = u32::try_from(input.len()).expect("inputs are shorter than 4 GiB");
         let mut frame = Vec::with_capacity(4 + input.len());
         frame.extend_from_slice(&length.to_le_bytes());
@@ -140,6 +149,27 @@ impl AdapterProcess {
             // An error means the writer thread ended (the adapter closed its stdin); the
             // missing answer is then found by the reader side.
             let _ = frames.send(frame);
+        }
+    }
+
+    /// Queues one input of streaming mode: each chunk as a chunk frame (its length with
+    /// [`CHUNK_FLAG`] set, then its bytes), then the end mark [`END_MARK`]
+    /// (docs/PROTOCOL.md, "Streaming mode").
+    pub fn send_chunked(&self, chunks: &[&[u8]]) {
+        let total: usize = chunks.iter().map(|chunk| 4 + chunk.len()).sum();
+        let mut frames = Vec::with_capacity(total + 4);
+        for chunk in chunks {
+            let length = u32::try_from(chunk.len())
+                .ok()
+                .filter(|&length| length < CHUNK_FLAG - 1)
+                .expect("chunks are shorter than 2 GiB");
+            frames.extend_from_slice(&(CHUNK_FLAG | length).to_le_bytes());
+            frames.extend_from_slice(chunk);
+        }
+        frames.extend_from_slice(&END_MARK.to_le_bytes());
+        if let Some(writer) = &self.frames {
+            // As in `send_frame`: a missing answer is found by the reader side.
+            let _ = writer.send(frames);
         }
     }
 

@@ -105,6 +105,12 @@ pub fn test_adapter(argv: &[String], answer_timeout: Duration) -> Vec<CheckResul
         check: format!("{PIPELINED} pipelined frames answered in order"),
         problem: pipelining_problem(&process, &hello, &mut seq, answer_timeout),
     });
+    if hello.streaming {
+        results.push(CheckResult {
+            check: "streaming: E4 | BD A0 | (empty) | 41 answered with one emitted list per chunk, U+4F60 U+0041 in all".into(),
+            problem: streaming_problem(&process, &hello, seq, answer_timeout),
+        });
+    }
     results.push(CheckResult {
         check: "exit 0 at the end of input".into(),
         problem: end_problem(process),
@@ -203,6 +209,50 @@ fn answer_problem(
         )),
         _ => None,
     }
+}
+
+/// Streaming mode (docs/PROTOCOL.md): one input as four chunks, a sequence cut in two
+/// and an empty chunk among them.
+fn streaming_problem(
+    process: &AdapterProcess,
+    hello: &Hello,
+    seq: u64,
+    timeout: Duration,
+) -> Option<String> {
+    let chunks: [&[u8]; 4] = [&[0xE4], &[0xBD, 0xA0], &[], &[0x41]];
+    process.send_chunked(&chunks);
+    let line = match process.next_line(Instant::now() + timeout) {
+        NextLine::Line(line) => line,
+        _ => {
+            return Some(format!(
+                "no answer to an input sent as chunk frames and an end mark within {:.1} s (a chunk frame's header has the top bit set; the end mark is FF FF FF FF)",
+                timeout.as_secs_f64()
+            ))
+        }
+    };
+    if let Some(problem) = line_problem(&line, hello, seq) {
+        return Some(problem);
+    }
+    let answer = parse_answer(&hello.name, &line).ok()?;
+    let Some(stream) = answer.stream else {
+        return Some(format!(
+            "the answer to a chunked input has no \"emitted\" and \"flush\" ({})",
+            excerpt(&line)
+        ));
+    };
+    if stream.emitted.len() != chunks.len() {
+        return Some(format!(
+            "{} \"emitted\" lists for {} chunks (one per chunk, empty chunks included)",
+            stream.emitted.len(),
+            chunks.len()
+        ));
+    }
+    let all = stream.all_scalars();
+    (all != [0x4F60, 0x41]).then(|| {
+        format!(
+            "E4 | BD A0 | | 41 decoded to {all:?}, not [20320, 65] (U+4F60 U+0041): is the decoder session kept from one chunk to the next?"
+        )
+    })
 }
 
 /// What is wrong with an answer line, if anything.

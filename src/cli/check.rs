@@ -40,6 +40,7 @@ use crate::adapter::{AdapterConfig, ExternalDecoder, Stop, DEFAULT_HELLO_TIMEOUT
 use crate::conformance::inputs::check_inputs;
 use crate::conformance::matrix::{Matrix, MatrixRow, Skipped};
 use crate::conformance::report::{utc_now, ConformanceReport};
+use crate::conformance::streaming::{grade_streaming, streaming_inputs};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 use crate::decoders;
@@ -101,6 +102,10 @@ pub struct CheckArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Also grade the adapter's streaming mode (split-point equivalence, promptness),
+    /// which its hello must offer (`"streaming": true`); an error when it does not.
+    #[arg(long, conflicts_with_all = ["all", "lib"])]
+    stream: bool,
     /// Report formats, comma-separated: json (always written, with .md and .html), sarif
     /// (`utf8conf.sarif`), junit (`junit.xml`), in the output directory.
     #[arg(long, value_delimiter = ',', default_value = "json")]
@@ -170,8 +175,30 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         Err(_) if interrupt::requested() => return Ok(EXIT_INTERRUPTED),
         Err(error) => return Err(CliError(error.0)),
     };
+    if args.stream && !external.streams() {
+        return Err(CliError(format!(
+            "--stream: {} does not offer streaming mode (its hello has no \"streaming\": true; see docs/PROTOCOL.md)",
+            sanitize::terminal(&external.hello().name)
+        )));
+    }
     let (created, stamp) = utc_now();
-    let (report, stopped) = check_one(Subject::External(&external), &inputs, &limits, created);
+    let (mut report, mut stopped) =
+        check_one(Subject::External(&external), &inputs, &limits, created);
+    if stopped.is_none() && args.stream {
+        let streaming_inputs = streaming_inputs().map_err(CliError)?;
+        if !limits.quiet {
+            eprintln!(
+                "{}: grading streaming mode on {} inputs",
+                sanitize::terminal(&report.decoder.name),
+                streaming_inputs.len()
+            );
+        }
+        let section = grade_streaming(&external, &streaming_inputs);
+        if let Some(stop) = section.stop.clone() {
+            stopped = Some(stop);
+        }
+        report.add_streaming(section);
+    }
     drop(external);
     finish_one(&args, &report, stopped, &stamp)
 }

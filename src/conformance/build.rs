@@ -272,7 +272,20 @@ impl ConformanceReport {
             wrapper_policies: vec![bom],
             departures,
             first_two_bytes_map: map_section(&run.map),
+            streaming: None,
         }
+    }
+
+    /// Adds the streaming section; a departure or failure in it makes a conformant
+    /// verdict `deviations`, and a stop (signal, time limit, unusable adapter) makes it
+    /// `incomplete`.
+    pub fn add_streaming(&mut self, section: super::streaming::StreamingSection) {
+        if self.verdict == "conformant" && section.stop.is_some() {
+            self.verdict = "incomplete";
+        } else if self.verdict == "conformant" && !section.is_clean() {
+            self.verdict = "deviations";
+        }
+        self.streaming = Some(section);
     }
 
     /// Adds the exploit-shaped witnesses and the recognised variant, from running the

@@ -36,6 +36,7 @@ pub mod policy;
 pub mod render;
 pub mod render_findings;
 pub mod report;
+pub mod streaming;
 pub mod subject;
 pub mod write;
 

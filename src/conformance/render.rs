@@ -189,6 +189,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
         );
     }
 
+    if let Some(streaming) = &report.streaming {
+        out.push_str(&super::streaming::markdown(streaming));
+    }
+
     let map = &report.first_two_bytes_map;
     let _ = writeln!(out, "\n## Two-byte map\n");
     let _ = writeln!(out, "{} (drawn in conformance.html).\n", map.description);

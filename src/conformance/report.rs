@@ -49,6 +49,10 @@ pub struct ConformanceReport {
     pub security: SecuritySummary,
     /// The 256x256 map of two-byte inputs.
     pub first_two_bytes_map: MapSection,
+    /// Streaming mode's grading (split-point equivalence, promptness), for an adapter
+    /// whose hello negotiated it ([`super::streaming`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streaming: Option<super::streaming::StreamingSection>,
 }
 
 /// The decoder checked.

@@ -13,9 +13,12 @@ import sys
 PROTOCOL = "utf8conf/1"
 
 
-def hello(name, protocol=PROTOCOL):
-    """Prints the hello line (with `protocol` overridable for the bad-hello test)."""
+def hello(name, protocol=PROTOCOL, streaming=False):
+    """Prints the hello line (with `protocol` overridable for the bad-hello test, and
+    `"streaming": true` when asked)."""
     line = {"protocol": protocol, "name": name, "version": " ".join(sys.version.split())}
+    if streaming:
+        line["streaming"] = True
     sys.stdout.write(json.dumps(line) + "\n")
     sys.stdout.flush()
 

@@ -1,0 +1,160 @@
+//! Streaming mode end to end: `utf8conf check` on the streaming test adapters of
+//! tests/adapters/streaming.py (one correct, three misbehaving), and `--stream` on an
+//! adapter without streaming. Each report must validate against the schema.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+/// Runs `check` on `tests/adapters/streaming.py MODE`; (exit code, report).
+fn check_streaming(mode: &str) -> (i32, Value) {
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("utf8conf-stream-{mode}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["check", "--stream", "--quiet", "--cmd"])
+        .arg(format!("python3 tests/adapters/streaming.py {mode}"))
+        .arg("--out")
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    let report = validated(&out);
+    let _ = std::fs::remove_dir_all(&out);
+    (output.status.code().unwrap_or(-1), report)
+}
+
+fn validated(directory: &Path) -> Value {
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(directory.join("conformance.json")).unwrap())
+            .unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    let markdown = std::fs::read_to_string(directory.join("conformance.md")).unwrap();
+    assert!(markdown.contains("## Streaming"));
+    report
+}
+
+fn departures<'a>(streaming: &'a Value, property: &str) -> Vec<&'a Value> {
+    streaming["departures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["property"] == property)
+        .collect()
+}
+
+#[test]
+fn a_prompt_streaming_decoder_is_clean() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_streaming("prompt");
+    let streaming = &report["streaming"];
+    assert_eq!(code, 0, "{streaming}");
+    assert_eq!(report["verdict"], "conformant");
+    assert!(streaming["inputs"].as_u64().unwrap() > 500, "{streaming}");
+    assert_eq!(streaming["split_point_departures"], 0);
+    assert_eq!(streaming["promptness_departures"], 0);
+    assert_eq!(streaming["failed_feeds"], 0);
+}
+
+#[test]
+fn emitting_nothing_until_the_end_is_not_prompt() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_streaming("late");
+    let streaming = &report["streaming"];
+    assert_eq!(code, 1);
+    assert_eq!(report["verdict"], "deviations");
+    assert_eq!(streaming["split_point_departures"], 0, "{streaming}");
+    let late = departures(streaming, "promptness");
+    assert!(!late.is_empty(), "{streaming}");
+    // The input 00 (U+0000) is complete after its only chunk.
+    let nul = late
+        .iter()
+        .find(|d| d["input"] == "00")
+        .expect("00 is late");
+    assert!(nul["detail"]
+        .as_str()
+        .unwrap()
+        .contains("U+0000 was not yet emitted"));
+}
+
+#[test]
+fn forgetting_state_across_chunks_breaks_split_point_equivalence() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_streaming("stateless");
+    let streaming = &report["streaming"];
+    assert_eq!(code, 1);
+    let split = departures(streaming, "split-point");
+    // C2 80 (U+0080) fed as C2 | 80 decodes as two errors.
+    let cut = split
+        .iter()
+        .find(|d| d["input"] == "C2 80")
+        .expect("C2 80 departs");
+    assert_eq!(cut["chunks"], serde_json::json!(["C2", "80"]));
+    assert!(
+        cut["detail"].as_str().unwrap().contains("[U+0080]"),
+        "{cut}"
+    );
+}
+
+#[test]
+fn chunked_answers_without_emitted_are_protocol_failures_and_grading_gives_up() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_streaming("no-emitted");
+    let streaming = &report["streaming"];
+    assert_eq!(code, 1);
+    assert_eq!(report["verdict"], "deviations");
+    assert!(
+        streaming["failed_feeds"].as_u64().unwrap() >= 32,
+        "{streaming}"
+    );
+    assert!(streaming["first_failure"]
+        .as_str()
+        .unwrap()
+        .contains("without \"emitted\""));
+    assert!(streaming["stopped"].as_str().unwrap().contains("abandoned"));
+}
+
+#[test]
+fn stream_needs_an_adapter_that_offers_it() {
+    if !python_available() {
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args([
+            "check",
+            "--quiet",
+            "--stream",
+            "--cmd",
+            "python3 tests/adapters/echo_std.py",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("utf8conf runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("does not offer streaming mode"), "{stderr}");
+}
