@@ -7,7 +7,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::decoders::Decoder;
 use crate::finding::{Finding, Manifestation};
 use crate::hex::format_hex;
 use crate::report::divergence::DivergenceReport;
@@ -18,7 +17,6 @@ use crate::report::{time, write_json_atomically};
 
 use super::budget::Budget;
 use super::check::PairChecker;
-use super::compare::Aspect;
 use super::minimize;
 use super::report::{build_report, report_path, ReportContext};
 use super::signature::Signature;
@@ -257,31 +255,12 @@ impl<'e> Collector<'e> {
             self.write(&report_path(&self.run_dir, &report.id), report);
         }
         self.reports = reports;
-        let entry = |decoder: &dyn Decoder| DecoderEntry {
-            name: decoder.name().to_string(),
-            version: decoder.version(),
-            description: decoder.description().to_string(),
-            capabilities: decoder
-                .capabilities()
-                .names()
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-        };
         let comparisons = self
             .engine
             .decoders
             .iter()
             .zip(&self.counters)
-            .map(|(decoder, counters)| DecoderCounts {
-                decoder: decoder.name().to_string(),
-                inputs: counters[Aspect::Crash.index()].compared,
-                aspects: Aspect::ALL
-                    .into_iter()
-                    .filter(|aspect| counters[aspect.index()].compared > 0)
-                    .map(|aspect| (aspect.as_str().to_string(), counters[aspect.index()]))
-                    .collect(),
-            })
+            .map(|(decoder, counters)| DecoderCounts::from_counters(decoder.name(), counters))
             .collect();
         let exit_code = if self.divergent_inputs > 0 {
             EXIT_DIVERGENCES
@@ -310,12 +289,12 @@ impl<'e> Collector<'e> {
             finished: time::rfc3339(SystemTime::now()),
             duration_seconds,
             threads,
-            reference: entry(&crate::decoders::reference::ReferenceDecoder),
+            reference: DecoderEntry::of(&crate::decoders::reference::ReferenceDecoder),
             decoders: self
                 .engine
                 .decoders
                 .iter()
-                .map(|d| entry(d.as_ref()))
+                .map(|d| DecoderEntry::of(d.as_ref()))
                 .collect(),
             sources: self.sources.clone(),
             total_inputs: self.total_inputs,

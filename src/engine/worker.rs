@@ -10,7 +10,6 @@ use std::time::Instant;
 use crate::corpus::{Input, Origin};
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
-use crate::report::summary::AspectCount;
 
 use super::check::{check_decoder, signature_of};
 use super::compare::Aspect;
@@ -72,8 +71,7 @@ pub(super) fn take_batch(
     Some(batch)
 }
 
-/// Per-aspect counters of one decoder, indexed by [`Aspect::index`].
-pub(super) type AspectCounters = [AspectCount; Aspect::ALL.len()];
+pub(super) use crate::report::summary::AspectCounters;
 
 /// The occurrences of one signature within one batch.
 pub(super) struct Found {

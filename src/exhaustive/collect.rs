@@ -249,15 +249,7 @@ impl<'r> Collector<'r> {
             .decoders
             .iter()
             .zip(&self.counters)
-            .map(|(decoder, counters)| DecoderCounts {
-                decoder: decoder.name().to_string(),
-                inputs: counters[Aspect::Crash.index()].compared,
-                aspects: Aspect::ALL
-                    .into_iter()
-                    .filter(|aspect| counters[aspect.index()].compared > 0)
-                    .map(|aspect| (aspect.as_str().to_string(), counters[aspect.index()]))
-                    .collect(),
-            })
+            .map(|(decoder, counters)| DecoderCounts::from_counters(decoder.name(), counters))
             .collect();
         let source = self.options.source_name();
         let sources = self
@@ -291,11 +283,11 @@ impl<'r> Collector<'r> {
             finished: time::rfc3339(SystemTime::now()),
             duration_seconds,
             threads,
-            reference: decoder_entry(&crate::decoders::reference::ReferenceDecoder),
+            reference: DecoderEntry::of(&crate::decoders::reference::ReferenceDecoder),
             decoders: self
                 .decoders
                 .iter()
-                .map(|d| decoder_entry(d.as_ref()))
+                .map(|d| DecoderEntry::of(d.as_ref()))
                 .collect(),
             sources,
             total_inputs: self.total_inputs,
@@ -330,20 +322,6 @@ impl<'r> Collector<'r> {
             summary,
             coverage,
         })
-    }
-}
-
-fn decoder_entry(decoder: &dyn Decoder) -> DecoderEntry {
-    DecoderEntry {
-        name: decoder.name().to_string(),
-        version: decoder.version(),
-        description: decoder.description().to_string(),
-        capabilities: decoder
-            .capabilities()
-            .names()
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
     }
 }
 

@@ -42,13 +42,11 @@ use crate::engine::signature::Signature;
 use crate::engine::RunOptions;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
-use crate::report::summary::AspectCount;
 
 use collect::Collector;
 use space::{Block, Shard, Space};
 
-/// Per-aspect counters of one decoder, indexed by [`Aspect::index`].
-pub type AspectCounters = [AspectCount; Aspect::ALL.len()];
+pub use crate::report::summary::AspectCounters;
 
 /// How an exhaustive run is carried out.
 pub struct ExhaustiveOptions {

@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::aspect::Aspect;
+use crate::decoders::Decoder;
+
 /// The `schema` value of a run summary.
 pub const SUMMARY_SCHEMA: &str = "utf8conf/summary/1";
 
@@ -31,6 +34,42 @@ pub struct AspectCount {
     pub compared: u64,
     /// Of those, inputs on which they differed.
     pub divergences: u64,
+}
+
+/// Per-aspect counters of one decoder, indexed by [`Aspect::index`].
+pub type AspectCounters = [AspectCount; Aspect::ALL.len()];
+
+impl DecoderEntry {
+    /// The entry of `decoder`: its name, version, description and capabilities.
+    pub fn of(decoder: &dyn Decoder) -> DecoderEntry {
+        DecoderEntry {
+            name: decoder.name().to_string(),
+            version: decoder.version(),
+            description: decoder.description().to_string(),
+            capabilities: decoder
+                .capabilities()
+                .names()
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+}
+
+impl DecoderCounts {
+    /// The counts of the decoder named `decoder`: every input counts under `crash` (a
+    /// decoder is always asked), and only the aspects compared at least once are listed.
+    pub fn from_counters(decoder: &str, counters: &AspectCounters) -> DecoderCounts {
+        DecoderCounts {
+            decoder: decoder.to_string(),
+            inputs: counters[Aspect::Crash.index()].compared,
+            aspects: Aspect::ALL
+                .into_iter()
+                .filter(|aspect| counters[aspect.index()].compared > 0)
+                .map(|aspect| (aspect.as_str().to_string(), counters[aspect.index()]))
+                .collect(),
+        }
+    }
 }
 
 /// The comparisons of one decoder.
