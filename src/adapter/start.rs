@@ -4,8 +4,9 @@
 use std::time::{Duration, Instant};
 
 use super::answer::{parse_hello, Hello};
+use super::exchange::seconds;
 use super::process::{self, AdapterProcess, NextLine};
-use super::{seconds, AdapterConfig, AdapterError};
+use super::{AdapterConfig, AdapterError};
 
 /// Starts the adapter and waits for its hello.
 pub(super) fn start_process(

@@ -23,7 +23,6 @@
 //! - `--fail-on SEVERITY` (both forms): exit 1 only when a finding of that severity or
 //!   above is present (docs/SECURITY-IMPACT.md), so that CI fails on what matters to it.
 
-use std::collections::BTreeSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,22 +34,18 @@ use clap::Args;
 use super::CliError;
 use crate::adapter::command::split_command_line;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
-use crate::adapter::list::AdapterList;
 use crate::adapter::{AdapterConfig, ExternalDecoder, Stop, DEFAULT_HELLO_TIMEOUT, MAX_TIME_LIMIT};
 use crate::conformance::inputs::check_inputs;
-use crate::conformance::matrix::{Matrix, MatrixRow, Skipped};
 use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::streaming::{grade_streaming, streaming_inputs};
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
-use crate::decoders;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
 use crate::report::export::OutputFormat;
 use crate::report::sanitize;
 use crate::security::witness::{assess, probe_inputs};
 use crate::security::Severity;
-use crate::taxonomy::Category;
 
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
 /// themselves on first use.
@@ -68,61 +63,61 @@ pub struct CheckArgs {
         conflicts_with_all = ["all", "lib"],
         required_unless_present_any = ["all", "lib"]
     )]
-    cmd: Option<String>,
+    pub(super) cmd: Option<String>,
     /// A C or C++ decoder as a shared library exporting the function of
     /// include/utf8conf.h, run in a restartable worker process.
     #[arg(long, value_name = "PATH", conflicts_with = "all", requires = "symbol")]
-    lib: Option<PathBuf>,
+    pub(super) lib: Option<PathBuf>,
     /// The exported decode function for --lib.
     #[arg(long, value_name = "NAME", requires = "lib")]
-    symbol: Option<String>,
+    pub(super) symbol: Option<String>,
     /// The name to report under (default: the name in the adapter's hello, or the symbol).
     #[arg(long, conflicts_with = "all")]
-    name: Option<String>,
+    pub(super) name: Option<String>,
     /// Check the built-in decoders and every listed adapter whose toolchain is present.
     #[arg(long)]
-    all: bool,
+    pub(super) all: bool,
     /// The adapter list for --all.
     #[arg(long, default_value = "adapters/list.json", requires = "all")]
-    adapters: PathBuf,
+    pub(super) adapters: PathBuf,
     /// Output directory (default: reports/check-<name>-<time> or reports/matrix-<time>).
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
     /// Seconds to wait for each answer before it counts as a timeout.
     #[arg(long, default_value_t = 5.0)]
-    timeout: f64,
+    pub(super) timeout: f64,
     /// Seconds to wait for the hello line (default 10; 300 with --all, where compiled
     /// adapters build on first use).
     #[arg(long)]
-    hello_timeout: Option<f64>,
+    pub(super) hello_timeout: Option<f64>,
     /// Wall-clock limit in seconds for each decoder's whole check; when it is reached,
     /// the report of what was found so far is written, marked partial.
     #[arg(long, default_value_t = 600.0)]
-    max_time: f64,
+    pub(super) max_time: f64,
     /// No progress lines on stderr.
     #[arg(long)]
-    quiet: bool,
+    pub(super) quiet: bool,
     /// Also grade the adapter's streaming mode (split-point equivalence, promptness),
     /// which its hello must offer (`"streaming": true`); an error when it does not.
     #[arg(long, conflicts_with_all = ["all", "lib"])]
-    stream: bool,
+    pub(super) stream: bool,
     /// Report formats, comma-separated: json (always written, with .md and .html), sarif
     /// (`utf8conf.sarif`), junit (`junit.xml`), in the output directory.
     #[arg(long, value_delimiter = ',', default_value = "json")]
-    format: Vec<OutputFormat>,
+    pub(super) format: Vec<OutputFormat>,
     /// Exit 1 only when a finding reaches this severity (info, low, medium, high,
     /// critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any departure
     /// from the reference exits 1.
     #[arg(long, value_name = "SEVERITY")]
-    fail_on: Option<Severity>,
+    pub(super) fail_on: Option<Severity>,
 }
 
 /// How each decoder is checked.
-struct Limits {
-    answer_timeout: Duration,
-    hello_timeout: Duration,
-    options: CheckOptions,
-    quiet: bool,
+pub(super) struct Limits {
+    pub(super) answer_timeout: Duration,
+    pub(super) hello_timeout: Duration,
+    pub(super) options: CheckOptions,
+    pub(super) quiet: bool,
 }
 
 /// Runs `utf8conf check`.
@@ -143,7 +138,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let inputs = check_inputs().map_err(|e| CliError(format!("vectors: {e}")))?;
     let _graceful = Graceful::new(Arc::new(AtomicBool::new(false)));
     if args.all {
-        return check_all(&args, &inputs, &limits);
+        return super::check_all::check_all(&args, &inputs, &limits);
     }
     #[cfg(unix)]
     if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
@@ -233,7 +228,7 @@ fn finish_one(
 
 /// 1 when the report fails the check: any departure, or with `--fail-on`, a finding at
 /// or above that severity.
-fn exit_status(report: &ConformanceReport, fail_on: Option<Severity>) -> u8 {
+pub(super) fn exit_status(report: &ConformanceReport, fail_on: Option<Severity>) -> u8 {
     let fails = match fail_on {
         Some(threshold) => report.security.reaches(threshold),
         None => !report.is_conformant(),
@@ -254,7 +249,7 @@ fn stop_exit(name: &str, stop: &Stop) -> Result<u8, CliError> {
 
 /// Checks one decoder, printing progress at least every [`PROGRESS_EVERY`] (from a
 /// separate thread, so a slow adapter in the middle of a batch still shows progress).
-fn check_one(
+pub(super) fn check_one(
     subject: Subject<'_>,
     inputs: &[Input],
     limits: &Limits,
@@ -329,7 +324,7 @@ fn check_one(
 /// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that does not exist yet)
 /// and returns it. `create_dir` fails when the directory exists, so two checks started
 /// in the same second never share one.
-fn claim_directory(parent: &Path, name: &str) -> Result<PathBuf, CliError> {
+pub(super) fn claim_directory(parent: &Path, name: &str) -> Result<PathBuf, CliError> {
     std::fs::create_dir_all(parent)
         .map_err(|e| CliError(format!("cannot create {}: {e}", parent.display())))?;
     for attempt in 1..=1000 {
@@ -355,7 +350,7 @@ fn claim_directory(parent: &Path, name: &str) -> Result<PathBuf, CliError> {
     )))
 }
 
-fn print_summary(report: &ConformanceReport, directory: &Path) {
+pub(super) fn print_summary(report: &ConformanceReport, directory: &Path) {
     let failed: Vec<&str> = report
         .categories
         .iter()
@@ -392,147 +387,6 @@ fn print_summary(report: &ConformanceReport, directory: &Path) {
     println!("report: {}", directory.join("conformance.md").display());
 }
 
-fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, CliError> {
-    let list = AdapterList::load(&args.adapters).map_err(CliError)?;
-    // The list's commands are relative to the repository root: the list's grandparent.
-    let root = args
-        .adapters
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let root = if root.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        root
-    };
-    let (created, stamp) = utc_now();
-    let directory = match &args.out {
-        Some(directory) => directory.clone(),
-        None => claim_directory(Path::new("reports"), &format!("matrix-{stamp}"))?,
-    };
-    let mut rows = Vec::new();
-    let mut skipped = Vec::new();
-    let mut used_names = BTreeSet::new();
-    let mut interrupted = false;
-    let mut failing = false;
-    let mut written = Vec::new();
-    let mut write_report =
-        |report: ConformanceReport,
-         rows: &mut Vec<MatrixRow>,
-         written: &mut Vec<(ConformanceReport, PathBuf)>| {
-            let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
-            // The summary first, so a disk error loses nothing that was found.
-            print_summary(&report, &directory.join(&sub));
-            report
-                .write(&directory.join(&sub))
-                .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
-            rows.push(MatrixRow::from_report(&report, &sub));
-            failing |= exit_status(&report, args.fail_on) == 1;
-            written.push((report, directory.join(&sub)));
-            Ok::<(), CliError>(())
-        };
-
-    for decoder in decoders::builtin() {
-        if interrupt::requested() {
-            interrupted = true;
-            break;
-        }
-        let (report, stopped) = check_one(
-            Subject::InProcess(decoder.as_ref()),
-            inputs,
-            limits,
-            created.clone(),
-        );
-        write_report(report, &mut rows, &mut written)?;
-        interrupted |= stopped == Some(Stop::Interrupted);
-    }
-    for entry in &list.adapters {
-        if interrupted || interrupt::requested() {
-            interrupted = true;
-            break;
-        }
-        let missing = entry.missing_tools();
-        if !missing.is_empty() {
-            let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
-            eprintln!(
-                "utf8conf: skipping {}: {reason}",
-                sanitize::terminal(&entry.name)
-            );
-            skipped.push(Skipped {
-                name: entry.name.clone(),
-                reason,
-            });
-            continue;
-        }
-        let config = AdapterConfig {
-            argv: entry.argv_in(&root),
-            name: Some(entry.name.clone()),
-            answer_timeout: limits.answer_timeout,
-            hello_timeout: limits.hello_timeout,
-        };
-        let external = match ExternalDecoder::start(config) {
-            Ok(external) => external,
-            Err(error) => {
-                let reason = format!("could not be started: {error}");
-                eprintln!(
-                    "utf8conf: skipping {}: {reason}",
-                    sanitize::terminal(&entry.name)
-                );
-                skipped.push(Skipped {
-                    name: entry.name.clone(),
-                    reason,
-                });
-                continue;
-            }
-        };
-        let (report, stopped) = check_one(
-            Subject::External(&external),
-            inputs,
-            limits,
-            created.clone(),
-        );
-        drop(external);
-        write_report(report, &mut rows, &mut written)?;
-        match stopped {
-            Some(Stop::Interrupted) => interrupted = true,
-            Some(stop) => eprintln!(
-                "utf8conf: {} stopped: {stop}",
-                sanitize::terminal(&entry.name)
-            ),
-            None => {}
-        }
-    }
-    let matrix = Matrix {
-        schema: crate::conformance::matrix::MATRIX_SCHEMA,
-        tool_version: env!("CARGO_PKG_VERSION"),
-        created,
-        categories: Category::ALL.to_vec(),
-        decoders: rows,
-        skipped,
-    };
-    matrix
-        .write(&directory)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-    println!("matrix: {}", directory.join("matrix.md").display());
-    super::formats::write_check_formats(&args.format, &directory, &written, &matrix.skipped)?;
-    if interrupted {
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(u8::from(failing))
-}
-
-/// `name`, or `name-2`, `name-3`, ... if already used.
-fn unique_name(name: &str, used: &mut BTreeSet<String>) -> String {
-    let mut candidate = name.to_string();
-    let mut attempt = 1;
-    while !used.insert(candidate.clone()) {
-        attempt += 1;
-        candidate = format!("{name}-{attempt}");
-    }
-    candidate
-}
-
 fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -548,7 +402,7 @@ fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {
 /// A decoder name made safe as a file name part: only ASCII letters, digits, `.`, `_` and
 /// `-`, at most 64 of them, and never `.`, `..` or empty (those would name the output
 /// directory itself or its parent).
-fn file_name_part(name: &str) -> String {
+pub(super) fn file_name_part(name: &str) -> String {
     let part: String = name
         .chars()
         .take(64)
@@ -569,6 +423,9 @@ fn file_name_part(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
+    use super::super::check_all::unique_name;
     use super::*;
 
     /// Issue 10 item 12: a list entry named `..` wrote to the parent of `--out`, and

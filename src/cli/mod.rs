@@ -7,6 +7,7 @@
 
 mod adapter_test;
 mod check;
+mod check_all;
 mod decode;
 mod decoders;
 mod exhaustive;

@@ -11,11 +11,12 @@ use super::report::{
     MapSection, PolicyExample, PolicyFinding, Summary, WrapperPolicyFinding,
 };
 use super::{
-    answer_json, hex_of, policies_matching_error_len, policy_predictions, recognise_policy,
+    answer_json, policies_matching_error_len, policy_predictions, recognise_policy,
     reference_outcome_json, CategoryStatus, CheckRun, Example, CONFORMANCE_SCHEMA,
 };
 use crate::adapter::Stop;
 use crate::finding::{DecoderAction, Finding};
+use crate::hex::format_hex;
 use crate::reference::Reference;
 use crate::security::witness::Assessment;
 use crate::security::{self, SecurityClass, SecuritySummary, Severity};
@@ -34,7 +35,7 @@ impl ConformanceReport {
                     aspect: departure.aspect.as_str(),
                     categories: departure.categories.clone(),
                     count: group.count,
-                    input_hex: hex_of(input),
+                    input_hex: format_hex(input),
                     minimised: group.minimised,
                     origin: group.smallest.origin.clone(),
                     decoder_answer: answer_json(answer),
@@ -177,7 +178,7 @@ impl ConformanceReport {
                         .filter(|(categories, _)| categories.as_slice() == [category])
                         .map(|(_, example)| &example.bytes)
                         .min_by_key(|bytes| (bytes.len(), bytes.to_vec()))
-                        .map(|bytes| hex_of(bytes))
+                        .map(|bytes| format_hex(bytes))
                 } else {
                     None
                 };
@@ -385,7 +386,7 @@ fn round3(value: f64) -> f64 {
 
 fn policy_example(example: &Example, categories: Vec<Category>) -> PolicyExample {
     PolicyExample {
-        input_hex: hex_of(&example.bytes),
+        input_hex: format_hex(&example.bytes),
         categories,
         decoder_scalars: example
             .answer

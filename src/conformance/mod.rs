@@ -34,8 +34,8 @@ pub mod inputs;
 pub mod matrix;
 pub mod policy;
 pub mod render;
-pub mod render_findings;
 pub mod report;
+mod shrink;
 pub mod streaming;
 pub mod subject;
 pub mod write;
@@ -43,21 +43,18 @@ pub mod write;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use serde_json::{json, Value};
-
 use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
 use crate::decoders::{Capabilities, DecoderFailure};
-use crate::diagnosis::{self, minimize::minimize_batched, DepartureLog};
+use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
 use crate::hex;
 use crate::outcome::Outcome;
-use crate::reference::Reference;
 use crate::report::shell_quote;
 use crate::taxonomy::Category;
-use grade::{evaluate, Aspect, BomObservation, Departure, ReferenceView};
-use policy::{expected_scalars, first_unit_len, segments, ReplacementPolicy};
+use grade::{evaluate, BomObservation, Departure, ReferenceView};
+pub use policy::{policies_matching_error_len, policy_predictions, recognise_policy};
+pub use report::{answer_json, reference_outcome_json, CategoryStatus};
 pub use subject::Subject;
 
 /// The `schema` value of `conformance.json`.
@@ -167,7 +164,7 @@ pub struct PolicyEvidence {
     pub observations: u64,
     /// Of those, the ones where the count differs.
     pub differing: u64,
-    /// Per policy of [`ReplacementPolicy::ALL`]: observations it predicts exactly.
+    /// Per policy of [`policy::ReplacementPolicy::ALL`]: observations it predicts exactly.
     pub explained: [u64; 4],
     /// Smallest differing example per set of categories.
     pub examples: BTreeMap<Vec<Category>, Example>,
@@ -244,7 +241,7 @@ pub fn run_check(
         }
     }
     if run.stopped.is_none() {
-        run.stopped = shrink_departures(subject, &mut run).err();
+        run.stopped = shrink::shrink_departures(subject, &mut run).err();
     }
     if run.stopped.is_none() {
         match find(subject, &log) {
@@ -440,176 +437,4 @@ fn tested_categories(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
         categories.extend([Category::CharacterSwallowed, Category::OffsetMiscounted]);
     }
     categories
-}
-
-/// Shrinks the departures whose smallest input is long, keeping aspect and categories
-/// (the categories may narrow to a subset), then merges groups that became equal.
-fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Result<(), Stop> {
-    let mut merged: BTreeMap<Departure, DepartureGroup> = BTreeMap::new();
-    let groups = std::mem::take(&mut run.departures);
-    for (departure, mut group) in groups {
-        let mut departure = departure;
-        let worth_shrinking =
-            group.smallest.bytes.len() > SHOWN_WITHOUT_SHRINKING || departure.categories.len() > 1;
-        if worth_shrinking && departure.aspect != Aspect::Timeout {
-            let mut adapter_error = None;
-            let shrunk = minimize_batched(&group.smallest.bytes, MINIMISE_BUDGET, |candidates| {
-                let slices: Vec<&[u8]> = candidates.iter().map(Vec::as_slice).collect();
-                match subject.decode_batch(&slices).complete() {
-                    Ok(answers) => candidates
-                        .iter()
-                        .zip(answers)
-                        .map(|(candidate, answer)| {
-                            shows_departure(candidate, &answer, &departure).is_some()
-                        })
-                        .collect(),
-                    Err(error) => {
-                        adapter_error = Some(error);
-                        vec![false; candidates.len()]
-                    }
-                }
-            })
-            .bytes;
-            if let Some(error) = adapter_error {
-                return Err(error);
-            }
-            if shrunk.len() < group.smallest.bytes.len() {
-                let answer = subject
-                    .decode_batch(&[shrunk.as_slice()])
-                    .complete()?
-                    .pop()
-                    .expect("one answer per input");
-                if let Some(narrowed) = shows_departure(&shrunk, &answer, &departure) {
-                    departure = narrowed;
-                    group.smallest = Example {
-                        bytes: shrunk,
-                        origin: group.smallest.origin.clone(),
-                        answer,
-                    };
-                    group.minimised = true;
-                }
-            }
-        }
-        match merged.get_mut(&departure) {
-            Some(existing) => {
-                existing.count += group.count;
-                if group.smallest.is_smaller_than(&existing.smallest) {
-                    existing.smallest = group.smallest;
-                    existing.minimised = group.minimised;
-                }
-            }
-            None => {
-                merged.insert(departure, group);
-            }
-        }
-    }
-    run.departures = merged;
-    Ok(())
-}
-
-/// The departure of the same aspect that `answer` to `candidate` shows, if its categories
-/// are a non-empty subset of `wanted`'s.
-fn shows_departure(
-    candidate: &[u8],
-    answer: &Result<Outcome, DecoderFailure>,
-    wanted: &Departure,
-) -> Option<Departure> {
-    let reference = ReferenceView::of(candidate);
-    evaluate(candidate, &reference, answer)
-        .departures
-        .into_iter()
-        .find(|d| {
-            d.aspect == wanted.aspect
-                && !d.categories.is_empty()
-                && d.categories.iter().all(|c| wanted.categories.contains(c))
-        })
-}
-
-/// The policy that explains the evidence: the first of [`ReplacementPolicy::ALL`] that
-/// predicts every observation, else `None` (with the closest as the second value).
-pub fn recognise_policy(
-    evidence: &PolicyEvidence,
-) -> (Option<ReplacementPolicy>, ReplacementPolicy) {
-    let closest = ReplacementPolicy::ALL
-        .into_iter()
-        .zip(evidence.explained)
-        .max_by_key(|&(policy, explained)| (explained, std::cmp::Reverse(policy)))
-        .map(|(policy, _)| policy)
-        .expect("four policies");
-    let all = ReplacementPolicy::ALL
-        .into_iter()
-        .zip(evidence.explained)
-        .find(|&(_, explained)| explained == evidence.observations)
-        .map(|(policy, _)| policy);
-    (all, closest)
-}
-
-/// The reference's outcome JSON for `input`.
-pub fn reference_outcome_json(input: &[u8]) -> Value {
-    serde_json::to_value(Reference::rfc3629().outcome("reference", input))
-        .expect("outcomes serialise")
-}
-
-/// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
-pub fn answer_json(answer: &Result<Outcome, DecoderFailure>) -> Value {
-    match answer {
-        Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
-        Err(failure) => json!({"failure": failure.kind.as_str(), "message": failure.message}),
-    }
-}
-
-/// The policy predictions for an input (name → scalars), for examples.
-pub fn policy_predictions(input: &[u8]) -> BTreeMap<&'static str, Vec<u32>> {
-    let decoded = Reference::rfc3629().decode(input);
-    let segments = segments(input, &decoded);
-    ReplacementPolicy::ALL
-        .into_iter()
-        .map(|policy| (policy.as_str(), expected_scalars(input, &segments, policy)))
-        .collect()
-}
-
-/// Which policies would report the `error_len` the decoder reported for `input`.
-pub fn policies_matching_error_len(input: &[u8], error_len: usize) -> Vec<&'static str> {
-    let decoded = Reference::rfc3629().decode(input);
-    let segments = segments(input, &decoded);
-    ReplacementPolicy::ALL
-        .into_iter()
-        .filter(|&policy| first_unit_len(input, &segments, policy) == Some(error_len))
-        .map(ReplacementPolicy::as_str)
-        .collect()
-}
-
-/// Writes bytes as the project does: `"61 F1 80"`.
-pub fn hex_of(bytes: &[u8]) -> String {
-    hex::format_hex(bytes)
-}
-
-/// Status of a category in a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CategoryStatus {
-    /// Exercised, and no departure.
-    Pass,
-    /// A finding's root-cause unit is of this category.
-    Fail,
-    /// The decoder departs here only as a manifestation of a finding about another
-    /// category (see the row's `affected_by`).
-    Affected,
-    /// No departure, but the decoder's U+FFFD or BOM policy shows here.
-    Policy,
-    /// No input exercised it.
-    Untested,
-}
-
-impl CategoryStatus {
-    /// The name used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CategoryStatus::Pass => "pass",
-            CategoryStatus::Fail => "fail",
-            CategoryStatus::Affected => "affected",
-            CategoryStatus::Policy => "policy",
-            CategoryStatus::Untested => "untested",
-        }
-    }
 }

@@ -22,10 +22,13 @@
 //!   bytes as it announces under the pre-2003 layout, so `ED A0 80` or `F8 88 80 80 80`
 //!   is one U+FFFD (Perl's Encode, old ICU, the layout of Kuhn's test file).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
+use super::PolicyEvidence;
 use crate::outcome::REPLACEMENT;
-use crate::reference::Decoded;
+use crate::reference::{Decoded, Reference};
 use crate::taxonomy;
 
 /// A U+FFFD policy.
@@ -209,6 +212,46 @@ pub fn collapse_replacements(scalars: &[u32]) -> Vec<u32> {
         collapsed.push(scalar);
     }
     collapsed
+}
+
+/// The policy that explains the evidence: the first of [`ReplacementPolicy::ALL`] that
+/// predicts every observation, else `None` (with the closest as the second value).
+pub fn recognise_policy(
+    evidence: &PolicyEvidence,
+) -> (Option<ReplacementPolicy>, ReplacementPolicy) {
+    let closest = ReplacementPolicy::ALL
+        .into_iter()
+        .zip(evidence.explained)
+        .max_by_key(|&(policy, explained)| (explained, std::cmp::Reverse(policy)))
+        .map(|(policy, _)| policy)
+        .expect("four policies");
+    let all = ReplacementPolicy::ALL
+        .into_iter()
+        .zip(evidence.explained)
+        .find(|&(_, explained)| explained == evidence.observations)
+        .map(|(policy, _)| policy);
+    (all, closest)
+}
+
+/// The policy predictions for an input (name → scalars), for examples.
+pub fn policy_predictions(input: &[u8]) -> BTreeMap<&'static str, Vec<u32>> {
+    let decoded = Reference::rfc3629().decode(input);
+    let segments = segments(input, &decoded);
+    ReplacementPolicy::ALL
+        .into_iter()
+        .map(|policy| (policy.as_str(), expected_scalars(input, &segments, policy)))
+        .collect()
+}
+
+/// Which policies would report the `error_len` the decoder reported for `input`.
+pub fn policies_matching_error_len(input: &[u8], error_len: usize) -> Vec<&'static str> {
+    let decoded = Reference::rfc3629().decode(input);
+    let segments = segments(input, &decoded);
+    ReplacementPolicy::ALL
+        .into_iter()
+        .filter(|&policy| first_unit_len(input, &segments, policy) == Some(error_len))
+        .map(ReplacementPolicy::as_str)
+        .collect()
 }
 
 #[cfg(test)]

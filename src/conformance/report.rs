@@ -8,12 +8,14 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::policy::ReplacementPolicy;
-use super::CategoryStatus;
 use crate::corpus::Origin;
+use crate::decoders::DecoderFailure;
 use crate::finding::Finding;
+use crate::outcome::Outcome;
+use crate::reference::Reference;
 use crate::report::time;
 use crate::security::witness::Witness;
 use crate::security::{SecurityImpact, SecuritySummary};
@@ -266,4 +268,48 @@ pub struct MapSection {
 pub fn utc_now() -> (String, String) {
     let now = std::time::SystemTime::now();
     (time::rfc3339(now), time::compact(now))
+}
+
+/// The reference's outcome JSON for `input`.
+pub fn reference_outcome_json(input: &[u8]) -> Value {
+    serde_json::to_value(Reference::rfc3629().outcome("reference", input))
+        .expect("outcomes serialise")
+}
+
+/// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
+pub fn answer_json(answer: &Result<Outcome, DecoderFailure>) -> Value {
+    match answer {
+        Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
+        Err(failure) => json!({"failure": failure.kind.as_str(), "message": failure.message}),
+    }
+}
+
+/// Status of a category in a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CategoryStatus {
+    /// Exercised, and no departure.
+    Pass,
+    /// A finding's root-cause unit is of this category.
+    Fail,
+    /// The decoder departs here only as a manifestation of a finding about another
+    /// category (see the row's `affected_by`).
+    Affected,
+    /// No departure, but the decoder's U+FFFD or BOM policy shows here.
+    Policy,
+    /// No input exercised it.
+    Untested,
+}
+
+impl CategoryStatus {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CategoryStatus::Pass => "pass",
+            CategoryStatus::Fail => "fail",
+            CategoryStatus::Affected => "affected",
+            CategoryStatus::Policy => "policy",
+            CategoryStatus::Untested => "untested",
+        }
+    }
 }

@@ -1,0 +1,111 @@
+//! What a batch sent to an adapter gives back: one answer per input ([`BatchAnswers`]),
+//! why a batch stopped early ([`Stop`]), the answer to an input fed in chunks
+//! ([`StreamedOutcome`]), the counts of what happened to the process
+//! ([`ProcessStatistics`]), and the request the exchange sends ([`Request`]).
+
+use super::answer::StreamAnswer;
+use super::process::AdapterProcess;
+use crate::decoders::DecoderFailure;
+use crate::outcome::Outcome;
+
+/// Why a batch stopped before every input was answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The adapter cannot be used (out of step, fails even the probe input, cannot be
+    /// restarted): the message says what is wrong, with the evidence.
+    Unusable(String),
+    /// SIGINT or SIGTERM.
+    Interrupted,
+    /// The deadline for the whole check passed.
+    OutOfTime,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Unusable(reason) => write!(f, "adapter unusable: {reason}"),
+            Stop::Interrupted => f.write_str("interrupted"),
+            Stop::OutOfTime => f.write_str("time limit for the whole check (--max-time) reached"),
+        }
+    }
+}
+
+/// The answers to a batch: one per input, in order, for a prefix of the inputs (all of
+/// them unless `stopped`). `T` is an [`Outcome`], or in streaming mode a
+/// [`StreamedOutcome`].
+#[derive(Debug, Clone)]
+pub struct BatchAnswers<T = Outcome> {
+    /// The answers, for the first `answers.len()` inputs.
+    pub answers: Vec<Result<T, DecoderFailure>>,
+    /// Why the batch stopped early.
+    pub stopped: Option<Stop>,
+}
+
+/// The answer to one input fed in chunks: the outcome, and what was emitted when.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamedOutcome {
+    /// `valid` and the other one-shot fields; `scalars` is everything emitted.
+    pub outcome: Outcome,
+    /// The scalars emitted after each chunk and by the flush.
+    pub stream: StreamAnswer,
+}
+
+/// One request to an adapter: a whole input as one frame, or (streaming mode) an input
+/// as chunk frames and the end mark.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Request<'a> {
+    Whole(&'a [u8]),
+    Chunked(&'a [&'a [u8]]),
+}
+
+impl Request<'_> {
+    pub(super) fn send(&self, process: &AdapterProcess) {
+        match self {
+            Request::Whole(input) => process.send_frame(input),
+            Request::Chunked(chunks) => process.send_chunked(chunks),
+        }
+    }
+
+    /// The input's bytes, for messages and the circuit breaker's evidence.
+    pub(super) fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self {
+            Request::Whole(input) => std::borrow::Cow::Borrowed(input),
+            Request::Chunked(chunks) => std::borrow::Cow::Owned(chunks.concat()),
+        }
+    }
+
+    /// How many chunks the answer must account for (`None` for a whole input).
+    pub(super) fn chunk_count(&self) -> Option<usize> {
+        match self {
+            Request::Whole(_) => None,
+            Request::Chunked(chunks) => Some(chunks.len()),
+        }
+    }
+}
+
+impl<T> BatchAnswers<T> {
+    /// Every answer, or why not all were given.
+    pub fn complete(self) -> Result<Vec<Result<T, DecoderFailure>>, Stop> {
+        match self.stopped {
+            None => Ok(self.answers),
+            Some(stop) => Err(stop),
+        }
+    }
+}
+
+/// Counts of what happened to the adapter process during a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProcessStatistics {
+    /// Frames sent.
+    pub frames: u64,
+    /// Answers received and parsed.
+    pub answers: u64,
+    /// Inputs that got a failure (crash, timeout, protocol).
+    pub failures: u64,
+    /// Restarts after a failure.
+    pub restarts: u64,
+    /// Crashes that did not happen again when the same input was sent to a fresh process.
+    pub flaky_crashes: u64,
+    /// The first flaky crash: input hex and the crash message.
+    pub first_flaky_crash: Option<String>,
+}

@@ -1,0 +1,288 @@
+//! The exchange with an adapter process: frames out, answers in, one deadline per answer,
+//! with the pairing, retry, restart and circuit-breaker rules of the module header
+//! ([`super`]). [`ExternalDecoder`]'s public batch methods call [`ExternalDecoder::exchange`].
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::answer::{excerpt, parse_answer, Answer};
+use super::batch::{BatchAnswers, Request, Stop};
+use super::interrupt;
+use super::process::{self, NextLine};
+use super::start::{start_process, stderr_suffix};
+use super::{
+    ExternalDecoder, State, FIRST_BATCH_GRACE, MAX_CONSECUTIVE_FAILED_RESTARTS, PROBE_INPUT,
+};
+use crate::decoders::{Capabilities, DecoderFailure, FailureKind};
+use crate::hex::format_hex;
+use crate::outcome::Outcome;
+
+impl ExternalDecoder {
+    pub(super) fn exchange(&self, requests: &[Request]) -> BatchAnswers<Answer> {
+        let mut state = self.lock();
+        let mut answers = Vec::with_capacity(requests.len());
+        let stopped = self.decode_into(&mut state, requests, &mut answers).err();
+        BatchAnswers { answers, stopped }
+    }
+
+    fn decode_into(
+        &self,
+        state: &mut State,
+        inputs: &[Request],
+        answers: &mut Vec<Result<Answer, DecoderFailure>>,
+    ) -> Result<(), Stop> {
+        // The input whose crash is being retried, with that crash.
+        let mut retrying: Option<(usize, DecoderFailure)> = None;
+        while answers.len() < inputs.len() {
+            self.check_limits(state)?;
+            self.ensure_process(state)?;
+            let first = answers.len();
+            let pending = &inputs[first..];
+            let process = state.process.as_ref().expect("started above");
+            if let Some(line) = process.waiting_line(Duration::ZERO) {
+                return Err(out_of_step(&line, "before any input was sent to it"));
+            }
+            let new_process = state.frames_to_process == 0;
+            for input in pending {
+                input.send(process);
+            }
+            state.statistics.frames += pending.len() as u64;
+            let mut failed = false;
+            for (offset, input) in pending.iter().enumerate() {
+                let index = first + offset;
+                match self.read_answer(state, input.chunk_count())? {
+                    Ok(outcome) => {
+                        if let Some((_, crash)) = retrying.take() {
+                            state.statistics.flaky_crashes += 1;
+                            state.statistics.first_flaky_crash.get_or_insert_with(|| {
+                                format!("input {}: {}", shown_input(&input.bytes()), crash.message)
+                            });
+                        }
+                        note_capabilities(&mut state.capabilities, &outcome.outcome);
+                        state.statistics.answers += 1;
+                        state.breaker.success();
+                        answers.push(Ok(outcome));
+                        self.settled.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(failure) => {
+                        failed = true;
+                        if let Some(mut process) = state.process.take() {
+                            process.kill();
+                        }
+                        let first_crash = failure.kind == FailureKind::Crash
+                            && retrying.as_ref().is_none_or(|(at, _)| *at != index);
+                        if first_crash {
+                            retrying = Some((index, failure));
+                            break;
+                        }
+                        retrying = None;
+                        state.statistics.failures += 1;
+                        self.failed.fetch_add(1, Ordering::Relaxed);
+                        let test_adapter = state.breaker.failure(&input.bytes(), &failure);
+                        answers.push(Err(failure));
+                        self.settled.fetch_add(1, Ordering::Relaxed);
+                        if test_adapter {
+                            self.probe(state)?;
+                        }
+                        break;
+                    }
+                }
+            }
+            if !failed {
+                let grace = if new_process {
+                    FIRST_BATCH_GRACE
+                } else {
+                    Duration::ZERO
+                };
+                if let Some(line) = state.process.as_ref().and_then(|p| p.waiting_line(grace)) {
+                    // These answers cannot be matched to their inputs: drop them.
+                    answers.truncate(first);
+                    return Err(out_of_step(&line, "after answering every input sent"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_limits(&self, state: &State) -> Result<(), Stop> {
+        if interrupt::requested() {
+            return Err(Stop::Interrupted);
+        }
+        if state
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return Err(Stop::OutOfTime);
+        }
+        Ok(())
+    }
+
+    fn ensure_process(&self, state: &mut State) -> Result<(), Stop> {
+        let mut failed_restarts = 0;
+        while state.process.is_none() {
+            self.check_limits(state)?;
+            match start_process(&self.config) {
+                Ok((process, _)) => {
+                    state.process = Some(process);
+                    state.frames_to_process = 0;
+                    state.statistics.restarts += 1;
+                    self.restarts.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(error) => {
+                    failed_restarts += 1;
+                    if failed_restarts >= MAX_CONSECUTIVE_FAILED_RESTARTS {
+                        return Err(Stop::Unusable(format!(
+                            "could not be restarted ({failed_restarts} attempts): {error}"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The circuit breaker's test: a fresh process decodes [`PROBE_INPUT`]. Unusable when
+    /// it fails; otherwise the failures are the inputs' doing and the counts restart.
+    fn probe(&self, state: &mut State) -> Result<(), Stop> {
+        let evidence = state.breaker.evidence();
+        self.ensure_process(state)?;
+        let process = state.process.as_ref().expect("started above");
+        if let Some(line) = process.waiting_line(Duration::ZERO) {
+            return Err(out_of_step(&line, "before any input was sent to it"));
+        }
+        process.send_frame(PROBE_INPUT);
+        match self.read_answer(state, None)? {
+            Ok(_) => {
+                state.breaker.reset();
+                Ok(())
+            }
+            Err(failure) => {
+                if let Some(mut process) = state.process.take() {
+                    process.kill();
+                }
+                Err(Stop::Unusable(format!(
+                    "{evidence}; it also fails on the ASCII input {} that every decoder decodes ({}: {})",
+                    format_hex(PROBE_INPUT),
+                    failure.kind.as_str(),
+                    failure.message
+                )))
+            }
+        }
+    }
+
+    /// Reads and parses the next answer; every way of not getting one is a failure. Stops
+    /// on a signal, at the deadline, and when a protocol 2 `seq` is not the frame's.
+    /// In streaming mode (`chunks` is the number of chunks sent) the answer must have one
+    /// `emitted` list per chunk.
+    fn read_answer(
+        &self,
+        state: &mut State,
+        chunks: Option<usize>,
+    ) -> Result<Result<Answer, DecoderFailure>, Stop> {
+        let timeout = self.config.answer_timeout;
+        let mut deadline = Instant::now() + timeout;
+        let whole_check = state.deadline;
+        if let Some(limit) = whole_check {
+            deadline = deadline.min(limit);
+        }
+        let expected_seq = state.frames_to_process;
+        state.frames_to_process += 1;
+        let process = state.process.as_mut().expect("started by the caller");
+        let failure = |kind, message| Ok(Err(DecoderFailure { kind, message }));
+        match process.next_line(deadline) {
+            NextLine::Line(line) => match parse_answer(&self.name, &line) {
+                Ok(answer) => match (self.hello.protocol, answer.seq) {
+                    (_, Some(seq)) if seq == expected_seq => match (chunks, &answer.stream) {
+                        (None, _) => Ok(Ok(answer)),
+                        (Some(sent), Some(stream)) if stream.emitted.len() == sent => {
+                            Ok(Ok(answer))
+                        }
+                        (Some(sent), Some(stream)) => failure(
+                            FailureKind::Protocol,
+                            format!(
+                                "malformed answer: {} \"emitted\" lists for {sent} chunks",
+                                stream.emitted.len()
+                            ),
+                        ),
+                        (Some(_), None) => failure(
+                            FailureKind::Protocol,
+                            "malformed answer: an input sent as chunks answered without \"emitted\" and \"flush\"".into(),
+                        ),
+                    },
+                    (1, _) => Ok(Ok(answer)),
+                    (_, Some(seq)) => Err(Stop::Unusable(format!(
+                        "out of step: answer with seq {seq} where frame {expected_seq} was due ({})",
+                        excerpt(&line)
+                    ))),
+                    (_, None) => failure(
+                        FailureKind::Protocol,
+                        "malformed answer: protocol 2 answer without \"seq\"".into(),
+                    ),
+                },
+                Err(reason) => failure(
+                    FailureKind::Protocol,
+                    format!("malformed answer: {reason}"),
+                ),
+            },
+            NextLine::TooLong => failure(
+                FailureKind::Protocol,
+                format!("answer line longer than {} bytes", process::MAX_LINE_BYTES),
+            ),
+            NextLine::Ended => {
+                let status = process.exit_status(Duration::from_millis(500)).map_or_else(
+                    || "closed its stdout".to_string(),
+                    |s| format!("exited ({s})"),
+                );
+                failure(
+                    FailureKind::Crash,
+                    format!(
+                        "adapter {status} without answering{}",
+                        stderr_suffix(process)
+                    ),
+                )
+            }
+            NextLine::TimedOut if whole_check.is_some_and(|limit| Instant::now() >= limit) => {
+                Err(Stop::OutOfTime)
+            }
+            NextLine::TimedOut => failure(
+                FailureKind::Timeout,
+                format!("no answer within {}", seconds(timeout)),
+            ),
+            NextLine::Interrupted => Err(Stop::Interrupted),
+        }
+    }
+}
+
+/// The stop for an adapter that wrote a line nobody asked for.
+fn out_of_step(line: &NextLine, when: &str) -> Stop {
+    let shown = match line {
+        NextLine::Line(line) => excerpt(line),
+        _ => "(a line over the size limit)".into(),
+    };
+    Stop::Unusable(format!(
+        "out of step: it wrote an answer line nobody asked for, {when}: {shown}; its answers can no longer be matched to inputs"
+    ))
+}
+
+/// An input for a message: its hex, cut after 16 bytes.
+pub(super) fn shown_input(input: &[u8]) -> String {
+    const SHOWN: usize = 16;
+    if input.len() > SHOWN {
+        format!("{}... ({} bytes)", format_hex(&input[..SHOWN]), input.len())
+    } else if input.is_empty() {
+        "(empty)".into()
+    } else {
+        format_hex(input)
+    }
+}
+
+pub(super) fn seconds(duration: Duration) -> String {
+    format!("{:.1} s", duration.as_secs_f64())
+}
+
+fn note_capabilities(capabilities: &mut Capabilities, outcome: &Outcome) {
+    capabilities.valid_up_to |= outcome.valid_up_to.is_some();
+    capabilities.error_len |= outcome.error_len.is_some();
+    capabilities.scalars |= outcome.scalars.is_some();
+    capabilities.errors |= outcome.errors.is_some();
+}

@@ -1,0 +1,166 @@
+//! `utf8conf check --all`: the built-in decoders and every listed adapter whose toolchain
+//! is on `PATH`, each graded by [`super::check`]'s single-decoder path, side by side in
+//! `matrix.{json,md,html}` (see the `check` module header for the exit codes).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::check::{
+    check_one, claim_directory, exit_status, file_name_part, print_summary, CheckArgs, Limits,
+};
+use super::CliError;
+use crate::adapter::interrupt::{self, EXIT_INTERRUPTED};
+use crate::adapter::list::AdapterList;
+use crate::adapter::{AdapterConfig, ExternalDecoder, Stop};
+use crate::conformance::matrix::{Matrix, MatrixRow, Skipped};
+use crate::conformance::report::{utc_now, ConformanceReport};
+use crate::conformance::Subject;
+use crate::corpus::Input;
+use crate::decoders;
+use crate::report::sanitize;
+use crate::taxonomy::Category;
+
+pub(super) fn check_all(
+    args: &CheckArgs,
+    inputs: &[Input],
+    limits: &Limits,
+) -> Result<u8, CliError> {
+    let list = AdapterList::load(&args.adapters).map_err(CliError)?;
+    // The list's commands are relative to the repository root: the list's grandparent.
+    let root = args
+        .adapters
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let root = if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    };
+    let (created, stamp) = utc_now();
+    let directory = match &args.out {
+        Some(directory) => directory.clone(),
+        None => claim_directory(Path::new("reports"), &format!("matrix-{stamp}"))?,
+    };
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    let mut used_names = BTreeSet::new();
+    let mut interrupted = false;
+    let mut failing = false;
+    let mut written = Vec::new();
+    let mut write_report =
+        |report: ConformanceReport,
+         rows: &mut Vec<MatrixRow>,
+         written: &mut Vec<(ConformanceReport, PathBuf)>| {
+            let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
+            // The summary first, so a disk error loses nothing that was found.
+            print_summary(&report, &directory.join(&sub));
+            report
+                .write(&directory.join(&sub))
+                .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
+            rows.push(MatrixRow::from_report(&report, &sub));
+            failing |= exit_status(&report, args.fail_on) == 1;
+            written.push((report, directory.join(&sub)));
+            Ok::<(), CliError>(())
+        };
+
+    for decoder in decoders::builtin() {
+        if interrupt::requested() {
+            interrupted = true;
+            break;
+        }
+        let (report, stopped) = check_one(
+            Subject::InProcess(decoder.as_ref()),
+            inputs,
+            limits,
+            created.clone(),
+        );
+        write_report(report, &mut rows, &mut written)?;
+        interrupted |= stopped == Some(Stop::Interrupted);
+    }
+    for entry in &list.adapters {
+        if interrupted || interrupt::requested() {
+            interrupted = true;
+            break;
+        }
+        let missing = entry.missing_tools();
+        if !missing.is_empty() {
+            let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
+            eprintln!(
+                "utf8conf: skipping {}: {reason}",
+                sanitize::terminal(&entry.name)
+            );
+            skipped.push(Skipped {
+                name: entry.name.clone(),
+                reason,
+            });
+            continue;
+        }
+        let config = AdapterConfig {
+            argv: entry.argv_in(&root),
+            name: Some(entry.name.clone()),
+            answer_timeout: limits.answer_timeout,
+            hello_timeout: limits.hello_timeout,
+        };
+        let external = match ExternalDecoder::start(config) {
+            Ok(external) => external,
+            Err(error) => {
+                let reason = format!("could not be started: {error}");
+                eprintln!(
+                    "utf8conf: skipping {}: {reason}",
+                    sanitize::terminal(&entry.name)
+                );
+                skipped.push(Skipped {
+                    name: entry.name.clone(),
+                    reason,
+                });
+                continue;
+            }
+        };
+        let (report, stopped) = check_one(
+            Subject::External(&external),
+            inputs,
+            limits,
+            created.clone(),
+        );
+        drop(external);
+        write_report(report, &mut rows, &mut written)?;
+        match stopped {
+            Some(Stop::Interrupted) => interrupted = true,
+            Some(stop) => eprintln!(
+                "utf8conf: {} stopped: {stop}",
+                sanitize::terminal(&entry.name)
+            ),
+            None => {}
+        }
+    }
+    let matrix = Matrix {
+        schema: crate::conformance::matrix::MATRIX_SCHEMA,
+        tool_version: env!("CARGO_PKG_VERSION"),
+        created,
+        categories: Category::ALL.to_vec(),
+        decoders: rows,
+        skipped,
+    };
+    matrix
+        .write(&directory)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
+    println!("matrix: {}", directory.join("matrix.md").display());
+    super::formats::write_check_formats(&args.format, &directory, &written, &matrix.skipped)?;
+    if interrupted {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(u8::from(failing))
+}
+
+/// `name`, or `name-2`, `name-3`, ... if already used.
+pub(super) fn unique_name(name: &str, used: &mut BTreeSet<String>) -> String {
+    let mut candidate = name.to_string();
+    let mut attempt = 1;
+    while !used.insert(candidate.clone()) {
+        attempt += 1;
+        candidate = format!("{name}-{attempt}");
+    }
+    candidate
+}
