@@ -35,6 +35,7 @@ pub mod matrix;
 pub mod policy;
 pub mod render;
 pub mod report;
+mod sections;
 mod shrink;
 pub mod streaming;
 pub mod subject;

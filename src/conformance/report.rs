@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::policy::ReplacementPolicy;
+use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::decoders::DecoderFailure;
 use crate::finding::Finding;
@@ -139,7 +140,7 @@ pub struct CategoryRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct CategoryFailure {
     /// The aspect.
-    pub aspect: &'static str,
+    pub aspect: Aspect,
     /// The smallest failing input.
     pub input_hex: String,
     /// Index into `departures`.
@@ -150,7 +151,7 @@ pub struct CategoryFailure {
 #[derive(Debug, Clone, Serialize)]
 pub struct DepartureEntry {
     /// The aspect that differs.
-    pub aspect: &'static str,
+    pub aspect: Aspect,
     /// The categories of the bytes it is about.
     pub categories: Vec<Category>,
     /// Inputs that showed it.

@@ -120,7 +120,7 @@ pub fn build_report(
             Some(_) => crate::security::Answer::Crash,
         };
         finding.security = Some(crate::security::classify(
-            signature.aspect.as_str(),
+            signature.aspect,
             &signature.categories,
             bytes,
             answer,

@@ -34,7 +34,7 @@ pub fn classify_cause(
         };
         aspects
             .iter()
-            .map(|aspect| classify(aspect.as_str(), &categories, input, answer))
+            .map(|aspect| classify(*aspect, &categories, input, answer))
             .max_by_key(|impact| impact.severity)
             .unwrap_or_else(|| SecurityClass::WrongErrorPosition.impact())
     };

@@ -14,81 +14,21 @@
 pub mod behaviour;
 mod cause;
 pub mod render;
+mod severity;
 pub mod witness;
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::aspect::Aspect;
 use crate::conformance::policy::{self, ReplacementPolicy};
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::Reference;
 use crate::taxonomy::Category;
 use behaviour::{align, Alignment};
 pub use cause::classify_cause;
-
-/// How much a class of departure matters to a program that trusts the decoder, ordered
-/// from least to most.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// No security consequence: a documented, legitimate choice.
-    #[default]
-    Info,
-    /// Wrong, but an attacker gains little: a misreported position, a rejected character.
-    Low,
-    /// Text other programs will misread, or a denial of service.
-    Medium,
-    /// Exploitable as the specifications describe: filters bypassed, tokens joined,
-    /// markup lost, buffers overrun.
-    High,
-    /// Exploited in the wild, as RFC 3629 §10 records (non-shortest forms).
-    Critical,
-}
-
-impl Severity {
-    /// Every severity, least first.
-    pub const ALL: [Severity; 5] = [
-        Severity::Info,
-        Severity::Low,
-        Severity::Medium,
-        Severity::High,
-        Severity::Critical,
-    ];
-
-    /// The lowercase name used in reports and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Low => "low",
-            Severity::Medium => "medium",
-            Severity::High => "high",
-            Severity::Critical => "critical",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Severity {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Severity, String> {
-        Severity::ALL
-            .into_iter()
-            .find(|s| s.as_str() == name)
-            .ok_or_else(|| {
-                format!("unknown severity {name:?} (expected info, low, medium, high or critical)")
-            })
-    }
-}
+pub use severity::Severity;
 
 /// A class of security impact (docs/SECURITY-IMPACT.md has one section per class).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -382,7 +322,7 @@ pub enum Answer<'a> {
 /// taxonomy categories of the bytes it is about, `input` the (smallest) input showing it
 /// and `answer` what the decoder gave for it.
 pub fn classify(
-    aspect: &str,
+    aspect: Aspect,
     categories: &[Category],
     input: &[u8],
     answer: Answer,
@@ -391,7 +331,7 @@ pub fn classify(
 }
 
 fn classify_class(
-    aspect: &str,
+    aspect: Aspect,
     categories: &[Category],
     input: &[u8],
     answer: Answer,
@@ -402,8 +342,8 @@ fn classify_class(
         Answer::Outcome(outcome) => outcome,
     };
     match aspect {
-        "crash" => return SecurityClass::DecoderCrash,
-        "timeout" | "protocol" => return SecurityClass::DecoderUnresponsive,
+        Aspect::Crash => return SecurityClass::DecoderCrash,
+        Aspect::Timeout | Aspect::Protocol => return SecurityClass::DecoderUnresponsive,
         _ => {}
     }
     let reference = Reference::rfc3629().decode(input);
@@ -417,9 +357,9 @@ fn classify_class(
             || categories.contains(&Category::BomStripped)
         {
             SecurityClass::BomOrNoncharacter
-        } else if aspect == "scalars" {
+        } else if aspect == Aspect::Scalars {
             SecurityClass::WellFormedMisdecoded
-        } else if aspect == "valid" {
+        } else if aspect == Aspect::Valid {
             SecurityClass::WellFormedRejected
         } else {
             SecurityClass::WrongErrorPosition
@@ -428,8 +368,8 @@ fn classify_class(
     let first = reference.first_error();
     match aspect {
         // Ill-formed input called valid: the decoder took the bytes as characters.
-        "valid" if outcome.valid => acceptance_class(categories),
-        "valid_up_to" => match (first, outcome.valid_up_to) {
+        Aspect::Valid if outcome.valid => acceptance_class(categories),
+        Aspect::ValidUpTo => match (first, outcome.valid_up_to) {
             (Some((expected, _)), Some(reported)) if reported > expected => {
                 match acceptance_class(categories) {
                     // Only these categories decode to a value a decoder could emit;
@@ -445,7 +385,7 @@ fn classify_class(
             }
             _ => SecurityClass::WrongErrorPosition,
         },
-        "error_len" => error_len_class(input, &reference, outcome),
+        Aspect::ErrorLen => error_len_class(input, &reference, outcome),
         _ => SecurityClass::WrongErrorPosition,
     }
 }

@@ -23,6 +23,7 @@ fn class_of(aspect: &str, hex: &str, outcome: &Outcome, fallback: &[Category]) -
     if categories.is_empty() {
         categories = fallback.to_vec();
     }
+    let aspect = crate::aspect::Aspect::from_name(aspect).expect("an aspect name");
     classify(aspect, &categories, &input, Answer::Outcome(outcome))
 }
 
@@ -155,12 +156,18 @@ fn error_lengths_a_policy_predicts_are_policy_differences() {
 fn failures() {
     let input = parse_hex("FF").unwrap();
     assert_eq!(
-        classify("crash", &[Category::InvalidLead], &input, Answer::Crash).class,
+        classify(
+            crate::aspect::Aspect::Crash,
+            &[Category::InvalidLead],
+            &input,
+            Answer::Crash
+        )
+        .class,
         SecurityClass::DecoderCrash
     );
     assert_eq!(
         classify(
-            "timeout",
+            crate::aspect::Aspect::Timeout,
             &[Category::InvalidLead],
             &input,
             Answer::Unresponsive
