@@ -93,7 +93,7 @@ fn worked_examples_reproduce_exactly() {
             .find(|vector| vector.id == id)
             .unwrap_or_else(|| panic!("missing {id}"))
     };
-    let fffd = REPLACEMENT_CHARACTER;
+    let fffd = crate::outcome::REPLACEMENT;
     let cases: [(&str, &[u8], Vec<u32>); 5] = [
         (
             "unicode-fffd-worked-example",
