@@ -87,14 +87,7 @@ pub(super) fn check_all(
         let missing = entry.missing_tools();
         if !missing.is_empty() {
             let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
-            eprintln!(
-                "utf8conf: skipping {}: {reason}",
-                sanitize::terminal(&entry.name)
-            );
-            skipped.push(Skipped {
-                name: entry.name.clone(),
-                reason,
-            });
+            skipped.push(skip(&entry.name, reason));
             continue;
         }
         let config = AdapterConfig {
@@ -106,15 +99,7 @@ pub(super) fn check_all(
         let external = match ExternalDecoder::start(config) {
             Ok(external) => external,
             Err(error) => {
-                let reason = format!("could not be started: {error}");
-                eprintln!(
-                    "utf8conf: skipping {}: {reason}",
-                    sanitize::terminal(&entry.name)
-                );
-                skipped.push(Skipped {
-                    name: entry.name.clone(),
-                    reason,
-                });
+                skipped.push(skip(&entry.name, format!("could not be started: {error}")));
                 continue;
             }
         };
@@ -152,6 +137,15 @@ pub(super) fn check_all(
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(u8::from(failing))
+}
+
+/// An adapter that is listed as not run, with the reason (also said on stderr).
+fn skip(name: &str, reason: String) -> Skipped {
+    eprintln!("utf8conf: skipping {}: {reason}", sanitize::terminal(name));
+    Skipped {
+        name: name.to_string(),
+        reason,
+    }
 }
 
 /// `name`, or `name-2`, `name-3`, ... if already used.
