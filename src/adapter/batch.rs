@@ -6,6 +6,7 @@
 use super::answer::StreamAnswer;
 use super::process::AdapterProcess;
 use crate::decoders::DecoderFailure;
+use crate::hex::format_hex;
 use crate::outcome::Outcome;
 
 /// Why a batch stopped before every input was answered.
@@ -108,4 +109,16 @@ pub struct ProcessStatistics {
     pub flaky_crashes: u64,
     /// The first flaky crash: input hex and the crash message.
     pub first_flaky_crash: Option<String>,
+}
+
+/// An input for a message: its hex, cut after 16 bytes.
+pub(super) fn shown_input(input: &[u8]) -> String {
+    const SHOWN: usize = 16;
+    if input.len() > SHOWN {
+        format!("{}... ({} bytes)", format_hex(&input[..SHOWN]), input.len())
+    } else if input.is_empty() {
+        "(empty)".into()
+    } else {
+        format_hex(input)
+    }
 }

@@ -45,7 +45,7 @@ impl Breaker {
         self.last_failure = Some(format!(
             "{} on input {}: {}",
             failure.kind.as_str(),
-            super::exchange::shown_input(input),
+            super::batch::shown_input(input),
             failure.message
         ));
         let dominated = self.count_in_window(true) || std::mem::take(&mut self.dominated_window);

@@ -47,3 +47,8 @@ impl std::fmt::Display for AdapterError {
 }
 
 impl std::error::Error for AdapterError {}
+
+/// A duration for a message: `"5.0 s"`.
+pub(super) fn seconds(duration: Duration) -> String {
+    format!("{:.1} s", duration.as_secs_f64())
+}

@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::answer::{excerpt, parse_answer, Answer};
-use super::batch::{BatchAnswers, Request, Stop};
+use super::batch::{shown_input, BatchAnswers, Request, Stop};
+use super::config::seconds;
 use super::interrupt;
 use super::process::{self, NextLine};
 use super::start::{start_process, stderr_suffix};
@@ -262,22 +263,6 @@ fn out_of_step(line: &NextLine, when: &str) -> Stop {
     Stop::Unusable(format!(
         "out of step: it wrote an answer line nobody asked for, {when}: {shown}; its answers can no longer be matched to inputs"
     ))
-}
-
-/// An input for a message: its hex, cut after 16 bytes.
-pub(super) fn shown_input(input: &[u8]) -> String {
-    const SHOWN: usize = 16;
-    if input.len() > SHOWN {
-        format!("{}... ({} bytes)", format_hex(&input[..SHOWN]), input.len())
-    } else if input.is_empty() {
-        "(empty)".into()
-    } else {
-        format_hex(input)
-    }
-}
-
-pub(super) fn seconds(duration: Duration) -> String {
-    format!("{:.1} s", duration.as_secs_f64())
 }
 
 fn note_capabilities(capabilities: &mut Capabilities, outcome: &Outcome) {

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::answer::{parse_hello, Hello};
-use super::exchange::seconds;
+use super::config::seconds;
 use super::process::{self, AdapterProcess, NextLine};
 use super::{AdapterConfig, AdapterError};
 
