@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use super::NativeDecoder;
 use crate::adapter::AdapterError;
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
-use crate::exhaustive::space::BLOCK_INPUTS;
+use crate::exhaustive::space::{Block, BLOCK_INPUTS};
 use crate::outcome::Outcome;
 
 /// Inputs per batch sent to the library worker (as `check --lib` sends them): a crash
@@ -55,25 +55,27 @@ fn locate(input: &[u8]) -> (usize, u64, usize) {
     (len, prefix, index)
 }
 
-/// Every input of the block of length `len` and `prefix`, in order, one after the other.
+/// Every input of the block of length `len` and `prefix`, in order, one after the other,
+/// written by the space's own [`Block::input`]; and their number.
 fn block_inputs(len: usize, prefix: u64) -> (Vec<u8>, usize) {
     let count = match len {
         0 => 1,
         1 => 256,
-        _ => BLOCK_INPUTS as usize,
+        _ => BLOCK_INPUTS,
     };
-    let mut bytes = vec![0u8; count * len];
+    // Only `len`, `prefix` and `count` matter for writing the inputs.
+    let block = Block {
+        number: 0,
+        len,
+        prefix,
+        first_index: 0,
+        count,
+    };
+    let mut bytes = vec![0u8; count as usize * len];
     for (i, input) in bytes.chunks_exact_mut(len.max(1)).enumerate() {
-        let value = if len >= 2 {
-            (prefix << 16) | i as u64
-        } else {
-            i as u64
-        };
-        for (k, byte) in input.iter_mut().enumerate() {
-            *byte = (value >> (8 * (len - 1 - k))) as u8;
-        }
+        block.input(i as u64, input);
     }
-    (bytes, count)
+    (bytes, count as usize)
 }
 
 /// Copies `cached` into `outcome`, keeping `outcome`'s allocations where it can
@@ -130,7 +132,7 @@ impl BlockPrefetch {
     }
 
     /// Serves `input` from a window, if one holds it.
-    fn from_window(
+    fn serve_from_window(
         &self,
         input: &[u8],
         outcome: &mut Outcome,
@@ -177,7 +179,7 @@ impl Decoder for BlockPrefetch {
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
-        if let Some(result) = self.from_window(input, outcome) {
+        if let Some(result) = self.serve_from_window(input, outcome) {
             return result;
         }
         let (len, prefix, index) = locate(input);
