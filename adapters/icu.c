@@ -1,5 +1,6 @@
 /*
- * utf8conf adapter for ICU's UTF-8 converter (protocol utf8conf/1).
+ * utf8conf adapter for ICU's UTF-8 converter (protocol utf8conf/2; streaming in the
+ * modes that substitute).
  *
  * Decoder: ICU4C's conversion API, ucnv_open("UTF-8") and ucnv_toUnicode() into
  * UTF-16, one converter per callback kind, opened once and ucnv_reset() before every
@@ -31,8 +32,23 @@
  *
  * Cannot report: errors after the first in valid_up_to/error_len.
  *
+ * Streaming mode (modes both and substitute; docs/PROTOCOL.md): an input sent as chunk
+ * frames goes through one more converter, ucnv_reset() at the input's first chunk. Each
+ * chunk is converted by ucnv_toUnicode() with flush = FALSE (the converter keeps the
+ * bytes of a character it has not seen the end of); the end mark calls it with an empty
+ * source and flush = TRUE. The UTF-16 each call wrote is the chunk's `emitted` list and
+ * the `flush`. The to-Unicode callback records every error and then calls
+ * UCNV_TO_U_CALLBACK_SUBSTITUTE, so errors are reported as ICU reports them: `valid` is
+ * false when the callback was called for an illegal, irregular or unassigned sequence;
+ * the first such call gives `valid_up_to` (the bytes fed before the call, plus how far
+ * the call had advanced its source pointer, minus the callback's code unit count, since
+ * the converter has consumed the rejected bytes, some possibly from earlier chunks) and
+ * `error_len` (that count, or null when ICU's error code is U_TRUNCATED_CHAR_FOUND: the
+ * input ended inside a character).
+ *
  * Protocol: a hello line, then for each frame (4-byte little-endian length N, then N
- * bytes) exactly one JSON line, flushed; exit 0 at end of input.
+ * bytes) exactly one JSON line with its `seq`, flushed; exit 0 at end of input. A header
+ * with the top bit set is a chunk of a streamed input, 0xFFFFFFFF its end mark.
  */
 
 #include <stdint.h>
@@ -51,6 +67,27 @@ struct StopResult {
     size_t consumed;          /* how far the converter advanced the source pointer */
     int8_t invalid_len;       /* bytes ucnv_getInvalidChars() returned, -1 if it failed */
     int32_t output_len;       /* UTF-16 units written */
+};
+
+/* Streaming mode's frame headers (docs/PROTOCOL.md, "Streaming mode"). */
+#define CHUNK_FLAG 0x80000000u
+#define END_MARK 0xFFFFFFFFu
+
+/* What the streaming converter's callback saw, for one streamed input. */
+struct StreamErrors {
+    size_t fed_before;        /* bytes of the input passed to earlier calls */
+    const char *call_source;  /* the current call's source start */
+    int errors;               /* callback calls for rejected sequences */
+    size_t first_offset;      /* the first one's offset in the input */
+    int first_len;            /* its code unit count */
+    int first_truncated;      /* its error code was U_TRUNCATED_CHAR_FOUND */
+    UErrorCode first_error;   /* its error code */
+};
+
+/* A growable text buffer (the streamed input's `emitted` JSON). */
+struct Text {
+    char *bytes;
+    size_t len, capacity;
 };
 
 static void fail(const char *what, UErrorCode error) {
@@ -85,6 +122,63 @@ static void *reserve(void *buffer, size_t *capacity, size_t needed) {
     }
     *capacity = grown;
     return resized;
+}
+
+static void text_append(struct Text *text, const char *piece, size_t len) {
+    text->bytes = reserve(text->bytes, &text->capacity, text->len + len + 1);
+    memcpy(text->bytes + text->len, piece, len);
+    text->len += len;
+}
+
+/* Appends UTF-16 units as a JSON array of scalars, surrogate pairs combined. */
+static void text_scalars(struct Text *text, const UChar *units, int32_t count) {
+    text_append(text, "[", 1);
+    int32_t index = 0;
+    while (index < count) {
+        UChar32 scalar;
+        U16_NEXT(units, index, count, scalar);
+        char number[16];
+        int len = snprintf(number, sizeof number, index == count ? "%ld" : "%ld,", (long)scalar);
+        text_append(text, number, (size_t)len);
+    }
+    text_append(text, "]", 1);
+}
+
+/* The streaming converter's to-Unicode callback: records the error, then substitutes. */
+static void U_EXPORT2 record_and_substitute(const void *context, UConverterToUnicodeArgs *args,
+                                              const char *code_units, int32_t length,
+                                              UConverterCallbackReason reason, UErrorCode *error) {
+    struct StreamErrors *seen = (struct StreamErrors *)context;
+    if (reason == UCNV_ILLEGAL || reason == UCNV_IRREGULAR || reason == UCNV_UNASSIGNED) {
+        if (seen->errors == 0) {
+            size_t advanced = (size_t)(args->source - seen->call_source);
+            seen->first_offset = seen->fed_before + advanced - (size_t)length;
+            seen->first_len = length;
+            seen->first_truncated = *error == U_TRUNCATED_CHAR_FOUND;
+            seen->first_error = *error;
+        }
+        seen->errors++;
+    }
+    UCNV_TO_U_CALLBACK_SUBSTITUTE(NULL, args, code_units, length, reason, error);
+}
+
+/* One ucnv_toUnicode() call of a streamed input over source[0..length); the UTF-16 it
+ * wrote, as a JSON array, goes to text. output must hold length + 8 units. */
+static void stream_call(UConverter *converter, struct StreamErrors *seen, const unsigned char *source,
+                        size_t length, UBool flush, UChar *output, struct Text *text) {
+    const char *next = (const char *)source;
+    UChar *target = output;
+    UErrorCode error = U_ZERO_ERROR;
+    seen->call_source = next;
+    /* At most one unit per byte, plus the substitutions for bytes held from earlier
+     * calls (a UTF-8 converter holds at most 3). */
+    ucnv_toUnicode(converter, &target, output + length + 8, &next, next + length, NULL, flush,
+                   &error);
+    if (U_FAILURE(error)) {
+        fail("ucnv_toUnicode (streaming)", error);
+    }
+    seen->fed_before += length;
+    text_scalars(text, output, (int32_t)(target - output));
 }
 
 static UConverter *open_utf8(UConverterToUCallback callback) {
@@ -148,13 +242,25 @@ int main(int argc, char **argv) {
     }
     UConverter *stopping = open_utf8(UCNV_TO_U_CALLBACK_STOP);
     UConverter *substituting = open_utf8(UCNV_TO_U_CALLBACK_SUBSTITUTE);
+    int streaming = want_substitute;
+    struct StreamErrors seen;
+    UConverter *streamer = open_utf8(UCNV_TO_U_CALLBACK_SUBSTITUTE);
+    UErrorCode callback_error = U_ZERO_ERROR;
+    ucnv_setToUCallBack(streamer, record_and_substitute, &seen, NULL, NULL, &callback_error);
+    if (U_FAILURE(callback_error)) {
+        fail("ucnv_setToUCallBack (streaming)", callback_error);
+    }
+    struct Text emitted = {NULL, 0, 0};
+    int in_stream = 0;
+    unsigned long long seq = 0;
 
     UVersionInfo version_info;
     char version[U_MAX_VERSION_STRING_LENGTH];
     u_getVersion(version_info);
     u_versionToString(version_info, version);
-    printf("{\"protocol\":\"utf8conf/1\",\"name\":\"%s\",\"version\":\"ICU %s\"}\n",
-           strcmp(mode, "both") == 0 ? "icu" : (want_stop ? "icu-stop" : "icu-substitute"), version);
+    printf("{\"protocol\":\"utf8conf/2\",\"name\":\"%s\",\"version\":\"ICU %s\",\"streaming\":%s}\n",
+           strcmp(mode, "both") == 0 ? "icu" : (want_stop ? "icu-stop" : "icu-substitute"), version,
+           streaming ? "true" : "false");
     fflush(stdout);
 
     unsigned char *input = NULL;
@@ -163,7 +269,13 @@ int main(int argc, char **argv) {
     for (;;) {
         unsigned char header[4];
         size_t header_len = read_exactly(header, 4);
+        if (header_len == 0 && in_stream) {
+            fprintf(stderr, "icu adapter: end of input inside a streamed input\n");
+            return 2;
+        }
         if (header_len == 0) {
+            ucnv_close(streamer);
+            free(emitted.bytes);
             ucnv_close(stopping);
             ucnv_close(substituting);
             u_cleanup();
@@ -175,6 +287,37 @@ int main(int argc, char **argv) {
         }
         size_t length = (size_t)header[0] | (size_t)header[1] << 8 | (size_t)header[2] << 16 |
                         (size_t)header[3] << 24;
+        int chunk = 0;
+        if (streaming && length == END_MARK) {
+            if (!in_stream) {
+                ucnv_reset(streamer);
+                memset(&seen, 0, sizeof seen);
+                emitted.len = 0;
+            }
+            output = reserve(output, &output_capacity, 8 * sizeof(UChar));
+            struct Text flushed = {NULL, 0, 0};
+            stream_call(streamer, &seen, (const unsigned char *)"", 0, 1, output, &flushed);
+            printf("{\"seq\":%llu,\"valid\":%s", seq++, seen.errors == 0 ? "true" : "false");
+            if (seen.errors != 0) {
+                printf(",\"valid_up_to\":%zu", seen.first_offset);
+                if (seen.first_truncated) {
+                    fputs(",\"error_len\":null", stdout);
+                } else {
+                    printf(",\"error_len\":%d", seen.first_len);
+                }
+                printf(",\"error\":\"%s\"", u_errorName(seen.first_error));
+            }
+            printf(",\"emitted\":[%.*s],\"flush\":%.*s}\n", (int)emitted.len,
+                   emitted.bytes ? emitted.bytes : "", (int)flushed.len, flushed.bytes);
+            fflush(stdout);
+            free(flushed.bytes);
+            in_stream = 0;
+            continue;
+        }
+        if (streaming && (length & CHUNK_FLAG) != 0) {
+            chunk = 1;
+            length &= ~(size_t)CHUNK_FLAG;
+        }
         if (length > (size_t)INT32_MAX / 2) {
             fprintf(stderr, "icu adapter: frame of %zu bytes is too large for ICU's int32 lengths\n",
                     length);
@@ -186,14 +329,26 @@ int main(int argc, char **argv) {
             return 2;
         }
         /* A UTF-8 byte yields at most one UTF-16 unit, a substitution included. */
-        output = reserve(output, &output_capacity, (length + 1) * sizeof(UChar));
+        output = reserve(output, &output_capacity, (length + 8) * sizeof(UChar));
+        if (chunk) {
+            if (!in_stream) {
+                ucnv_reset(streamer);
+                memset(&seen, 0, sizeof seen);
+                emitted.len = 0;
+                in_stream = 1;
+            } else {
+                text_append(&emitted, ",", 1);
+            }
+            stream_call(streamer, &seen, input, length, 0, output, &emitted);
+            continue;
+        }
 
         struct StopResult stop = convert(stopping, input, length, output);
         if (stop.error == U_BUFFER_OVERFLOW_ERROR) {
             fail("ucnv_toUnicode (stop)", stop.error);
         }
         int valid = U_SUCCESS(stop.error);
-        printf("{\"valid\":%s", valid ? "true" : "false");
+        printf("{\"seq\":%llu,\"valid\":%s", seq++, valid ? "true" : "false");
         if (want_stop && !valid) {
             if (stop.error == U_TRUNCATED_CHAR_FOUND) {
                 if (stop.invalid_len >= 0) {

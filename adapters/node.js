@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// utf8conf adapter for Node.js's WHATWG TextDecoder (protocol utf8conf/1).
+// utf8conf adapter for Node.js's WHATWG TextDecoder (protocol utf8conf/2; streaming in
+// replace mode).
 //
 // Decoder: `new TextDecoder('utf-8', options)` as built into Node.js (the WHATWG
 // Encoding Standard API; Node implements it over ICU or simdutf depending on build
@@ -26,9 +27,20 @@
 // adapter reports it as is; the harness classifies it as a BOM-stripping wrapper
 // policy rather than a decoding error.
 //
+// Streaming mode (replace mode only; docs/PROTOCOL.md): an input sent as chunk frames
+// goes through one `new TextDecoder('utf-8')` per input: each chunk is fed with
+// `decode(chunk, { stream: true })`, the end mark calls `decode()` (end of stream);
+// what each call returned is the chunk's `emitted` list and the `flush`. `valid` comes
+// from a `{ fatal: true }` TextDecoder fed the same chunks the same way: false when any
+// of its calls threw (the replacing decoder reports errors only by substituting).
+// Fatal mode does not offer streaming: a throwing decode returns nothing, so there is
+// no per-chunk output to report.
+//
 // Protocol: a hello line, then for each frame (4-byte little-endian length N, then
-// N bytes) exactly one JSON line; exit 0 at end of input. Lines are written with
-// fs.writeSync, so each is out of the process before the next frame is read.
+// N bytes) exactly one JSON line with its `seq`; exit 0 at end of input. A header with
+// the top bit set is a chunk of a streamed input, 0xFFFFFFFF its end mark. Lines are
+// written with fs.writeSync, so each is out of the process before the next frame is
+// read.
 'use strict';
 
 const fs = require('fs');
@@ -85,31 +97,94 @@ function answer(bytes) {
   return { valid: true, scalars: scalarsOf(replacingDecoder.decode(bytes)) };
 }
 
+// One streamed input: a replacing and a fatal TextDecoder fed the same chunks.
+class Stream {
+  constructor() {
+    this.replacing = new TextDecoder('utf-8');
+    this.fatal = new TextDecoder('utf-8', { fatal: true });
+    this.valid = true;
+    this.emitted = [];
+  }
+
+  // Runs the fatal decoder's call; after its first throw it is not fed again.
+  checkFatal(call) {
+    if (!this.valid) {
+      return;
+    }
+    try {
+      call(this.fatal);
+    } catch (failure) {
+      this.valid = false;
+    }
+  }
+
+  // `decode(chunk, { stream: true })`: what it returned is the chunk's list.
+  feed(chunk) {
+    this.emitted.push(scalarsOf(this.replacing.decode(chunk, { stream: true })));
+    this.checkFatal((decoder) => decoder.decode(chunk, { stream: true }));
+  }
+
+  // `decode()`, the end of the stream, and the answer.
+  finish() {
+    const flush = scalarsOf(this.replacing.decode());
+    this.checkFatal((decoder) => decoder.decode());
+    return { valid: this.valid, emitted: this.emitted, flush };
+  }
+}
+
+// Streaming mode's frame headers (docs/PROTOCOL.md, "Streaming mode").
+const CHUNK_FLAG = 0x80000000;
+const END_MARK = 0xffffffff;
+const streaming = mode === 'replace';
+
 writeLine({
-  protocol: 'utf8conf/1',
+  protocol: 'utf8conf/2',
   name: 'node-' + mode,
   version: 'node ' + process.versions.node + ' icu ' + (process.versions.icu || 'none'),
+  streaming,
 });
 
-// Frames arrive in arbitrary chunks; keep the unconsumed bytes and cut whole frames.
+let seq = 0;
+let stream = null;
+
+function reply(fields) {
+  fields.seq = seq;
+  seq += 1;
+  writeLine(fields);
+}
+
+// Frames arrive in arbitrary pieces; keep the unconsumed bytes and cut whole frames.
 let pending = Buffer.alloc(0);
-process.stdin.on('data', (chunk) => {
-  pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+process.stdin.on('data', (piece) => {
+  pending = pending.length === 0 ? piece : Buffer.concat([pending, piece]);
   let start = 0;
   while (pending.length - start >= 4) {
-    const length = pending.readUInt32LE(start);
+    const header = pending.readUInt32LE(start);
+    if (header === END_MARK && streaming) {
+      reply((stream || new Stream()).finish());
+      stream = null;
+      start += 4;
+      continue;
+    }
+    const chunked = streaming && (header & CHUNK_FLAG) !== 0;
+    const length = chunked ? header - CHUNK_FLAG : header;
     if (pending.length - start - 4 < length) {
       break;
     }
     const body = pending.subarray(start + 4, start + 4 + length);
-    writeLine(answer(body));
+    if (chunked) {
+      stream = stream || new Stream();
+      stream.feed(body);
+    } else {
+      reply(answer(body));
+    }
     start += 4 + length;
   }
   pending = pending.subarray(start);
 });
 process.stdin.on('end', () => {
-  if (pending.length !== 0) {
-    process.stderr.write('node.js: end of input inside a frame\n');
+  if (pending.length !== 0 || stream !== null) {
+    process.stderr.write('node.js: end of input inside a frame or a streamed input\n');
     process.exit(2);
   }
   process.exit(0);

@@ -11,9 +11,13 @@
 //! Measures the built-in in-process decoders (`std`, `reference`), a decoder through the
 //! crate-author API (`utf8conf::author`, std's `from_utf8` + `from_utf8_lossy`), each
 //! `--lib` library in its worker process, and each listed adapter whose toolchain is on
-//! PATH (at most `--seconds` of inputs each, after its start-up). `--max-len 4` keeps
-//! only the inputs of at most 4 bytes (the exhaustive and boundary sets). Prints a
-//! Markdown table. The program is also its own `--lib` worker (`throughput lib-worker ...`).
+//! PATH (the inputs over and over for `--seconds` each, at least once, after its
+//! start-up). `--max-len 4` keeps only the inputs of at most 4 bytes (the exhaustive and
+//! boundary sets). Prints a Markdown table: inputs per second of wall time, and for
+//! `--lib` also per CPU-second (this process's CPU time plus the worker's, from
+//! `getrusage`), which a loaded machine does not distort: the harness and the worker take
+//! turns, so on an idle machine wall time is about that CPU time. The program is also its
+//! own `--lib` worker (`throughput lib-worker ...`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -53,29 +57,50 @@ impl YourDecoder for StdViaAuthorApi {
     }
 }
 
-/// Decodes `inputs` in batches for at most `budget`; (inputs decoded, seconds).
+/// Decodes `inputs` in batches, over and over until `budget` has passed (all of them at
+/// least once); (inputs decoded, seconds).
 fn measure(subject: Subject<'_>, inputs: &[&[u8]], budget: Duration) -> (usize, f64) {
     let started = Instant::now();
     let mut done = 0;
-    for batch in inputs.chunks(BATCH) {
+    for batch in inputs.chunks(BATCH).cycle() {
         let answers = subject
             .decode_batch(batch)
             .complete()
             .expect("the decoder keeps running");
         assert_eq!(answers.len(), batch.len());
         done += batch.len();
-        if started.elapsed() > budget {
+        if done >= inputs.len() && started.elapsed() > budget {
             break;
         }
     }
     (done, started.elapsed().as_secs_f64())
 }
 
-fn row(how: &str, name: &str, (done, seconds): (usize, f64)) {
+/// One table row; `cpu` is (this process's, the worker's) CPU seconds for `--lib`.
+fn row(how: &str, name: &str, (done, seconds): (usize, f64), cpu: Option<(f64, f64)>) {
+    let per_cpu = match cpu {
+        Some((own, worker)) => format!(
+            "{own:.2} + {worker:.2} | {:.0}",
+            done as f64 / (own + worker)
+        ),
+        None => " | ".to_string(),
+    };
     println!(
-        "| {how} | {name} | {done} | {seconds:.2} | {:.0} |",
+        "| {how} | {name} | {done} | {seconds:.2} | {:.0} | {per_cpu} |",
         done as f64 / seconds
     );
+}
+
+/// User plus system CPU seconds of this process (`RUSAGE_SELF`) or of its waited-for
+/// children (`RUSAGE_CHILDREN`).
+fn cpu_seconds(who: libc::c_int) -> f64 {
+    // SAFETY: an all-zero rusage is a valid value of this plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we own; `who` is one of the two constants.
+    let status = unsafe { libc::getrusage(who, &mut usage) };
+    assert_eq!(status, 0, "getrusage");
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 fn main() {
@@ -115,13 +140,16 @@ fn main() {
         inputs.len(),
         bytes as f64 / inputs.len() as f64
     );
-    println!("| How | Decoder | Inputs | Seconds | Inputs/s |\n|---|---|---:|---:|---:|");
+    println!(
+        "| How | Decoder | Inputs | Seconds | Inputs/s | CPU seconds (harness + worker) | Inputs/CPU-s |\n|---|---|---:|---:|---:|---:|---:|"
+    );
     for name in ["std", "reference"] {
         let decoder = decoders::by_name(name).expect("built in");
         row(
             "in process (built-in)",
             name,
             measure(Subject::InProcess(decoder.as_ref()), &inputs, budget),
+            None,
         );
     }
     let author = InProcess::new(&StdViaAuthorApi);
@@ -129,16 +157,27 @@ fn main() {
         "in process (author API)",
         "std",
         measure(Subject::InProcess(&author), &inputs, budget),
+        None,
     );
     for spec in &libraries {
         let (library, symbol) = spec.rsplit_once(':').expect("--lib LIB.so:SYMBOL");
         let mut config = NativeConfig::new(library.into(), symbol.into()).expect("own executable");
         config.hello_timeout = Duration::from_secs(30);
+        let children_before = cpu_seconds(libc::RUSAGE_CHILDREN);
         let native = NativeDecoder::start(config).unwrap_or_else(|e| panic!("{e}"));
+        let own_before = cpu_seconds(libc::RUSAGE_SELF);
+        let measured = measure(Subject::Native(&native), &inputs, budget);
+        let own = cpu_seconds(libc::RUSAGE_SELF) - own_before;
+        // The worker's CPU time is counted once it has exited and been waited for.
+        if let Some(note) = native.finish() {
+            panic!("{symbol}: {note}");
+        }
+        let worker = cpu_seconds(libc::RUSAGE_CHILDREN) - children_before;
         row(
             "--lib (worker process)",
             symbol,
-            measure(Subject::Native(&native), &inputs, budget),
+            measured,
+            Some((own, worker)),
         );
     }
     if list.as_os_str() == "none" {
@@ -167,6 +206,7 @@ fn main() {
                 "--cmd (adapter)",
                 &entry.name,
                 measure(Subject::External(&external), &inputs, budget),
+                None,
             ),
             Err(error) => eprintln!("skipping {}: {error}", entry.name),
         }

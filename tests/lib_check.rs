@@ -1,7 +1,8 @@
-//! `utf8conf check --lib`: a C library in a worker process. A deliberately misbehaving
-//! library (tests/c-lib/misbehaving.c, built here with the system C compiler) segfaults,
-//! aborts, hangs and breaks the header's rules on four inputs; each must become a
-//! finding for exactly that input while the check runs to the end.
+//! `utf8conf check --lib` and `utf8conf exhaustive --lib`: a C library in a worker
+//! process. A deliberately misbehaving library (tests/c-lib/misbehaving.c, built here
+//! with the system C compiler) segfaults, aborts, hangs and breaks the header's rules on
+//! four inputs; each must become a finding for exactly that input while the check runs
+//! to the end.
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
@@ -135,4 +136,58 @@ fn a_library_or_symbol_that_cannot_be_loaded_is_one_line_and_exit_2() {
         stderr.contains("has no symbol no_such_function"),
         "{stderr}"
     );
+}
+
+/// `exhaustive --lib` over every input up to 2 bytes: the library's two crashing inputs
+/// (`FF FF` segfaults, `C0 AF` aborts) are its only divergences, each on exactly that
+/// input, and every other input is compared like a built-in decoder's.
+#[test]
+fn exhaustive_runs_a_library_block_by_block_and_a_crash_is_one_divergence() {
+    let dir = scratch("exhaustive");
+    let library = build_library("misbehaving", &dir);
+    let out = dir.join("runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["exhaustive", "--max-len", "2", "--lib"])
+        .arg(&library)
+        .args(["--symbol", "misbehaving_decode", "--out"])
+        .arg(&out)
+        .output()
+        .expect("utf8conf runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let run = std::fs::read_dir(&out)
+        .unwrap()
+        .next()
+        .expect("one run directory")
+        .unwrap()
+        .path();
+    let read = |path: PathBuf| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let summary = read(run.join("summary.json"));
+    assert_eq!(summary["total_inputs"], 1 + 256 + 65_536);
+    assert_eq!(summary["divergent_inputs"], 2, "{summary:#}");
+    let comparisons = summary["comparisons"].as_array().unwrap();
+    assert_eq!(comparisons.len(), 1, "only the library: {comparisons:?}");
+    let counts = &comparisons[0];
+    assert_eq!(counts["decoder"], "misbehaving_decode");
+    assert_eq!(counts["inputs"], 65_793);
+    assert_eq!(counts["aspects"]["valid"]["compared"], 65_791);
+    assert_eq!(counts["aspects"]["valid"]["divergences"], 0);
+    assert_eq!(counts["aspects"]["valid_up_to"]["divergences"], 0);
+    assert_eq!(counts["aspects"]["crash"]["divergences"], 2);
+    let mut crashed: Vec<String> = summary["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| {
+            let report = read(
+                run.join("divergences")
+                    .join(format!("{}.json", id.as_str().unwrap())),
+            );
+            assert_eq!(report["aspect"], "crash", "{report:#}");
+            report["minimized_hex"].as_str().unwrap().to_string()
+        })
+        .collect();
+    crashed.sort();
+    assert_eq!(crashed, ["C0 AF", "FF FF"]);
 }

@@ -1,5 +1,6 @@
 /*
- * utf8conf adapter for the JDK's UTF-8 CharsetDecoder (protocol utf8conf/1).
+ * utf8conf adapter for the JDK's UTF-8 CharsetDecoder (protocol utf8conf/2; streaming in
+ * replace mode).
  *
  * Decoder: StandardCharsets.UTF_8.newDecoder(), the java.nio.charset decoder every
  * String(byte[], UTF_8) and InputStreamReader call goes through.
@@ -30,8 +31,17 @@
  *
  * Cannot report: errors after the first (report mode); positions in replace mode.
  *
+ * Streaming mode (replace mode only; docs/PROTOCOL.md): an input sent as chunk frames
+ * goes through a fresh REPLACE decoder the way java.nio callers stream (what
+ * InputStreamReader does): each chunk is appended to the bytes the previous call left
+ * unconsumed in its ByteBuffer and fed with decode(in, out, endOfInput = false); the end
+ * mark calls decode(in, out, true) and then flush(out). The chars each call wrote are the
+ * chunk's `emitted` list and the `flush`. `valid` comes from a REPORT decoder fed the same
+ * chunks the same way: false when any of its calls returned an error CoderResult.
+ *
  * Protocol: a hello line, then for each frame (4-byte little-endian length N, then N
- * bytes) exactly one JSON line, flushed; exit 0 at end of input.
+ * bytes) exactly one JSON line with its `seq`, flushed; exit 0 at end of input. A header
+ * with the top bit set is a chunk of a streamed input, 0xFFFFFFFF its end mark.
  */
 
 import java.io.BufferedInputStream;
@@ -51,6 +61,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 public final class Utf8Adapter {
+    /** Streaming mode's frame headers (docs/PROTOCOL.md, "Streaming mode"). */
+    private static final long CHUNK_FLAG = 0x80000000L;
+    private static final long END_MARK = 0xFFFFFFFFL;
+
     private final boolean replaceMode;
     private final CharsetDecoder reportingDecoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -73,19 +87,26 @@ public final class Utf8Adapter {
         DataInputStream in = new DataInputStream(new BufferedInputStream(System.in, 1 << 16));
         OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
 
-        StringBuilder hello = new StringBuilder("{\"protocol\":\"utf8conf/1\",\"name\":");
+        boolean streaming = adapter.replaceMode;
+        StringBuilder hello = new StringBuilder("{\"protocol\":\"utf8conf/2\",\"name\":");
         appendJsonString(hello, "java-" + mode);
         hello.append(",\"version\":");
         appendJsonString(hello, "java " + System.getProperty("java.version") + " ("
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version") + ")");
-        hello.append("}\n");
+        hello.append(",\"streaming\":").append(streaming).append("}\n");
         writeLine(out, hello);
 
         byte[] header = new byte[4];
+        long seq = 0;
+        Stream stream = null;
         while (true) {
             int got = in.read(header, 0, 4);
             if (got < 0) {
                 out.flush();
+                if (stream != null) {
+                    System.err.println("Utf8Adapter: end of input inside a streamed input");
+                    System.exit(2);
+                }
                 System.exit(0);
             }
             try {
@@ -94,17 +115,103 @@ public final class Utf8Adapter {
                 }
                 long length = (header[0] & 0xffL) | (header[1] & 0xffL) << 8
                         | (header[2] & 0xffL) << 16 | (header[3] & 0xffL) << 24;
+                StringBuilder answer;
+                if (streaming && length == END_MARK) {
+                    answer = (stream != null ? stream : new Stream()).finish();
+                    stream = null;
+                    writeLine(out, withSeq(answer, seq++));
+                    continue;
+                }
+                boolean chunk = streaming && (length & CHUNK_FLAG) != 0;
+                if (chunk) {
+                    length &= ~CHUNK_FLAG;
+                }
                 if (length > Integer.MAX_VALUE - 16) {
                     System.err.println("Utf8Adapter: frame too large for a Java array: " + length);
                     System.exit(2);
                 }
                 byte[] data = new byte[(int) length];
                 in.readFully(data);
-                writeLine(out, adapter.answer(data));
+                if (chunk) {
+                    stream = stream != null ? stream : new Stream();
+                    stream.feed(data);
+                    continue;
+                }
+                writeLine(out, withSeq(adapter.answer(data), seq++));
             } catch (EOFException truncated) {
                 System.err.println("Utf8Adapter: end of input inside a frame");
                 System.exit(2);
             }
+        }
+    }
+
+    /** The answer line with `"seq":N` as its first field. */
+    private static StringBuilder withSeq(StringBuilder answer, long seq) {
+        return answer.insert(1, "\"seq\":" + seq + ",");
+    }
+
+    /**
+     * One streamed input: a REPLACE decoder whose chars per call are reported, and a
+     * REPORT decoder fed the same chunks for validity. Each keeps the bytes its last call
+     * did not consume, as a caller of decode(in, out, false) must.
+     */
+    private static final class Stream {
+        private final CharsetDecoder replacing = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        private final CharsetDecoder reporting = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        private ByteBuffer replacingLeft = ByteBuffer.allocate(0);
+        private ByteBuffer reportingLeft = ByteBuffer.allocate(0);
+        private boolean valid = true;
+        private final StringBuilder emitted = new StringBuilder("[");
+        private boolean firstChunk = true;
+
+        /** decode(in, out, false) on the leftover bytes plus chunk, for both decoders. */
+        void feed(byte[] chunk) {
+            replacingLeft = append(replacingLeft, chunk);
+            CharBuffer chars = CharBuffer.allocate(replacingLeft.remaining() + 2);
+            CoderResult result = replacing.decode(replacingLeft, chars, false);
+            if (result.isOverflow()) {
+                throw new IllegalStateException("CharBuffer overflow feeding " + chunk.length + " bytes");
+            }
+            chars.flip();
+            emitted.append(firstChunk ? "" : ",");
+            firstChunk = false;
+            appendScalars(emitted, chars);
+            if (valid) {
+                reportingLeft = append(reportingLeft, chunk);
+                CharBuffer sink = CharBuffer.allocate(reportingLeft.remaining() + 2);
+                valid = !reporting.decode(reportingLeft, sink, false).isError();
+            }
+        }
+
+        /** decode(in, out, true) and flush(out), and the answer. */
+        StringBuilder finish() {
+            CharBuffer chars = CharBuffer.allocate(replacingLeft.remaining() + 2);
+            CoderResult atEnd = replacing.decode(replacingLeft, chars, true);
+            CoderResult flushed = replacing.flush(chars);
+            if (atEnd.isOverflow() || flushed.isOverflow()) {
+                throw new IllegalStateException("CharBuffer overflow at the end of a stream");
+            }
+            chars.flip();
+            if (valid) {
+                CharBuffer sink = CharBuffer.allocate(reportingLeft.remaining() + 2);
+                valid = !reporting.decode(reportingLeft, sink, true).isError()
+                        && !reporting.flush(sink).isError();
+            }
+            StringBuilder line = new StringBuilder("{\"valid\":").append(valid);
+            line.append(",\"emitted\":").append(emitted).append("],\"flush\":");
+            appendScalars(line, chars);
+            return line.append("}\n");
+        }
+
+        /** A buffer holding left's remaining bytes, then chunk, ready to read. */
+        private static ByteBuffer append(ByteBuffer left, byte[] chunk) {
+            ByteBuffer joined = ByteBuffer.allocate(left.remaining() + chunk.length);
+            joined.put(left).put(chunk).flip();
+            return joined;
         }
     }
 

@@ -15,6 +15,10 @@ if [ ! -f "$class" ] || [ -n "$(find "$here/Utf8Adapter.java" -newer "$class")" 
     staging=$(mktemp -d "$cache/build.XXXXXX")
     trap 'rm -rf "$staging"' EXIT
     javac -encoding UTF-8 -d "$staging" "$here/Utf8Adapter.java" >&2
+    # The nested classes first, the main class last: its presence means a full build.
+    for nested in "$staging"/Utf8Adapter\$*.class; do
+        mv -f "$nested" "$cache/"
+    done
     mv -f "$staging/Utf8Adapter.class" "$class"
     rm -rf "$staging"
 fi

@@ -1,5 +1,8 @@
 //! `utf8conf exhaustive`: every input up to `--max-len` bytes through the decoders
-//! ([`crate::exhaustive`]), or `--merge` of the run directories of its shards.
+//! ([`crate::exhaustive`]), or `--merge` of the run directories of its shards. With
+//! `--lib PATH --symbol NAME`, a C decoder (`include/utf8conf.h`) is checked too, in its
+//! restartable worker process as for `check --lib`, a block of the space per batch
+//! ([`crate::native::blocks`]).
 //!
 //! Exit codes as for `utf8conf run`: 0 no divergence, 1 divergences, 2 usage or I/O
 //! error (including shard directories that do not merge).
@@ -11,11 +14,14 @@ use clap::Args;
 
 use super::run::select_decoders;
 use super::CliError;
+use crate::decoders::Decoder;
 use crate::engine::progress::group_digits;
 use crate::exhaustive::collect::Finished;
 use crate::exhaustive::merge::merge;
 use crate::exhaustive::space::{Shard, Space, MAX_LEN_LIMIT};
 use crate::exhaustive::{run as run_exhaustive, ExhaustiveOptions};
+#[cfg(unix)]
+use crate::native::{blocks::BlockPrefetch, NativeConfig, NativeDecoder};
 
 /// Arguments of `utf8conf exhaustive`.
 #[derive(Debug, Args)]
@@ -25,9 +31,16 @@ pub struct ExhaustiveArgs {
           value_parser = clap::value_parser!(u8).range(0..=MAX_LEN_LIMIT as i64))]
     max_len: Option<u8>,
     /// Comma-separated decoders to compare with the reference [default: every built-in
-    /// decoder; see `utf8conf decoders`].
+    /// decoder, or none with --lib; see `utf8conf decoders`].
     #[arg(long, value_delimiter = ',')]
     decoders: Vec<String>,
+    /// A C or C++ decoder as a shared library exporting the function of
+    /// include/utf8conf.h, run in a restartable worker process (as for `check --lib`).
+    #[arg(long, value_name = "PATH", requires = "symbol")]
+    lib: Option<PathBuf>,
+    /// The exported decode function for --lib.
+    #[arg(long, value_name = "NAME", requires = "lib")]
+    symbol: Option<String>,
     /// Run only shard I of N (1-based, e.g. 2/4); run every shard, in any number of
     /// places, then `--merge` their run directories.
     #[arg(long, value_name = "I/N")]
@@ -39,7 +52,7 @@ pub struct ExhaustiveArgs {
     #[arg(long, default_value = "reports")]
     out: PathBuf,
     /// Merge the run directories of all shards of one space into a new run directory.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["max_len", "shard", "decoders", "threads"])]
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["max_len", "shard", "decoders", "threads", "lib"])]
     merge: Vec<PathBuf>,
 }
 
@@ -55,13 +68,20 @@ pub fn run(args: ExhaustiveArgs) -> Result<u8, CliError> {
         .ok_or_else(|| CliError("--max-len is required".into()))?;
     let space = Space::new(max_len as usize)
         .ok_or_else(|| CliError(format!("--max-len is at most {MAX_LEN_LIMIT}")))?;
-    let decoders = select_decoders(&args.decoders)?;
     let mut options = ExhaustiveOptions::new(space, &args.out);
     if let Some(shard) = args.shard {
         options.shard = shard;
     }
     if let Some(threads) = args.threads {
         options.threads = threads as usize;
+    }
+    let mut decoders = if args.lib.is_some() && args.decoders.is_empty() {
+        Vec::new()
+    } else {
+        select_decoders(&args.decoders)?
+    };
+    if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
+        decoders.push(library_decoder(library, symbol, options.threads)?);
     }
     let stop = options.stop.clone();
     // Ctrl-C: finish the blocks under way and write what was found (a second one quits).
@@ -85,6 +105,30 @@ pub fn run(args: ExhaustiveArgs) -> Result<u8, CliError> {
         .map_err(|e| CliError(format!("cannot write the run: {e}")))?;
     print_summary(&finished);
     Ok(finished.summary.exit_code)
+}
+
+/// The C decoder of `--lib`, started and ready for the exhaustive workers.
+#[cfg(unix)]
+fn library_decoder(
+    library: &std::path::Path,
+    symbol: &str,
+    threads: usize,
+) -> Result<Box<dyn Decoder>, CliError> {
+    let config = NativeConfig::new(library.to_path_buf(), symbol.to_string())
+        .map_err(|e| CliError(format!("cannot find the utf8conf executable: {e}")))?;
+    let native = NativeDecoder::start(config).map_err(|e| CliError(e.0))?;
+    let blocks = BlockPrefetch::new(native, threads).map_err(|e| CliError(e.0))?;
+    Ok(Box::new(blocks))
+}
+
+/// `--lib` needs a worker process, which is Unix-only.
+#[cfg(not(unix))]
+fn library_decoder(
+    _library: &std::path::Path,
+    _symbol: &str,
+    _threads: usize,
+) -> Result<Box<dyn Decoder>, CliError> {
+    Err(CliError("--lib is supported on Unix only".into()))
 }
 
 fn print_summary(finished: &Finished) {

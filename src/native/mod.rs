@@ -15,6 +15,7 @@
 //! next batch goes at full size again. A hang thus costs two answer timeouts, a crash one
 //! restart plus one round trip per remaining input of its batch.
 
+pub mod blocks;
 pub mod process;
 pub mod wire;
 pub mod worker;

@@ -16,6 +16,8 @@ use crate::outcome::Outcome;
 
 /// Bytes of the worker's stderr kept for messages.
 const STDERR_TAIL_BYTES: usize = 2048;
+/// Bytes read from the worker's answers per `read` call.
+const READ_CHUNK: usize = 1 << 16;
 
 /// A started worker.
 pub struct WorkerProcess {
@@ -213,13 +215,14 @@ impl WorkerProcess {
                 Progress::Ended
             };
         }
-        let mut chunk = [0u8; 1 << 16];
-        match self.stdout.read(&mut chunk) {
+        // Straight into the buffer's tail: no copy through a stack chunk.
+        let start = self.buffer.len();
+        self.buffer.resize(start + READ_CHUNK, 0);
+        let read = self.stdout.read(&mut self.buffer[start..]);
+        self.buffer.truncate(start + *read.as_ref().unwrap_or(&0));
+        match read {
             Ok(0) | Err(_) => Progress::Ended,
-            Ok(n) => {
-                self.buffer.extend_from_slice(&chunk[..n]);
-                Progress::Data
-            }
+            Ok(_) => Progress::Data,
         }
     }
 

@@ -37,32 +37,54 @@ pub fn encode_batch(inputs: &[&[u8]], out: &mut Vec<u8>) {
     }
 }
 
-/// Reads one batch request; `None` at a clean end of input (no more batches).
-pub fn read_batch(reader: &mut impl Read) -> io::Result<Option<Vec<Vec<u8>>>> {
+/// One batch request as read: every input's bytes one after the other, and where each
+/// ends. Reused from batch to batch, so reading a batch allocates nothing once the
+/// buffers have grown to the batch size.
+#[derive(Debug, Default)]
+pub struct Batch {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    /// The inputs, in order.
+    pub fn inputs(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(start, end)| &self.bytes[start..end])
+    }
+}
+
+/// Reads one batch request into `batch`; `false` at a clean end of input (no more
+/// batches).
+pub fn read_batch(reader: &mut impl Read, batch: &mut Batch) -> io::Result<bool> {
     let mut word = [0u8; 4];
     match reader.read_exact(&mut word) {
         Ok(()) => {}
-        Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(false),
         Err(error) => return Err(error),
     }
     let count = u32::from_le_bytes(word) as usize;
-    let mut inputs = Vec::with_capacity(count.min(1 << 16));
-    let mut total = 0usize;
+    batch.bytes.clear();
+    batch.ends.clear();
+    batch.ends.reserve(count.min(1 << 16));
     for _ in 0..count {
         reader.read_exact(&mut word)?;
         let len = u32::from_le_bytes(word) as usize;
-        total = total.saturating_add(len);
-        if total > MAX_BATCH_BYTES {
+        let start = batch.bytes.len();
+        let end = start.saturating_add(len);
+        if end > MAX_BATCH_BYTES {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "batch larger than 1 GiB",
             ));
         }
-        let mut input = vec![0u8; len];
-        reader.read_exact(&mut input)?;
-        inputs.push(input);
+        batch.bytes.resize(end, 0);
+        reader.read_exact(&mut batch.bytes[start..])?;
+        batch.ends.push(end);
     }
-    Ok(Some(inputs))
+    Ok(true)
 }
 
 /// Appends the hello record.
@@ -181,10 +203,15 @@ mod tests {
         let inputs: Vec<&[u8]> = vec![b"", b"a", &[0xF0, 0x9F, 0x98, 0x80]];
         let mut bytes = Vec::new();
         encode_batch(&inputs, &mut bytes);
+        encode_batch(&inputs[1..], &mut bytes);
         let mut reader = bytes.as_slice();
-        let read = read_batch(&mut reader).unwrap().unwrap();
-        assert_eq!(read, inputs.iter().map(|i| i.to_vec()).collect::<Vec<_>>());
-        assert_eq!(read_batch(&mut reader).unwrap(), None);
+        let mut batch = Batch::default();
+        assert!(read_batch(&mut reader, &mut batch).unwrap());
+        assert_eq!(batch.inputs().collect::<Vec<_>>(), inputs);
+        // The buffers are reused: the second batch holds only its own inputs.
+        assert!(read_batch(&mut reader, &mut batch).unwrap());
+        assert_eq!(batch.inputs().collect::<Vec<_>>(), &inputs[1..]);
+        assert!(!read_batch(&mut reader, &mut batch).unwrap());
     }
 
     #[test]

@@ -66,17 +66,18 @@ pub fn serve(library: &Path, symbol: &str) -> u8 {
     let mut stdin = BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = Vec::with_capacity(1 << 20);
     let mut scalars: Vec<u32> = Vec::new();
+    let mut batch = wire::Batch::default();
     loop {
-        let batch = match wire::read_batch(&mut stdin) {
-            Ok(Some(batch)) => batch,
-            Ok(None) => return 0,
+        match wire::read_batch(&mut stdin, &mut batch) {
+            Ok(true) => {}
+            Ok(false) => return 0,
             Err(error) => {
                 eprintln!("utf8conf lib-worker: reading a batch: {error}");
                 return 2;
             }
-        };
+        }
         out.clear();
-        for input in &batch {
+        for input in batch.inputs() {
             answer_one(decode, input, &mut scalars, &mut out);
         }
         if answers

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Streaming mode of the shipped adapters (docs/PROTOCOL.md, "Streaming mode"): for each
+# adapter whose hello offers `"streaming": true` (CPython's incremental decoder, Node's
+# TextDecoder with {stream: true}, the JDK's CharsetDecoder, Go's FullRune/DecodeRune
+# loop, ICU's ucnv_toUnicode with flush=FALSE), `utf8conf adapter-test` must pass and
+# `utf8conf check --stream` must complete with a streaming section whose feeds all
+# answered and which has no split-point departure (every shipped streaming decoder is
+# split-point equivalent; promptness departures are findings, listed in the README).
+# Installs the toolchains with apt-get when they are missing (adapters/go/run.sh
+# installs Go itself). Reports go to reports/ci-stream-<name>/ (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+step() { printf '\n=== %s\n' "$*"; }
+
+missing=()
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
+command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+pkg-config --exists icu-uc 2>/dev/null || missing+=(libicu-dev)
+if [ "${#missing[@]}" -gt 0 ]; then
+  step "installing ${missing[*]}"
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+step "cargo build --release (the utf8conf binary)"
+cargo build --release --quiet
+BIN=target/release/utf8conf
+
+run() {
+  local name="$1" cmd="$2"
+  step "$name: utf8conf adapter-test --cmd '$cmd'"
+  "$BIN" adapter-test --cmd "$cmd"
+  step "$name: utf8conf check --stream --cmd '$cmd'"
+  local out="reports/ci-stream-$name" status=0
+  rm -rf "$out"
+  "$BIN" check --stream --quiet --cmd "$cmd" --out "$out" || status=$?
+  if [ "$status" -ge 2 ]; then
+    echo "$name: check --stream failed with exit status $status" >&2
+    exit "$status"
+  fi
+  python3 - "$name" "$out/conformance.json" <<'PY'
+import json, sys
+name, path = sys.argv[1], sys.argv[2]
+section = json.load(open(path)).get("streaming")
+if section is None:
+    sys.exit(f"{name}: the report has no streaming section")
+print(f"{name}: {section['inputs']} inputs, {section['feeds']} feeds, "
+      f"{section['failed_feeds']} failed; split-point departures "
+      f"{section['split_point_departures']}; promptness departures "
+      f"{section['promptness_departures']} ({section['promptness_not_graded']} not graded)")
+if section["failed_feeds"] or section["split_point_departures"] or section.get("stopped"):
+    sys.exit(f"{name}: streaming mode broken (see {path})")
+PY
+}
+
+run python 'python3 adapters/python.py'
+run node-replace 'node adapters/node.js replace'
+run java-replace 'adapters/java/run.sh replace'
+run go-range 'adapters/go/run.sh range'
+run icu 'adapters/icu.sh'
