@@ -24,6 +24,7 @@
 pub mod collect;
 pub mod merge;
 pub mod space;
+mod tally;
 
 use std::collections::{BTreeMap, HashMap};
 use std::io;
@@ -45,6 +46,7 @@ use crate::reference::{Decoded, Reference};
 
 use collect::Collector;
 use space::{Block, Shard, Space};
+use tally::{count_comparison, Tally};
 
 pub use crate::report::summary::AspectCounters;
 
@@ -253,45 +255,40 @@ impl<'d> Worker<'d> {
         let len = block.len;
         let count = block.count as usize;
         let (inputs, decoded) = (&self.inputs, &self.decoded);
-        let mut counters = AspectCounters::default();
+        let mut tally = Tally::new();
         let mut divergent: Vec<(usize, Checked)> = Vec::new();
         let outcome = &mut self.outcome;
         let batch = contained(|| {
             for i in 0..count {
                 let input = &inputs[i * len..(i + 1) * len];
-                let comparison = match decoder.decode_into(input, outcome) {
-                    Ok(()) => compare(capabilities, outcome, &decoded[i]),
-                    Err(failure) => {
-                        divergent.push((
-                            i,
-                            Checked {
-                                comparison: Comparison::failure(Aspect::of_failure(failure.kind)),
-                                failure: Some(failure.message),
-                            },
-                        ));
-                        count_comparison(
-                            &mut counters,
-                            &divergent.last().expect("pushed").1.comparison,
-                        );
-                        continue;
-                    }
-                };
-                count_comparison(&mut counters, &comparison);
-                if comparison.primary.is_some() {
-                    divergent.push((
-                        i,
+                let checked = match decoder.decode_into(input, outcome) {
+                    Ok(()) => {
+                        let comparison = compare(capabilities, outcome, &decoded[i]);
+                        tally.add(&comparison);
+                        if comparison.primary.is_none() {
+                            continue;
+                        }
                         Checked {
                             comparison,
                             failure: None,
-                        },
-                    ));
-                }
+                        }
+                    }
+                    Err(failure) => {
+                        let comparison = Comparison::failure(Aspect::of_failure(failure.kind));
+                        tally.add(&comparison);
+                        Checked {
+                            comparison,
+                            failure: Some(failure.message),
+                        }
+                    }
+                };
+                divergent.push((i, checked));
             }
         });
-        if batch.is_err() {
+        let counters = if batch.is_err() {
             // A panic: replay the block input by input, each contained.
             *outcome = Outcome::verdict(decoder.name(), true);
-            counters = AspectCounters::default();
+            let mut counters = AspectCounters::default();
             divergent.clear();
             for i in 0..count {
                 let input = &inputs[i * len..(i + 1) * len];
@@ -301,7 +298,10 @@ impl<'d> Worker<'d> {
                     divergent.push((i, checked));
                 }
             }
-        }
+            counters
+        } else {
+            tally.counters()
+        };
         result.counters[index] = counters;
         self.note_divergences(index, block, divergent, result);
     }
@@ -354,19 +354,5 @@ impl<'d> Worker<'d> {
                 }
             }
         }
-    }
-}
-
-/// Counts one comparison as the engine does: every input under `crash` (the "did it
-/// answer" aspect), every compared aspect, every divergence.
-fn count_comparison(counters: &mut AspectCounters, comparison: &Comparison) {
-    counters[Aspect::Crash.index()].compared += 1;
-    for aspect in comparison.compared.iter() {
-        if aspect != Aspect::Crash {
-            counters[aspect.index()].compared += 1;
-        }
-    }
-    for aspect in comparison.diverged.iter() {
-        counters[aspect.index()].divergences += 1;
     }
 }
