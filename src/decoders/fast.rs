@@ -11,7 +11,8 @@
 //!
 //! A one-shot backend reports `valid`, `valid_up_to` and `error_len` from its validator,
 //! and `scalars` from its UTF-32 kernel when the kernel reports success, else from its
-//! lossy decoder. So the kernel is checked on every well-formed input (a wrong scalar, or
+//! lossy decoder (`decode_lossy_into`, which `decode_lossy` shares all but its output
+//! buffer with, into a reused buffer). So the kernel is checked on every well-formed input (a wrong scalar, or
 //! a failure on good input, leaves other scalars than the reference's), and the lossy
 //! decoder on every ill-formed one; a kernel that accepts ill-formed input returns
 //! scalars without U+FFFD, which differ too.
@@ -21,12 +22,18 @@ use std::cell::RefCell;
 use super::streaming::{Chunked, StreamingDecoder};
 use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
 use crate::fast::stream::{Collected, StreamDecoder};
-use crate::fast::{decode_lossy_with, decode_utf32_with, validate_with, Backend};
+use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The version string of the fast decoder: it is part of this crate.
 fn own_version(backend: Backend) -> String {
     format!("utf8conf {} ({backend})", env!("CARGO_PKG_VERSION"))
+}
+
+thread_local! {
+    /// The lossy decode's text, reused from input to input (`decode_lossy_into`), so
+    /// that decoding allocates nothing once the buffers have grown.
+    static LOSSY: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// One backend of the fast decoder, or the dispatched entry points.
@@ -67,9 +74,9 @@ impl Decoder for FastDecoder {
 
     fn description(&self) -> &str {
         if self.dispatched {
-            "utf8conf fast decoder, dispatched: validate (strict), decode_utf32 / decode_lossy (scalars)"
+            "utf8conf fast decoder, dispatched: validate (strict), decode_utf32 / decode_lossy_into (scalars)"
         } else {
-            "utf8conf fast decoder, one backend: validate_with (strict), decode_utf32_with / decode_lossy_with (scalars)"
+            "utf8conf fast decoder, one backend: validate_with (strict), decode_utf32_with / decode_lossy_into_with (scalars)"
         }
     }
 
@@ -107,12 +114,18 @@ impl Decoder for FastDecoder {
         };
         if kernel.is_err() && strict.is_err() {
             scalars.clear();
-            let lossy = if self.dispatched {
-                crate::fast::decode_lossy(input)
-            } else {
-                decode_lossy_with(self.backend, input).ok_or_else(unavailable)?
-            };
-            scalars.extend(lossy.chars().map(u32::from));
+            LOSSY.with(|text| {
+                let mut text = text.borrow_mut();
+                text.clear();
+                if self.dispatched {
+                    crate::fast::decode_lossy_into(input, &mut text);
+                } else {
+                    decode_lossy_into_with(self.backend, input, &mut text)
+                        .ok_or_else(unavailable)?;
+                }
+                scalars.extend(text.chars().map(u32::from));
+                Ok(())
+            })?;
         }
         outcome.scalars = Some(scalars);
         Ok(())

@@ -30,6 +30,23 @@ impl Tally {
         }
     }
 
+    /// Forgets every input counted.
+    pub(super) fn clear(&mut self) {
+        self.agreeing = [0; 256];
+        self.counters = AspectCounters::default();
+    }
+
+    /// Adds the counts of `other`.
+    pub(super) fn absorb(&mut self, other: &Tally) {
+        for (total, count) in self.agreeing.iter_mut().zip(&other.agreeing) {
+            *total += count;
+        }
+        for (total, count) in self.counters.iter_mut().zip(&other.counters) {
+            total.compared += count.compared;
+            total.divergences += count.divergences;
+        }
+    }
+
     /// Counts one input's comparison.
     #[inline]
     pub(super) fn add(&mut self, comparison: &Comparison) {
@@ -61,7 +78,7 @@ impl Tally {
 
 /// Counts one comparison as the engine does: every input under `crash` (the "did it
 /// answer" aspect), every compared aspect, every divergence.
-pub(super) fn count_comparison(counters: &mut AspectCounters, comparison: &Comparison) {
+fn count_comparison(counters: &mut AspectCounters, comparison: &Comparison) {
     counters[Aspect::Crash.index()].compared += 1;
     for aspect in comparison.compared.iter() {
         if aspect != Aspect::Crash {
@@ -97,15 +114,23 @@ mod tests {
         ];
         for decoder in builtin().into_iter().chain(mutants::all()) {
             let capabilities = decoder.capabilities();
-            let mut tally = Tally::new();
+            // Half the inputs in a second tally, absorbed: the same counts.
+            let (mut tally, mut half) = (Tally::new(), Tally::new());
             let mut expected = AspectCounters::default();
-            for input in inputs {
+            for (i, input) in inputs.into_iter().enumerate() {
                 let outcome = decoder.decode(input).unwrap();
                 let comparison = compare(capabilities, &outcome, &reference.decode(input));
-                tally.add(&comparison);
+                if i % 2 == 0 {
+                    tally.add(&comparison);
+                } else {
+                    half.add(&comparison);
+                }
                 count_comparison(&mut expected, &comparison);
             }
+            tally.absorb(&half);
             assert_eq!(tally.counters(), expected, "{}", decoder.name());
+            tally.clear();
+            assert_eq!(tally.counters(), AspectCounters::default());
         }
     }
 }

@@ -221,7 +221,14 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
         match first_bad_block::<V>(bytes) {
             None => Ok(()),
             Some(block_start) => {
-                let restart = first_flagged_byte::<V>(bytes, block_start)
+                // No whole vector from `block_start` (a short input): nothing for
+                // `first_flagged_byte` to look at.
+                let flagged = if bytes.len() - block_start >= V::BYTES {
+                    first_flagged_byte::<V>(bytes, block_start)
+                } else {
+                    None
+                };
+                let restart = flagged
                     .map(|flagged| dfa::boundary_before(bytes, flagged.saturating_sub(3)))
                     .unwrap_or_else(|| dfa::boundary_before(bytes, block_start));
                 dfa::validate_from(bytes, restart)
@@ -341,10 +348,18 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
         }
         if pos < len {
             // The last partial block, padded with zeros (ASCII): a character cut off by the
-            // end of input is then followed by 00, which the lookup flags.
-            let mut padded = [0u8; BLOCK];
-            padded[..len - pos].copy_from_slice(&bytes[pos..]);
-            if scan.block(&lookup, padded.as_ptr()).any_bit_set() {
+            // end of input is then followed by 00, which the lookup flags. One masked load
+            // where the vector is the whole block and the instruction set has one
+            // (SAFETY: `len - pos` bytes are readable at `pos`), else a zeroed copy.
+            let error = match V::load_prefix(bytes.as_ptr().add(pos), len - pos) {
+                Some(input) if V::BYTES == BLOCK => scan.vector_block(&lookup, input),
+                _ => {
+                    let mut padded = [0u8; BLOCK];
+                    padded[..len - pos].copy_from_slice(&bytes[pos..]);
+                    scan.block(&lookup, padded.as_ptr())
+                }
+            };
+            if error.any_bit_set() {
                 return Some(pos);
             }
         } else if scan.maybe_incomplete && scan.previous_incomplete.any_bit_set() {
@@ -417,6 +432,23 @@ impl<V: Vector> Scan<V> {
                 self.previous = input;
                 i += 1;
             }
+            self.previous_incomplete = incomplete_tail(self.previous);
+            self.maybe_incomplete = true;
+            error
+        }
+    }
+
+    /// [`Scan::block`] for a block that is one vector (`V::BYTES == BLOCK`), already
+    /// loaded.
+    ///
+    /// # Safety
+    /// The backend available.
+    #[inline(always)]
+    unsafe fn vector_block(&mut self, lookup: &Lookup<V>, input: V) -> V {
+        debug_assert_eq!(V::BYTES, BLOCK);
+        unsafe {
+            let error = lookup.check(input, self.previous);
+            self.previous = input;
             self.previous_incomplete = incomplete_tail(self.previous);
             self.maybe_incomplete = true;
             error

@@ -116,6 +116,21 @@ pub unsafe trait Vector: Copy {
     /// The implementing backend's instruction set must be available; `ptr` valid for
     /// writes of `BYTES` bytes.
     unsafe fn store_unaligned(self, ptr: *mut u8);
+    /// The `len` bytes at `ptr` (`len < BYTES`) followed by zeros, loaded without reading
+    /// the bytes after them, where the instruction set has such a load (a masked load);
+    /// `None` otherwise, and the caller copies them into a zeroed buffer. (Reading a
+    /// vector straight after narrower stores into it stalls the load: store-to-load
+    /// forwarding fails, which made the last partial block cost more than a whole short
+    /// input's validation.)
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `ptr` valid for
+    /// reads of `len` bytes.
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
+        let _ = (ptr, len);
+        None
+    }
 }
 
 /// Compile-time check of [`Vector::BYTES`]: evaluated (and so a build error if false)
