@@ -95,6 +95,16 @@ unsafe impl Vector for __m256i {
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm256_storeu_si256(ptr as *mut __m256i, self) }
     }
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
+        if len > 16 {
+            return None;
+        }
+        // SAFETY: `len <= 16` bytes readable at `ptr` (the caller's contract).
+        let (lo, hi) = unsafe { super::vector::read_short(ptr, len) };
+        // SAFETY: the backend is available (the trait's contract).
+        Some(unsafe { _mm256_set_epi64x(0, 0, hi as i64, lo as i64) })
+    }
 }
 
 /// Validates `bytes` (see [`super::validate()`]).

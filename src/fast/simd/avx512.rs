@@ -106,8 +106,11 @@ unsafe impl Vector for __m512i {
     }
     #[inline(always)]
     unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
-        debug_assert!(len < 64);
-        let mask = (1u64 << len) - 1;
+        let mask = if len >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
         // SAFETY: a masked load reads only the bytes whose mask bit is set, the first
         // `len`, which the caller guarantees readable; the others are zeroed, not read
         // (masked-off elements never fault, Intel SDM "VMOVDQU8").

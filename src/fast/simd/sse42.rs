@@ -86,6 +86,16 @@ unsafe impl Vector for __m128i {
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm_storeu_si128(ptr as *mut __m128i, self) }
     }
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
+        if len > 16 {
+            return None;
+        }
+        // SAFETY: `len <= 16` bytes readable at `ptr` (the caller's contract).
+        let (lo, hi) = unsafe { super::vector::read_short(ptr, len) };
+        // SAFETY: the backend is available (the trait's contract).
+        Some(unsafe { _mm_set_epi64x(hi as i64, lo as i64) })
+    }
 }
 
 /// The SSE4.1 16-byte kernel, shared by the AVX2 and AVX-512 backends (which compile it

@@ -348,12 +348,18 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
         }
         if pos < len {
             // The last partial block, padded with zeros (ASCII): a character cut off by the
-            // end of input is then followed by 00, which the lookup flags. One masked load
-            // where the vector is the whole block and the instruction set has one
-            // (SAFETY: `len - pos` bytes are readable at `pos`), else a zeroed copy.
-            let error = match V::load_prefix(bytes.as_ptr().add(pos), len - pos) {
-                Some(input) if V::BYTES == BLOCK => scan.vector_block(&lookup, input),
-                _ => {
+            // end of input is then followed by 00, which the lookup flags. When the bytes
+            // fit in the first vector, that vector from `load_prefix` (SAFETY: `len - pos`
+            // bytes are readable at `pos`) and zeros; else a zeroed copy.
+            let tail = len - pos;
+            let first = if tail <= V::BYTES {
+                V::load_prefix(bytes.as_ptr().add(pos), tail)
+            } else {
+                None
+            };
+            let error = match first {
+                Some(first) => scan.leading_vector_block(&lookup, first),
+                None => {
                     let mut padded = [0u8; BLOCK];
                     padded[..len - pos].copy_from_slice(&bytes[pos..]);
                     scan.block(&lookup, padded.as_ptr())
@@ -438,17 +444,23 @@ impl<V: Vector> Scan<V> {
         }
     }
 
-    /// [`Scan::block`] for a block that is one vector (`V::BYTES == BLOCK`), already
-    /// loaded.
+    /// [`Scan::block`] for a block that is `first` followed by zeros.
     ///
     /// # Safety
     /// The backend available.
     #[inline(always)]
-    unsafe fn vector_block(&mut self, lookup: &Lookup<V>, input: V) -> V {
-        debug_assert_eq!(V::BYTES, BLOCK);
+    unsafe fn leading_vector_block(&mut self, lookup: &Lookup<V>, first: V) -> V {
+        // SAFETY: the backend is available (this function's contract); no memory access.
         unsafe {
-            let error = lookup.check(input, self.previous);
-            self.previous = input;
+            let mut error = lookup.check(first, self.previous);
+            self.previous = first;
+            let mut i = 1;
+            while i < BLOCK / V::BYTES {
+                let zeros = V::splat(0);
+                error = error.or(lookup.check(zeros, self.previous));
+                self.previous = zeros;
+                i += 1;
+            }
             self.previous_incomplete = incomplete_tail(self.previous);
             self.maybe_incomplete = true;
             error
