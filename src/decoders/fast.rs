@@ -21,7 +21,7 @@ use std::cell::RefCell;
 
 use super::streaming::{Chunked, StreamingDecoder};
 use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
-use crate::fast::stream::{Collected, StreamDecoder};
+use crate::fast::stream::{ErrorUnit as StreamUnit, Sink, StreamDecoder};
 use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
@@ -157,11 +157,6 @@ impl FastStream {
     }
 }
 
-thread_local! {
-    /// The sink of the streaming decoder, reused from input to input.
-    static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
-}
-
 impl StreamingDecoder for FastStream {
     fn name(&self) -> &str {
         &self.name
@@ -181,32 +176,51 @@ impl StreamingDecoder for FastStream {
 
     fn decode_chunks(&self, chunks: &[&[u8]], outcome: &mut Outcome) {
         reset_outcome(outcome, &self.name);
-        let mut scalars = reuse_scalars(outcome);
-        let mut errors = reuse_errors(outcome);
-        COLLECTED.with(|collected| {
-            let mut collected = collected.borrow_mut();
-            collected.text.clear();
-            collected.errors.clear();
-            let mut decoder = StreamDecoder::with_backend(self.backend)
-                .expect("FastStream is made only for available backends");
-            for chunk in chunks {
-                decoder.feed(chunk, &mut *collected);
-            }
-            decoder.finish(&mut *collected);
-            scalars.extend(collected.text.chars().map(u32::from));
-            if let Some(first) = collected.errors.first() {
-                outcome.valid = false;
-                outcome.valid_up_to = Some(first.offset as usize);
-                outcome.error_len = Some(ErrorLen::new(first.len, first.at_end));
-            }
-            errors.extend(collected.errors.iter().map(|unit| ErrorUnit {
-                offset: unit.offset as usize,
-                len: unit.len,
-                category: None,
-            }));
+        let mut sink = OutcomeSink {
+            scalars: reuse_scalars(outcome),
+            errors: reuse_errors(outcome),
+            first_at_end: false,
+        };
+        let mut decoder = StreamDecoder::with_backend(self.backend)
+            .expect("FastStream is made only for available backends");
+        for chunk in chunks {
+            decoder.feed(chunk, &mut sink);
+        }
+        decoder.finish(&mut sink);
+        if let Some(first) = sink.errors.first() {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(first.offset);
+            outcome.error_len = Some(ErrorLen::new(first.len, sink.first_at_end));
+        }
+        outcome.scalars = Some(sink.scalars);
+        outcome.errors = Some(sink.errors);
+    }
+}
+
+/// The streaming decoder's [`Sink`], writing straight into an outcome's buffers: the
+/// text as scalars, the error units as the outcome's units.
+struct OutcomeSink {
+    scalars: Vec<u32>,
+    errors: Vec<ErrorUnit>,
+    /// Whether the first error unit is cut off by the end of input (`at_end`).
+    first_at_end: bool,
+}
+
+impl Sink for OutcomeSink {
+    fn text(&mut self, text: &str) {
+        self.scalars.extend(text.chars().map(u32::from));
+    }
+
+    fn error(&mut self, unit: StreamUnit) {
+        self.scalars.push(crate::outcome::REPLACEMENT);
+        if self.errors.is_empty() {
+            self.first_at_end = unit.at_end;
+        }
+        self.errors.push(ErrorUnit {
+            offset: unit.offset as usize,
+            len: unit.len,
+            category: None,
         });
-        outcome.scalars = Some(scalars);
-        outcome.errors = Some(errors);
     }
 }
 

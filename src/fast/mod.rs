@@ -150,8 +150,26 @@ impl Backend {
     }
 
     /// Whether this backend is compiled for this architecture and its instructions
-    /// exist on this CPU (runtime detection, cached by std).
+    /// exist on this CPU (runtime detection, done once for every backend and cached: it
+    /// is asked on every call of the `*_with` functions).
+    #[inline]
     pub fn is_available(self) -> bool {
+        // Bit `backend as u8` set when that backend is available; `DETECTED` once done.
+        const DETECTED: u8 = 0x80;
+        static AVAILABLE: AtomicU8 = AtomicU8::new(0);
+        let mut bits = AVAILABLE.load(Ordering::Relaxed);
+        if bits & DETECTED == 0 {
+            bits = Backend::all()
+                .iter()
+                .filter(|backend| backend.detect())
+                .fold(DETECTED, |bits, &backend| bits | 1 << backend as u8);
+            AVAILABLE.store(bits, Ordering::Relaxed);
+        }
+        bits & 1 << self as u8 != 0
+    }
+
+    /// [`Backend::is_available`], detected now (std caches each feature test).
+    fn detect(self) -> bool {
         match self {
             Backend::Scalar => true,
             #[cfg(target_arch = "x86_64")]
