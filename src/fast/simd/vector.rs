@@ -234,37 +234,6 @@ pub const fn assemble_lane(lane: u32, payload: u32) -> u32 {
     low_half + 4096 * high_half
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn assemble_lane_matches_char_decoding() {
-        // Every 7th scalar natively; a sparser sample under Miri, which is slow.
-        let stride = if cfg!(miri) { 4099 } else { 7 };
-        for scalar in (0..=0x10FFFFu32).step_by(stride).filter_map(char::from_u32) {
-            let mut buf = [0u8; 4];
-            let encoded = scalar.encode_utf8(&mut buf).as_bytes();
-            let mut lane = 0u32;
-            let mut payload = 0u32;
-            for (i, &byte) in encoded.iter().rev().enumerate() {
-                lane |= (byte as u32) << (8 * i);
-                let mask = if i + 1 < encoded.len() {
-                    0x3F
-                } else {
-                    [0x7F, 0x1F, 0x0F, 0x07][encoded.len() - 1]
-                };
-                payload |= mask << (8 * i);
-            }
-            assert_eq!(
-                assemble_lane(lane, payload),
-                scalar as u32,
-                "{encoded:02X?}"
-            );
-        }
-    }
-}
-
 /// The `len <= 16` bytes at `ptr` as two little-endian `u64` (bytes 0 to 7, 8 to 15),
 /// zeros after them, read with at most two loads that stay inside the `len` bytes
 /// (overlapping ones, whose common bytes agree), so no buffer is stored and reloaded.
@@ -294,6 +263,50 @@ pub(crate) unsafe fn read_short(ptr: *const u8, len: usize) -> (u64, u64) {
                 0,
             ),
             _ => (0, 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assemble_lane_matches_char_decoding() {
+        // Every 7th scalar natively; a sparser sample under Miri, which is slow.
+        let stride = if cfg!(miri) { 4099 } else { 7 };
+        for scalar in (0..=0x10FFFFu32).step_by(stride).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let encoded = scalar.encode_utf8(&mut buf).as_bytes();
+            let mut lane = 0u32;
+            let mut payload = 0u32;
+            for (i, &byte) in encoded.iter().rev().enumerate() {
+                lane |= (byte as u32) << (8 * i);
+                let mask = if i + 1 < encoded.len() {
+                    0x3F
+                } else {
+                    [0x7F, 0x1F, 0x0F, 0x07][encoded.len() - 1]
+                };
+                payload |= mask << (8 * i);
+            }
+            assert_eq!(
+                assemble_lane(lane, payload),
+                scalar as u32,
+                "{encoded:02X?}"
+            );
+        }
+    }
+
+    #[test]
+    fn read_short_reads_exactly_the_bytes_given() {
+        let bytes: Vec<u8> = (1..=16).map(|b| b * 15).collect();
+        for len in 0..=16 {
+            let mut expected = [0u8; 16];
+            expected[..len].copy_from_slice(&bytes[..len]);
+            // SAFETY: `len <= 16` bytes of `bytes` are readable.
+            let (lo, hi) = unsafe { super::read_short(bytes.as_ptr(), len) };
+            assert_eq!(lo.to_le_bytes(), expected[..8], "len {len}");
+            assert_eq!(hi.to_le_bytes(), expected[8..], "len {len}");
         }
     }
 }
