@@ -118,7 +118,7 @@ pub unsafe trait Vector: Copy {
     unsafe fn store_unaligned(self, ptr: *mut u8);
     /// The `len` bytes at `ptr` (`len <= BYTES`) followed by zeros, loaded without reading
     /// the bytes after them: with a masked load where the instruction set has one, or
-    /// from [`read_short`] for up to 16 bytes; `None` otherwise, and the caller copies
+    /// from two `u64` read in place for up to 16 bytes; `None` otherwise, and the caller copies
     /// them into a zeroed buffer. (Reading a vector straight after narrower stores into
     /// it stalls the load: store-to-load forwarding fails, which made the last partial
     /// block cost more than a whole short input's validation.)
