@@ -121,6 +121,21 @@ impl AspectSet {
         self.0 & (1 << aspect.index()) != 0
     }
 
+    /// The set as a bit mask: bit [`Aspect::index`] for each aspect in it.
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set of a bit mask made by [`AspectSet::bits`].
+    pub fn from_bits(bits: u8) -> AspectSet {
+        AspectSet(bits)
+    }
+
+    /// True when the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
     /// The aspects in the set, in [`Aspect::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Aspect> {
         Aspect::ALL.into_iter().filter(move |&a| self.contains(a))

@@ -63,6 +63,15 @@ impl Checker {
             expected.is_none(),
             "decode_lossy borrows exactly when well-formed, {backend}"
         );
+
+        // Into a reused buffer: appended after what it holds, equal to the `Cow`.
+        let mut text = String::from("prefix");
+        fast::decode_lossy_into_with(backend, bytes, &mut text).unwrap();
+        assert_eq!(
+            &text["prefix".len()..],
+            expected_lossy,
+            "decode_lossy_into, {backend}, {bytes:02X?}"
+        );
     }
 }
 
@@ -304,4 +313,7 @@ fn public_functions_use_an_available_backend() {
     let error = fast::validate(invalid).unwrap_err();
     assert_eq!((error.valid_up_to(), error.error_len()), (2, None));
     assert_eq!(fast::decode_lossy(invalid), "ok\u{FFFD}");
+    let mut text = String::new();
+    fast::decode_lossy_into(invalid, &mut text);
+    assert_eq!(text, "ok\u{FFFD}");
 }

@@ -34,6 +34,15 @@ fn check(backend: Backend, bytes: &[u8]) {
         "decode_lossy, {backend}, {bytes:02X?}"
     );
 
+    // Into a caller's buffer, appended after what it holds.
+    let mut text = String::from("x");
+    fast::decode_lossy_into_with(backend, bytes, &mut text).unwrap();
+    let lossy_into: Vec<u32> = text[1..].chars().map(u32::from).collect();
+    assert_eq!(
+        lossy_into, reference.scalars,
+        "decode_lossy_into, {backend}, {bytes:02X?}"
+    );
+
     let mut scalars = Vec::new();
     let result = fast::decode_utf32_with(backend, bytes, &mut scalars).unwrap();
     assert_eq!(result.is_ok(), reference.is_valid());

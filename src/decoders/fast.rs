@@ -11,7 +11,8 @@
 //!
 //! A one-shot backend reports `valid`, `valid_up_to` and `error_len` from its validator,
 //! and `scalars` from its UTF-32 kernel when the kernel reports success, else from its
-//! lossy decoder. So the kernel is checked on every well-formed input (a wrong scalar, or
+//! lossy decoder (`decode_lossy_into`, which `decode_lossy` shares all but its output
+//! buffer with, into a reused buffer). So the kernel is checked on every well-formed input (a wrong scalar, or
 //! a failure on good input, leaves other scalars than the reference's), and the lossy
 //! decoder on every ill-formed one; a kernel that accepts ill-formed input returns
 //! scalars without U+FFFD, which differ too.
@@ -20,13 +21,19 @@ use std::cell::RefCell;
 
 use super::streaming::{Chunked, StreamingDecoder};
 use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
-use crate::fast::stream::{Collected, StreamDecoder};
-use crate::fast::{decode_lossy_with, decode_utf32_with, validate_with, Backend};
+use crate::fast::stream::{ErrorUnit as StreamUnit, Sink, StreamDecoder};
+use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The version string of the fast decoder: it is part of this crate.
 fn own_version(backend: Backend) -> String {
     format!("utf8conf {} ({backend})", env!("CARGO_PKG_VERSION"))
+}
+
+thread_local! {
+    /// The lossy decode's text, reused from input to input (`decode_lossy_into`), so
+    /// that decoding allocates nothing once the buffers have grown.
+    static LOSSY: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// One backend of the fast decoder, or the dispatched entry points.
@@ -67,9 +74,9 @@ impl Decoder for FastDecoder {
 
     fn description(&self) -> &str {
         if self.dispatched {
-            "utf8conf fast decoder, dispatched: validate (strict), decode_utf32 / decode_lossy (scalars)"
+            "utf8conf fast decoder, dispatched: validate (strict), decode_utf32 / decode_lossy_into (scalars)"
         } else {
-            "utf8conf fast decoder, one backend: validate_with (strict), decode_utf32_with / decode_lossy_with (scalars)"
+            "utf8conf fast decoder, one backend: validate_with (strict), decode_utf32_with / decode_lossy_into_with (scalars)"
         }
     }
 
@@ -107,12 +114,18 @@ impl Decoder for FastDecoder {
         };
         if kernel.is_err() && strict.is_err() {
             scalars.clear();
-            let lossy = if self.dispatched {
-                crate::fast::decode_lossy(input)
-            } else {
-                decode_lossy_with(self.backend, input).ok_or_else(unavailable)?
-            };
-            scalars.extend(lossy.chars().map(u32::from));
+            LOSSY.with(|text| {
+                let mut text = text.borrow_mut();
+                text.clear();
+                if self.dispatched {
+                    crate::fast::decode_lossy_into(input, &mut text);
+                } else {
+                    decode_lossy_into_with(self.backend, input, &mut text)
+                        .ok_or_else(unavailable)?;
+                }
+                scalars.extend(text.chars().map(u32::from));
+                Ok(())
+            })?;
         }
         outcome.scalars = Some(scalars);
         Ok(())
@@ -144,11 +157,6 @@ impl FastStream {
     }
 }
 
-thread_local! {
-    /// The sink of the streaming decoder, reused from input to input.
-    static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
-}
-
 impl StreamingDecoder for FastStream {
     fn name(&self) -> &str {
         &self.name
@@ -168,32 +176,51 @@ impl StreamingDecoder for FastStream {
 
     fn decode_chunks(&self, chunks: &[&[u8]], outcome: &mut Outcome) {
         reset_outcome(outcome, &self.name);
-        let mut scalars = reuse_scalars(outcome);
-        let mut errors = reuse_errors(outcome);
-        COLLECTED.with(|collected| {
-            let mut collected = collected.borrow_mut();
-            collected.text.clear();
-            collected.errors.clear();
-            let mut decoder = StreamDecoder::with_backend(self.backend)
-                .expect("FastStream is made only for available backends");
-            for chunk in chunks {
-                decoder.feed(chunk, &mut *collected);
-            }
-            decoder.finish(&mut *collected);
-            scalars.extend(collected.text.chars().map(u32::from));
-            if let Some(first) = collected.errors.first() {
-                outcome.valid = false;
-                outcome.valid_up_to = Some(first.offset as usize);
-                outcome.error_len = Some(ErrorLen::new(first.len, first.at_end));
-            }
-            errors.extend(collected.errors.iter().map(|unit| ErrorUnit {
-                offset: unit.offset as usize,
-                len: unit.len,
-                category: None,
-            }));
+        let mut sink = OutcomeSink {
+            scalars: reuse_scalars(outcome),
+            errors: reuse_errors(outcome),
+            first_at_end: false,
+        };
+        let mut decoder = StreamDecoder::with_backend(self.backend)
+            .expect("FastStream is made only for available backends");
+        for chunk in chunks {
+            decoder.feed(chunk, &mut sink);
+        }
+        decoder.finish(&mut sink);
+        if let Some(first) = sink.errors.first() {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(first.offset);
+            outcome.error_len = Some(ErrorLen::new(first.len, sink.first_at_end));
+        }
+        outcome.scalars = Some(sink.scalars);
+        outcome.errors = Some(sink.errors);
+    }
+}
+
+/// The streaming decoder's [`Sink`], writing straight into an outcome's buffers: the
+/// text as scalars, the error units as the outcome's units.
+struct OutcomeSink {
+    scalars: Vec<u32>,
+    errors: Vec<ErrorUnit>,
+    /// Whether the first error unit is cut off by the end of input (`at_end`).
+    first_at_end: bool,
+}
+
+impl Sink for OutcomeSink {
+    fn text(&mut self, text: &str) {
+        self.scalars.extend(text.chars().map(u32::from));
+    }
+
+    fn error(&mut self, unit: StreamUnit) {
+        self.scalars.push(crate::outcome::REPLACEMENT);
+        if self.errors.is_empty() {
+            self.first_at_end = unit.at_end;
+        }
+        self.errors.push(ErrorUnit {
+            offset: unit.offset as usize,
+            len: unit.len,
+            category: None,
         });
-        outcome.scalars = Some(scalars);
-        outcome.errors = Some(errors);
     }
 }
 

@@ -7,13 +7,15 @@
 //! follows it. The space ([`space`]) is cut into blocks of 65,536 inputs; worker threads
 //! (one per core) take blocks in turn and, per block:
 //!
-//! 1. write the block's inputs into one flat buffer and decode each once with the
-//!    reference, into a reused [`Decoded`] per input (the precomputed reference outcome);
-//! 2. run each decoder over the whole block in one batch: `decode_into` a reused outcome,
-//!    [`compare`] with the reference's, count per aspect. The batch runs inside one panic
-//!    containment; only when a decoder panics is that block replayed input by input
-//!    through the engine's [`check_decoder`], so a panic is still one `crash` divergence
-//!    on the input that caused it.
+//! 1. write the block's inputs into one flat buffer;
+//! 2. for each batch of 1,024 of them, decode each once with the reference, into a reused
+//!    [`Decoded`] per input (the precomputed reference outcome, still in cache for every
+//!    decoder), and run each decoder over the batch: `decode_into` a reused outcome,
+//!    [`compare`] with the reference's, count per aspect (in a `Tally`, one increment per
+//!    agreeing input). A batch runs inside one panic containment; only when a decoder
+//!    panics is that batch replayed input by input through the engine's
+//!    [`check_decoder`], so a panic is still one `crash` divergence on the input that
+//!    caused it.
 //!
 //! Nothing is allocated per input. Block results are merged in block order by
 //! [`collect::Collector`], which minimises and writes each new divergence with the
@@ -24,6 +26,7 @@
 pub mod collect;
 pub mod merge;
 pub mod space;
+mod tally;
 
 use std::collections::{BTreeMap, HashMap};
 use std::io;
@@ -45,6 +48,7 @@ use crate::reference::{Decoded, Reference};
 
 use collect::Collector;
 use space::{Block, Shard, Space};
+use tally::Tally;
 
 pub use crate::report::summary::AspectCounters;
 
@@ -200,13 +204,23 @@ pub fn run(
     collector.finish(started.elapsed().as_secs_f64(), threads, interrupted)
 }
 
+/// Inputs per batch: every decoder runs over one batch before the next batch's
+/// reference outcomes are made, so that those (with their heap buffers, about 150 bytes
+/// an input) are read from cache rather than memory by all decoders.
+const BATCH: usize = 1024;
+
 /// One worker thread's reusable buffers.
 struct Worker<'d> {
     decoders: &'d [Box<dyn Decoder>],
     capabilities: Vec<Capabilities>,
     inputs: Vec<u8>,
+    /// The reference outcomes of the current batch.
     decoded: Vec<Decoded>,
     outcome: Outcome,
+    /// Per decoder: the counts of the block so far.
+    tallies: Vec<Tally>,
+    /// Per decoder: the block's divergent inputs so far (index in the block).
+    divergent: Vec<Vec<(usize, Checked)>>,
 }
 
 impl<'d> Worker<'d> {
@@ -217,6 +231,8 @@ impl<'d> Worker<'d> {
             inputs: Vec::new(),
             decoded: Vec::new(),
             outcome: Outcome::verdict("", true),
+            tallies: decoders.iter().map(|_| Tally::new()).collect(),
+            divergent: decoders.iter().map(|_| Vec::new()).collect(),
         }
     }
 
@@ -227,83 +243,91 @@ impl<'d> Worker<'d> {
         for (i, input) in self.inputs.chunks_exact_mut(len.max(1)).enumerate() {
             block.input(i as u64, input);
         }
-        if self.decoded.len() < count {
-            self.decoded.resize_with(count, Decoded::default);
+        if self.decoded.len() < BATCH.min(count) {
+            self.decoded.resize_with(BATCH.min(count), Decoded::default);
+        }
+        for tally in &mut self.tallies {
+            tally.clear();
         }
         let reference = Reference::rfc3629();
-        for i in 0..count {
-            reference.decode_into(&self.inputs[i * len..(i + 1) * len], &mut self.decoded[i]);
+        for start in (0..count).step_by(BATCH) {
+            let end = (start + BATCH).min(count);
+            for i in start..end {
+                let input = &self.inputs[i * len..(i + 1) * len];
+                reference.decode_into(input, &mut self.decoded[i - start]);
+            }
+            for index in 0..self.decoders.len() {
+                self.batch(index, len, start..end);
+            }
         }
         let mut result = BlockResult {
             block,
-            counters: vec![AspectCounters::default(); self.decoders.len()],
+            counters: self.tallies.iter().map(Tally::counters).collect(),
             found: Vec::new(),
         };
         for index in 0..self.decoders.len() {
-            self.batch(index, &block, &mut result);
+            let divergent = std::mem::take(&mut self.divergent[index]);
+            self.note_divergences(index, &block, divergent, &mut result);
         }
         result.found.sort_by_key(|found| found.first_index);
         result
     }
 
-    /// Runs decoder `index` over the block; one panic containment for the whole batch.
-    fn batch(&mut self, index: usize, block: &Block, result: &mut BlockResult) {
+    /// Runs decoder `index` over the inputs `range` of the block (whose reference
+    /// outcomes are in `self.decoded`, from 0); one panic containment for the whole
+    /// batch.
+    fn batch(&mut self, index: usize, len: usize, range: std::ops::Range<usize>) {
         let decoder = self.decoders[index].as_ref();
         let capabilities = self.capabilities[index];
-        let len = block.len;
-        let count = block.count as usize;
         let (inputs, decoded) = (&self.inputs, &self.decoded);
-        let mut counters = AspectCounters::default();
-        let mut divergent: Vec<(usize, Checked)> = Vec::new();
+        let mut tally = Tally::new();
+        let divergent = &mut self.divergent[index];
+        let divergent_before = divergent.len();
         let outcome = &mut self.outcome;
+        let start = range.start;
         let batch = contained(|| {
-            for i in 0..count {
+            for i in range.clone() {
                 let input = &inputs[i * len..(i + 1) * len];
-                let comparison = match decoder.decode_into(input, outcome) {
-                    Ok(()) => compare(capabilities, outcome, &decoded[i]),
-                    Err(failure) => {
-                        divergent.push((
-                            i,
-                            Checked {
-                                comparison: Comparison::failure(Aspect::of_failure(failure.kind)),
-                                failure: Some(failure.message),
-                            },
-                        ));
-                        count_comparison(
-                            &mut counters,
-                            &divergent.last().expect("pushed").1.comparison,
-                        );
-                        continue;
-                    }
-                };
-                count_comparison(&mut counters, &comparison);
-                if comparison.primary.is_some() {
-                    divergent.push((
-                        i,
+                let checked = match decoder.decode_into(input, outcome) {
+                    Ok(()) => {
+                        let comparison = compare(capabilities, outcome, &decoded[i - start]);
+                        tally.add(&comparison);
+                        if comparison.primary.is_none() {
+                            continue;
+                        }
                         Checked {
                             comparison,
                             failure: None,
-                        },
-                    ));
-                }
+                        }
+                    }
+                    Err(failure) => {
+                        let comparison = Comparison::failure(Aspect::of_failure(failure.kind));
+                        tally.add(&comparison);
+                        Checked {
+                            comparison,
+                            failure: Some(failure.message),
+                        }
+                    }
+                };
+                divergent.push((i, checked));
             }
         });
         if batch.is_err() {
-            // A panic: replay the block input by input, each contained.
+            // A panic: replay the batch input by input, each contained.
             *outcome = Outcome::verdict(decoder.name(), true);
-            counters = AspectCounters::default();
-            divergent.clear();
-            for i in 0..count {
+            tally = Tally::new();
+            divergent.truncate(divergent_before);
+            for i in range {
                 let input = &inputs[i * len..(i + 1) * len];
-                let checked = check_decoder(decoder, capabilities, input, &decoded[i], outcome);
-                count_comparison(&mut counters, &checked.comparison);
+                let checked =
+                    check_decoder(decoder, capabilities, input, &decoded[i - start], outcome);
+                tally.add(&checked.comparison);
                 if checked.comparison.primary.is_some() {
                     divergent.push((i, checked));
                 }
             }
         }
-        result.counters[index] = counters;
-        self.note_divergences(index, block, divergent, result);
+        self.tallies[index].absorb(&tally);
     }
 
     /// Files the divergent inputs of one decoder's batch under their signatures.
@@ -317,19 +341,18 @@ impl<'d> Worker<'d> {
         let decoder = self.decoders[index].as_ref();
         let len = block.len;
         let mut slot_of: HashMap<Signature, usize> = HashMap::new();
+        let mut reference = Decoded::default();
         for (i, checked) in divergent {
             let input = &self.inputs[i * len..(i + 1) * len];
+            // The batch's reference outcomes are gone: decode this one again.
+            Reference::rfc3629().decode_into(input, &mut reference);
             // Re-run the decoder for the outcome the signature is computed from.
             if checked.failure.is_none() {
                 let _ = contained(|| decoder.decode_into(input, &mut self.outcome));
             }
-            let Some(signature) = signature_of(
-                decoder.name(),
-                input,
-                &self.decoded[i],
-                &checked,
-                &self.outcome,
-            ) else {
+            let Some(signature) =
+                signature_of(decoder.name(), input, &reference, &checked, &self.outcome)
+            else {
                 continue;
             };
             let input_index = block.first_index + i as u64;
@@ -354,19 +377,5 @@ impl<'d> Worker<'d> {
                 }
             }
         }
-    }
-}
-
-/// Counts one comparison as the engine does: every input under `crash` (the "did it
-/// answer" aspect), every compared aspect, every divergence.
-fn count_comparison(counters: &mut AspectCounters, comparison: &Comparison) {
-    counters[Aspect::Crash.index()].compared += 1;
-    for aspect in comparison.compared.iter() {
-        if aspect != Aspect::Crash {
-            counters[aspect.index()].compared += 1;
-        }
-    }
-    for aspect in comparison.diverged.iter() {
-        counters[aspect.index()].divergences += 1;
     }
 }

@@ -55,89 +55,139 @@ pub(crate) unsafe fn decode_lossy<'a>(
     validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
     dense: impl Fn(&[u8], usize, &mut Vec<u8>) -> usize,
 ) -> Cow<'a, str> {
-    // SAFETY: the caller meets this function's `# Safety` contract; the
-    // bounds of each pointer operation are justified where it occurs.
-    unsafe {
-        let first_error = match validate(bytes) {
+    match validate(bytes) {
+        Ok(()) => {
+            debug_assert!(
+                std::str::from_utf8(bytes).is_ok(),
+                "validate disagrees with std"
+            );
             // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
-            Ok(()) => {
-                debug_assert!(
-                    std::str::from_utf8(bytes).is_ok(),
-                    "validate disagrees with std"
-                );
-                return Cow::Borrowed(std::str::from_utf8_unchecked(bytes));
+            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
+        }
+        Err(first_error) => {
+            // Allocated once, with room for the worst case (see `output_bound`).
+            let mut out = Vec::with_capacity(output_bound(first_error.valid_up_to(), bytes.len()));
+            // SAFETY: the caller's contract is `append_after_error`'s; `first_error` is
+            // what `validate` said of `bytes`.
+            unsafe { append_after_error(bytes, first_error, &mut out, validate, dense) };
+            // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended,
+            // both well-formed by the caller's contract.
+            Cow::Owned(unsafe { String::from_utf8_unchecked(out) })
+        }
+    }
+}
+
+/// [`decode_lossy`], appended to `out`: no allocation when `out` has room (a buffer
+/// reused from call to call).
+///
+/// # Safety
+/// As for [`decode_lossy`].
+#[inline(always)]
+pub(crate) unsafe fn decode_lossy_into(
+    bytes: &[u8],
+    out: &mut String,
+    validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
+    dense: impl Fn(&[u8], usize, &mut Vec<u8>) -> usize,
+) {
+    match validate(bytes) {
+        Ok(()) => {
+            debug_assert!(
+                std::str::from_utf8(bytes).is_ok(),
+                "validate disagrees with std"
+            );
+            // SAFETY: `validate` accepted `bytes` and agrees with std (caller's contract).
+            out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        Err(first_error) => {
+            out.reserve(output_bound(first_error.valid_up_to(), bytes.len()));
+            // SAFETY: `append_after_error` appends only well-formed UTF-8 (runs accepted
+            // by `validate`, U+FFFD and what `dense` appends, by the caller's contract),
+            // so `out` stays a `String`'s valid contents.
+            let vec = unsafe { out.as_mut_vec() };
+            // SAFETY: the caller's contract is `append_after_error`'s; `first_error` is
+            // what `validate` said of `bytes`.
+            unsafe { append_after_error(bytes, first_error, vec, validate, dense) };
+        }
+    }
+}
+
+/// Appends the lossy decode of `bytes` to `out`, given `first_error`, what `validate`
+/// said of `bytes`. The caller has reserved [`output_bound`] bytes in `out`, so neither
+/// the copies nor the `dense` routine's own reservations reallocate.
+///
+/// # Safety
+/// As for [`decode_lossy`]: the caller relies on `out` receiving only well-formed UTF-8
+/// (it does no unsafe operation itself).
+#[inline(always)]
+unsafe fn append_after_error(
+    bytes: &[u8],
+    first_error: Utf8Error,
+    out: &mut Vec<u8>,
+    validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
+    dense: impl Fn(&[u8], usize, &mut Vec<u8>) -> usize,
+) {
+    let start = out.len();
+    let len = bytes.len();
+    let mut pos = first_error.valid_up_to();
+    out.extend_from_slice(&bytes[..pos]);
+    let mut error = first_error;
+    // Length of the well-formed run before the current error unit, and how many
+    // error units in a row came that close to the previous one.
+    let mut clean_before = pos;
+    let mut close_errors = 0;
+    loop {
+        // `pos` is the error unit reported by `validate`: one U+FFFD for it.
+        out.extend_from_slice(&REPLACEMENT_BYTES);
+        match error.error_len() {
+            // An incomplete character cut off by the end of input.
+            None => break,
+            Some(unit_len) => pos += unit_len,
+        }
+        // Error units straight after it (a cluster, such as a lead's stray tails)
+        // are measured here, one DFA step per byte, rather than by `validate`.
+        while pos < len && bytes[pos] >= 0x80 {
+            let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
+            if well_formed {
+                break;
             }
-            Err(error) => error,
-        };
-        let len = bytes.len();
-        let mut pos = first_error.valid_up_to();
-        // Allocated once: the well-formed prefix, and at most 3 output bytes (U+FFFD) per
-        // remaining input byte, so neither the copies nor the `dense` routine's own
-        // reservations ever reallocate.
-        let mut out: Vec<u8> = Vec::with_capacity(output_bound(pos, len));
-        out.extend_from_slice(&bytes[..pos]);
-        let mut error = first_error;
-        // Length of the well-formed run before the current error unit, and how many
-        // error units in a row came that close to the previous one.
-        let mut clean_before = pos;
-        let mut close_errors = 0;
-        loop {
-            // `pos` is the error unit reported by `validate`: one U+FFFD for it.
             out.extend_from_slice(&REPLACEMENT_BYTES);
-            match error.error_len() {
-                // An incomplete character cut off by the end of input.
-                None => break,
-                Some(unit_len) => pos += unit_len,
-            }
-            // Error units straight after it (a cluster, such as a lead's stray tails)
-            // are measured here, one DFA step per byte, rather than by `validate`.
-            while pos < len && bytes[pos] >= 0x80 {
-                let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
-                if well_formed {
-                    break;
-                }
-                out.extend_from_slice(&REPLACEMENT_BYTES);
-                pos += unit_len;
-            }
+            pos += unit_len;
+        }
+        if pos >= len {
+            break;
+        }
+        close_errors = if clean_before < DENSE_WHEN_CLOSER_THAN {
+            close_errors + 1
+        } else {
+            0
+        };
+        if close_errors >= DENSE_AFTER_CLOSE_ERRORS {
+            // Errors close together (random-looking input): the `dense` routine
+            // until a clean run again, rather than one `validate` call per unit.
+            close_errors = 0;
+            pos = dense(bytes, pos, out);
             if pos >= len {
                 break;
             }
-            close_errors = if clean_before < DENSE_WHEN_CLOSER_THAN {
-                close_errors + 1
-            } else {
-                0
-            };
-            if close_errors >= DENSE_AFTER_CLOSE_ERRORS {
-                // Errors close together (random-looking input): the `dense` routine
-                // until a clean run again, rather than one `validate` call per unit.
-                close_errors = 0;
-                pos = dense(bytes, pos, &mut out);
-                if pos >= len {
-                    break;
-                }
+        }
+        // Back to the SIMD path at once.
+        match validate(&bytes[pos..]) {
+            Ok(()) => {
+                out.extend_from_slice(&bytes[pos..]);
+                break;
             }
-            // Back to the SIMD path at once.
-            match validate(&bytes[pos..]) {
-                Ok(()) => {
-                    out.extend_from_slice(&bytes[pos..]);
-                    break;
-                }
-                Err(next) => {
-                    clean_before = next.valid_up_to();
-                    out.extend_from_slice(&bytes[pos..pos + clean_before]);
-                    pos += clean_before;
-                    error = next;
-                }
+            Err(next) => {
+                clean_before = next.valid_up_to();
+                out.extend_from_slice(&bytes[pos..pos + clean_before]);
+                pos += clean_before;
+                error = next;
             }
         }
-        // SAFETY: `out` holds runs accepted by `validate` and what `dense` appended, both
-        // well-formed by the caller's contract.
-        debug_assert!(
-            std::str::from_utf8(&out).is_ok(),
-            "lossy output is not UTF-8 (a SIMD table or `dense` routine is wrong)"
-        );
-        Cow::Owned(String::from_utf8_unchecked(out))
     }
+    debug_assert!(
+        std::str::from_utf8(&out[start..]).is_ok(),
+        "lossy output is not UTF-8 (a SIMD table or `dense` routine is wrong)"
+    );
 }
 
 /// The scalar backend's lossy decoding.
@@ -147,6 +197,15 @@ pub(crate) unsafe fn decode_lossy<'a>(
 pub(crate) unsafe fn decode_lossy_scalar(bytes: &[u8]) -> Cow<'_, str> {
     // SAFETY: the DFA agrees with std, and `dense_scalar` meets the `dense` contract.
     unsafe { decode_lossy(bytes, dfa::validate, dense_scalar) }
+}
+
+/// The scalar backend's [`decode_lossy_into`].
+///
+/// # Safety
+/// None: this is `unsafe fn` only to share the backends' function-pointer type.
+pub(crate) unsafe fn decode_lossy_into_scalar(bytes: &[u8], out: &mut String) {
+    // SAFETY: the DFA agrees with std, and `dense_scalar` meets the `dense` contract.
+    unsafe { decode_lossy_into(bytes, out, dfa::validate, dense_scalar) }
 }
 
 /// The unit at the start of `unit` (1 to 4 bytes, starting with a lead): its length,

@@ -16,7 +16,8 @@
 //! * [`stream`] is the chunk-by-chunk decoder, built on the one-shot functions.
 //!
 //! Every backend is a value of [`Backend`], callable on its own through
-//! [`validate_with`], [`decode_utf32_with`] and [`decode_lossy_with`], so that tests and
+//! [`validate_with`], [`decode_utf32_with`] and [`decode_lossy_with`] (or
+//! [`decode_lossy_into_with`], into a caller's buffer), so that tests and
 //! the differential engine exercise each of them, not only the one the dispatcher picks.
 //! The plain functions ([`validate`], [`decode_utf32`], [`decode_lossy`]) use
 //! [`Backend::best`], detected once and cached.
@@ -110,12 +111,14 @@ struct Functions {
     validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
     decode_utf32: unsafe fn(&[u8], &mut Vec<u32>) -> Result<(), Utf8Error>,
     decode_lossy: for<'a> unsafe fn(&'a [u8]) -> Cow<'a, str>,
+    decode_lossy_into: unsafe fn(&[u8], &mut String),
 }
 
 const SCALAR_FUNCTIONS: Functions = Functions {
     validate: dfa::validate,
     decode_utf32: dfa::decode_utf32,
     decode_lossy: lossy::decode_lossy_scalar,
+    decode_lossy_into: lossy::decode_lossy_into_scalar,
 };
 
 impl Backend {
@@ -147,8 +150,26 @@ impl Backend {
     }
 
     /// Whether this backend is compiled for this architecture and its instructions
-    /// exist on this CPU (runtime detection, cached by std).
+    /// exist on this CPU (runtime detection, done once for every backend and cached: it
+    /// is asked on every call of the `*_with` functions).
+    #[inline]
     pub fn is_available(self) -> bool {
+        // Bit `backend as u8` set when that backend is available; `DETECTED` once done.
+        const DETECTED: u8 = 0x80;
+        static AVAILABLE: AtomicU8 = AtomicU8::new(0);
+        let mut bits = AVAILABLE.load(Ordering::Relaxed);
+        if bits & DETECTED == 0 {
+            bits = Backend::all()
+                .iter()
+                .filter(|backend| backend.detect())
+                .fold(DETECTED, |bits, &backend| bits | 1 << backend as u8);
+            AVAILABLE.store(bits, Ordering::Relaxed);
+        }
+        bits & 1 << self as u8 != 0
+    }
+
+    /// [`Backend::is_available`], detected now (std caches each feature test).
+    fn detect(self) -> bool {
         match self {
             Backend::Scalar => true,
             #[cfg(target_arch = "x86_64")]
@@ -196,24 +217,28 @@ impl Backend {
                 validate: simd::sse42::validate,
                 decode_utf32: simd::sse42::decode_utf32,
                 decode_lossy: simd::sse42::decode_lossy,
+                decode_lossy_into: simd::sse42::decode_lossy_into,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => Functions {
                 validate: simd::avx2::validate,
                 decode_utf32: simd::avx2::decode_utf32,
                 decode_lossy: simd::avx2::decode_lossy,
+                decode_lossy_into: simd::avx2::decode_lossy_into,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => Functions {
                 validate: simd::avx512::validate,
                 decode_utf32: simd::avx512::decode_utf32,
                 decode_lossy: simd::avx512::decode_lossy,
+                decode_lossy_into: simd::avx512::decode_lossy_into,
             },
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => Functions {
                 validate: simd::neon::validate,
                 decode_utf32: simd::neon::decode_utf32,
                 decode_lossy: simd::neon::decode_lossy,
+                decode_lossy_into: simd::neon::decode_lossy_into,
             },
             #[allow(unreachable_patterns)]
             _ => return None,
@@ -283,6 +308,24 @@ pub fn decode_lossy_with(backend: Backend, bytes: &[u8]) -> Option<Cow<'_, str>>
     let functions = backend.functions()?;
     // SAFETY: `functions()` returned `Some`, so the backend is available.
     Some(unsafe { (functions.decode_lossy)(bytes) })
+}
+
+/// [`decode_lossy`] appended to `out`: the same text, without an allocation when `out`
+/// has room (a buffer reused from call to call, cleared by the caller).
+#[inline]
+pub fn decode_lossy_into(bytes: &[u8], out: &mut String) {
+    let functions = best_functions();
+    // SAFETY: `functions()` only returns the entry points of an available backend.
+    unsafe { (functions.decode_lossy_into)(bytes, out) }
+}
+
+/// [`decode_lossy_into`] with a given backend; `None` (and `out` untouched) if it is not
+/// available here.
+pub fn decode_lossy_into_with(backend: Backend, bytes: &[u8], out: &mut String) -> Option<()> {
+    let functions = backend.functions()?;
+    // SAFETY: `functions()` returned `Some`, so the backend is available.
+    unsafe { (functions.decode_lossy_into)(bytes, out) };
+    Some(())
 }
 
 #[cfg(test)]

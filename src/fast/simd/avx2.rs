@@ -95,6 +95,16 @@ unsafe impl Vector for __m256i {
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm256_storeu_si256(ptr as *mut __m256i, self) }
     }
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
+        if len > 16 {
+            return None;
+        }
+        // SAFETY: `len <= 16` bytes readable at `ptr` (the caller's contract).
+        let (lo, hi) = unsafe { super::vector::read_short(ptr, len) };
+        // SAFETY: the backend is available (the trait's contract).
+        Some(unsafe { _mm256_set_epi64x(0, 0, hi as i64, lo as i64) })
+    }
 }
 
 /// Validates `bytes` (see [`super::validate()`]).
@@ -116,6 +126,16 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
     unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
+}
+
+/// Lossy decoding appended to `out` (see [`super::decode_lossy_into_using`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_into_using(bytes, out, validate, lossy_dense) }
 }
 
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).

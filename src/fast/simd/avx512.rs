@@ -104,6 +104,18 @@ unsafe impl Vector for __m512i {
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm512_storeu_si512(ptr as *mut __m512i, self) }
     }
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
+        let mask = if len >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        // SAFETY: a masked load reads only the bytes whose mask bit is set, the first
+        // `len`, which the caller guarantees readable; the others are zeroed, not read
+        // (masked-off elements never fault, Intel SDM "VMOVDQU8").
+        Some(unsafe { _mm512_maskz_loadu_epi8(mask, ptr as *const i8) })
+    }
 }
 
 /// Validates `bytes` (see [`super::validate()`]).
@@ -125,6 +137,16 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
     unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
+}
+
+/// Lossy decoding appended to `out` (see [`super::decode_lossy_into_using`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_into_using(bytes, out, validate, lossy_dense) }
 }
 
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).

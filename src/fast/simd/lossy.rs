@@ -38,6 +38,29 @@ pub unsafe fn decode_lossy_using(
     }
 }
 
+/// [`decode_lossy_using`], appended to `out` (see `crate::fast::decode_lossy_into`).
+///
+/// # Safety
+/// As for [`decode_lossy_using`].
+#[inline(always)]
+pub unsafe fn decode_lossy_into_using(
+    bytes: &[u8],
+    out: &mut String,
+    validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
+    dense: unsafe fn(&[u8], usize, &mut Vec<u8>) -> usize,
+) {
+    // SAFETY: as in `decode_lossy_using`: the backend is available (caller's contract),
+    // its `validate` agrees with std and `lossy_dense` meets the `dense` contract.
+    unsafe {
+        lossy::decode_lossy_into(
+            bytes,
+            out,
+            |bytes| validate(bytes),
+            |bytes, pos, out| dense(bytes, pos, out),
+        )
+    }
+}
+
 /// The unit at `bytes[pos]`, a unit boundary holding a lead followed by a tail: its
 /// length and whether it is a well-formed character, without branches. The DFA runs
 /// over the next 4 bytes; the unit ends at the first `ACCEPT` (a character) or before

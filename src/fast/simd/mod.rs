@@ -35,7 +35,7 @@ pub mod utf32;
 pub mod validate;
 pub mod vector;
 
-pub use lossy::{decode_lossy_using, lossy_dense};
+pub use lossy::{decode_lossy_into_using, decode_lossy_using, lossy_dense};
 pub use utf32::decode_utf32;
 pub use validate::{error_bits, validate, BYTE_HIGH, PREV1_HIGH, PREV1_LOW};
 pub use vector::{assemble_lane, Kernel16, Vector};

@@ -201,6 +201,16 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
 }
 
+/// Lossy decoding appended to `out` (see [`super::decode_lossy_into_using`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { super::decode_lossy_into_using(bytes, out, validate, lossy_dense) }
+}
+
 /// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
 ///
 /// # Safety

@@ -221,7 +221,14 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
         match first_bad_block::<V>(bytes) {
             None => Ok(()),
             Some(block_start) => {
-                let restart = first_flagged_byte::<V>(bytes, block_start)
+                // No whole vector from `block_start` (a short input): nothing for
+                // `first_flagged_byte` to look at.
+                let flagged = if bytes.len() - block_start >= V::BYTES {
+                    first_flagged_byte::<V>(bytes, block_start)
+                } else {
+                    None
+                };
+                let restart = flagged
                     .map(|flagged| dfa::boundary_before(bytes, flagged.saturating_sub(3)))
                     .unwrap_or_else(|| dfa::boundary_before(bytes, block_start));
                 dfa::validate_from(bytes, restart)
@@ -341,10 +348,24 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
         }
         if pos < len {
             // The last partial block, padded with zeros (ASCII): a character cut off by the
-            // end of input is then followed by 00, which the lookup flags.
-            let mut padded = [0u8; BLOCK];
-            padded[..len - pos].copy_from_slice(&bytes[pos..]);
-            if scan.block(&lookup, padded.as_ptr()).any_bit_set() {
+            // end of input is then followed by 00, which the lookup flags. When the bytes
+            // fit in the first vector, that vector from `load_prefix` (SAFETY: `len - pos`
+            // bytes are readable at `pos`) and zeros; else a zeroed copy.
+            let tail = len - pos;
+            let first = if tail <= V::BYTES {
+                V::load_prefix(bytes.as_ptr().add(pos), tail)
+            } else {
+                None
+            };
+            let error = match first {
+                Some(first) => scan.leading_vector_block(&lookup, first),
+                None => {
+                    let mut padded = [0u8; BLOCK];
+                    padded[..len - pos].copy_from_slice(&bytes[pos..]);
+                    scan.block(&lookup, padded.as_ptr())
+                }
+            };
+            if error.any_bit_set() {
                 return Some(pos);
             }
         } else if scan.maybe_incomplete && scan.previous_incomplete.any_bit_set() {
@@ -415,6 +436,29 @@ impl<V: Vector> Scan<V> {
                 let input = V::load_unaligned(block.add(i * V::BYTES));
                 error = error.or(lookup.check(input, self.previous));
                 self.previous = input;
+                i += 1;
+            }
+            self.previous_incomplete = incomplete_tail(self.previous);
+            self.maybe_incomplete = true;
+            error
+        }
+    }
+
+    /// [`Scan::block`] for a block that is `first` followed by zeros.
+    ///
+    /// # Safety
+    /// The backend available.
+    #[inline(always)]
+    unsafe fn leading_vector_block(&mut self, lookup: &Lookup<V>, first: V) -> V {
+        // SAFETY: the backend is available (this function's contract); no memory access.
+        unsafe {
+            let mut error = lookup.check(first, self.previous);
+            self.previous = first;
+            let mut i = 1;
+            while i < BLOCK / V::BYTES {
+                let zeros = V::splat(0);
+                error = error.or(lookup.check(zeros, self.previous));
+                self.previous = zeros;
                 i += 1;
             }
             self.previous_incomplete = incomplete_tail(self.previous);

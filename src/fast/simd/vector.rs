@@ -116,6 +116,21 @@ pub unsafe trait Vector: Copy {
     /// The implementing backend's instruction set must be available; `ptr` valid for
     /// writes of `BYTES` bytes.
     unsafe fn store_unaligned(self, ptr: *mut u8);
+    /// The `len` bytes at `ptr` (`len <= BYTES`) followed by zeros, loaded without reading
+    /// the bytes after them: with a masked load where the instruction set has one, or
+    /// from two `u64` read in place for up to 16 bytes; `None` otherwise, and the caller copies
+    /// them into a zeroed buffer. (Reading a vector straight after narrower stores into
+    /// it stalls the load: store-to-load forwarding fails, which made the last partial
+    /// block cost more than a whole short input's validation.)
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `ptr` valid for
+    /// reads of `len` bytes.
+    #[inline(always)]
+    unsafe fn load_prefix(ptr: *const u8, len: usize) -> Option<Self> {
+        let _ = (ptr, len);
+        None
+    }
 }
 
 /// Compile-time check of [`Vector::BYTES`]: evaluated (and so a build error if false)
@@ -219,6 +234,39 @@ pub const fn assemble_lane(lane: u32, payload: u32) -> u32 {
     low_half + 4096 * high_half
 }
 
+/// The `len <= 16` bytes at `ptr` as two little-endian `u64` (bytes 0 to 7, 8 to 15),
+/// zeros after them, read with at most two loads that stay inside the `len` bytes
+/// (overlapping ones, whose common bytes agree), so no buffer is stored and reloaded.
+///
+/// # Safety
+/// `ptr` valid for reads of `len` bytes, `len <= 16`.
+#[inline(always)]
+pub(crate) unsafe fn read_short(ptr: *const u8, len: usize) -> (u64, u64) {
+    debug_assert!(len <= 16);
+    // SAFETY (of every read): each starts at `ptr` or later and ends at `ptr + len` or
+    // before, as the case's bounds on `len` show.
+    unsafe {
+        let u64_at = |offset: usize| (ptr.add(offset) as *const u64).read_unaligned();
+        let u32_at = |offset: usize| u64::from((ptr.add(offset) as *const u32).read_unaligned());
+        let byte_at = |offset: usize| u64::from(*ptr.add(offset));
+        match len {
+            // Bytes 8..len are the last `len - 8` of the 8 ending at `len`.
+            8..=16 => (
+                u64_at(0),
+                (u64_at(len - 8) >> (8 * (16 - len))) * u64::from(len > 8),
+            ),
+            4..=7 => (u32_at(0) | u32_at(len - 4) << (8 * (len - 4)), 0),
+            1..=3 => (
+                byte_at(0)
+                    | byte_at(len / 2) << (8 * (len / 2))
+                    | byte_at(len - 1) << (8 * (len - 1)),
+                0,
+            ),
+            _ => (0, 0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +294,19 @@ mod tests {
                 scalar as u32,
                 "{encoded:02X?}"
             );
+        }
+    }
+
+    #[test]
+    fn read_short_reads_exactly_the_bytes_given() {
+        let bytes: Vec<u8> = (1..=16).map(|b| b * 15).collect();
+        for len in 0..=16 {
+            let mut expected = [0u8; 16];
+            expected[..len].copy_from_slice(&bytes[..len]);
+            // SAFETY: `len <= 16` bytes of `bytes` are readable.
+            let (lo, hi) = unsafe { super::read_short(bytes.as_ptr(), len) };
+            assert_eq!(lo.to_le_bytes(), expected[..8], "len {len}");
+            assert_eq!(hi.to_le_bytes(), expected[8..], "len {len}");
         }
     }
 }
