@@ -2,11 +2,11 @@
 //! detector, then a table-driven conversion of each chunk known to be well-formed.
 //!
 //! From the positions of character ends in 12 bytes, a table (built at compile time by
-//! [`super::tables`]) picks a shuffle that puts the bytes of the next 3 or 4 characters
-//! into 32-bit lanes, and a few masks and multiply-adds assemble the scalar values. Runs
+//! [`super::tables`]) picks a shuffle that puts the bytes of the next 6 characters (if
+//! none is longer than 2 bytes), else of the next 3 or 4, into 32-bit lanes, and a few masks and multiply-adds assemble the scalar values. Runs
 //! of ASCII are widened directly. Errors are located by the DFA, never here.
 
-use super::tables;
+use super::tables::{self, SHORT_BASE};
 use super::validate::{first_bad_block, BLOCK};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa;
@@ -136,7 +136,8 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
     unsafe {
         // SAFETY (all loads and stores below): `lane.pos + 64 < lane.end <= bytes.len()`;
         // loads start at most 48 bytes into the block and read 16; stores start at
-        // `written <= lane.written + 64` and write at most 16 lanes, below `out_end`.
+        // `written <= lane.written + 48` (one character per byte at most) and write at
+        // most 16 lanes, below `out_end`.
         let block = bytes.as_ptr().add(lane.pos);
         let out = dst.add(lane.written);
         let vectors = [
@@ -179,13 +180,18 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
                 return false;
             }
             let entry = tables::STEP_INDEX[mask];
-            let step = &tables::STEPS[tables::step_id(entry)];
-            let v = K::load16(block.add(offset));
-            K::assemble_store(
-                K::shuffle(v, &step.shuffle),
-                &step.payload,
-                out.add(written),
-            );
+            let src = block.add(offset);
+            if tables::is_short(entry) {
+                let step = &tables::SHORT_STEPS[tables::step_id(entry) - SHORT_BASE as usize];
+                K::short_store(src, step, out.add(written));
+            } else {
+                let step = &tables::STEPS[tables::step_id(entry)];
+                K::assemble_store(
+                    K::shuffle(K::load16(src), &step.shuffle),
+                    &step.payload,
+                    out.add(written),
+                );
+            }
             offset += consumed;
             written += tables::step_chars(entry);
         }
