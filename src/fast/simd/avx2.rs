@@ -101,7 +101,8 @@ unsafe impl Vector for __m256i {
 
 /// The SSE4.1 kernel, but for [`Kernel16::short_store`], which shuffles the 16 input
 /// bytes repeated in both 128-bit lanes of a 32-byte register (`vbroadcasti128`,
-/// `vpshufb`) and assembles and stores all 8 lanes at once.
+/// `vpshufb`) and assembles and stores all 8 lanes at once, and [`Kernel16::widen16`],
+/// which widens to 8 lanes at a time.
 pub struct Avx2Kernel;
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
@@ -125,7 +126,13 @@ impl Kernel16 for Avx2Kernel {
     }
     #[inline(always)]
     unsafe fn widen16(src: *const u8, dst: *mut u32) {
-        unsafe { Sse41Kernel::widen16(src, dst) }
+        unsafe {
+            // Two `vpmovzxbd` of 8 bytes each to 8 lanes.
+            let low = _mm256_cvtepu8_epi32(_mm_loadl_epi64(src as *const __m128i));
+            let high = _mm256_cvtepu8_epi32(_mm_loadl_epi64(src.add(8) as *const __m128i));
+            _mm256_storeu_si256(dst as *mut __m256i, low);
+            _mm256_storeu_si256(dst.add(8) as *mut __m256i, high);
+        }
     }
     #[inline(always)]
     unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {

@@ -45,6 +45,49 @@ impl ConvertValid for Avx512Convert {
         // well-formed).
         unsafe { convert_valid(bytes, out) }
     }
+
+    #[inline(always)]
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
+        // At most one scalar per byte.
+        out.reserve(bytes.len());
+        let base = out.len();
+        // SAFETY: AVX512F/BW are available (caller's contract); `bytes` is readable and
+        // `out` has room for `bytes.len()` more scalars.
+        unsafe {
+            let converted = widen_ascii(bytes.as_ptr(), bytes.len(), out.as_mut_ptr().add(base));
+            out.set_len(base + converted);
+            converted
+        }
+    }
+}
+
+/// Widens the leading whole 64-byte blocks of the `n` bytes at `src` that are all ASCII
+/// to `dst` (`vpmovzxbd`); returns how many bytes that is.
+///
+/// # Safety
+/// AVX512F/BW must be available; `src` valid for reads of `n` bytes, `dst` for writes of
+/// `n` scalars.
+#[inline(always)]
+unsafe fn widen_ascii(src: *const u8, n: usize, dst: *mut u32) -> usize {
+    let mut ascii = 0;
+    // SAFETY: loads read `ascii..ascii + 64 <= n` bytes, stores write the same range
+    // of scalars (caller's contract).
+    unsafe {
+        while ascii + 64 <= n {
+            let block = _mm512_loadu_si512(src.add(ascii) as *const __m512i);
+            if _mm512_movepi8_mask(block) != 0 {
+                break;
+            }
+            for i in 0..4 {
+                let widened = _mm512_cvtepu8_epi32(_mm_loadu_si128(
+                    src.add(ascii + 16 * i) as *const __m128i
+                ));
+                _mm512_storeu_si512(dst.add(ascii + 16 * i) as *mut __m512i, widened);
+            }
+            ascii += 64;
+        }
+    }
+    ascii
 }
 
 /// Most bytes per stretch: its positions fit in 16 bits, and its position array
@@ -174,28 +217,7 @@ unsafe fn convert_stretch(
         let n = end - start;
         let avail = bytes.len() - start;
         // The leading all-ASCII blocks: widened directly.
-        let mut ascii = 0;
-        while ascii + 64 <= n {
-            let block = _mm512_loadu_si512(src.add(ascii) as *const __m512i);
-            if _mm512_movepi8_mask(block) != 0 {
-                break;
-            }
-            let out = dst.add(ascii) as *mut __m512i;
-            _mm512_storeu_si512(out, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(block)));
-            _mm512_storeu_si512(
-                out.add(1),
-                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<1>(block)),
-            );
-            _mm512_storeu_si512(
-                out.add(2),
-                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<2>(block)),
-            );
-            _mm512_storeu_si512(
-                out.add(3),
-                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<3>(block)),
-            );
-            ascii += 64;
-        }
+        let ascii = widen_ascii(src, n, dst);
         if ascii == n {
             return n;
         }

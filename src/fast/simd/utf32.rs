@@ -41,6 +41,14 @@ pub trait ConvertValid {
     /// `bytes` must be well-formed UTF-8, and the implementation's instruction set
     /// available.
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>);
+    /// Appends the scalar values of the leading whole 64-byte blocks of `bytes` that are
+    /// all ASCII (any bytes: an ASCII block is well-formed whatever follows it), and
+    /// returns how many bytes that is (a multiple of 64). Validation and conversion in
+    /// one pass, for ASCII runs, where the conversion is as cheap as the validation.
+    ///
+    /// # Safety
+    /// The implementation's instruction set must be available.
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize;
 }
 
 /// [`ConvertValid`] by the table-driven 16-byte kernel `K`.
@@ -52,11 +60,42 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
         // SAFETY: the same contract.
         unsafe { convert_valid::<K>(bytes, out) }
     }
+
+    #[inline(always)]
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
+        // At most one scalar per byte.
+        out.reserve(bytes.len());
+        let base = out.len();
+        let mut pos = 0;
+        // SAFETY: `K`'s instruction set is available (caller's contract); loads read
+        // `pos..pos + 64 <= bytes.len()`, stores write scalars `base + pos..base + pos +
+        // 64`, within the capacity reserved.
+        unsafe {
+            let dst = out.as_mut_ptr().add(base);
+            while pos + BLOCK <= bytes.len() {
+                let block = bytes.as_ptr().add(pos);
+                let mut high = 0;
+                for i in 0..4 {
+                    high |= K::high_bit_mask(K::load16(block.add(16 * i)));
+                }
+                if high != 0 {
+                    break;
+                }
+                for i in 0..4 {
+                    K::widen16(block.add(16 * i), dst.add(pos + 16 * i));
+                }
+                pos += BLOCK;
+            }
+            out.set_len(base + pos);
+        }
+        pos
+    }
 }
 
-/// [`decode_utf32`] with any well-formed-chunk conversion `C`: the input is validated by
-/// `V` in chunks of `DECODE_CHUNK` (8 KiB) cut at character boundaries, and each chunk
-/// found well-formed is converted by `C`; at the first chunk with an error, the DFA
+/// [`decode_utf32`] with any well-formed-chunk conversion `C`: leading all-ASCII blocks
+/// are converted at once ([`ConvertValid::convert_ascii`]); from the first other block,
+/// the input is validated by `V` in a chunk of `DECODE_CHUNK` (8 KiB) cut at a character
+/// boundary, the chunk, if well-formed, converted by `C`, and so on; at the first chunk with an error, the DFA
 /// decodes the well-formed prefix and locates the error.
 ///
 /// # Safety
@@ -73,6 +112,11 @@ pub unsafe fn decode_utf32_by<V: Vector, C: ConvertValid>(
         let len = bytes.len();
         let mut start = 0;
         while start < len {
+            // ASCII blocks: converted as they are checked.
+            start += C::convert_ascii(&bytes[start..], out);
+            if start == len {
+                break;
+            }
             let mut end = (start + DECODE_CHUNK).min(len);
             if end < len {
                 // Cut at a character boundary so that each chunk is validated on its own:
