@@ -61,18 +61,32 @@ impl ConvertValid for Avx512Convert {
     }
 }
 
-/// Widens the leading whole 64-byte blocks of the `n` bytes at `src` that are all ASCII
-/// to `dst` (`vpmovzxbd`); returns how many bytes that is.
+/// Widens a prefix of the `n` bytes at `src` that is all ASCII to `dst` (`vpmovzxbd`):
+/// whole 64-byte blocks, after a head of up to 15 bytes that brings the output to a
+/// 64-byte boundary (so that each 64-byte store writes one cache line); returns how many
+/// bytes that is.
 ///
 /// # Safety
-/// AVX512F/BW must be available; `src` valid for reads of `n` bytes, `dst` for writes of
-/// `n` scalars.
+/// AVX512F/BW must be available; `src` valid for reads of `n` bytes, `dst` (4-byte
+/// aligned) for writes of `n` scalars.
 #[inline(always)]
 unsafe fn widen_ascii(src: *const u8, n: usize, dst: *mut u32) -> usize {
-    let mut ascii = 0;
+    if n < 64 {
+        return 0;
+    }
     // SAFETY: loads read `ascii..ascii + 64 <= n` bytes, stores write the same range
-    // of scalars (caller's contract).
+    // of scalars (caller's contract); the head store writes scalars `0..16`, `16 <= n`.
     unsafe {
+        let first = _mm512_loadu_si512(src as *const __m512i);
+        if _mm512_movepi8_mask(first) != 0 {
+            return 0;
+        }
+        _mm512_storeu_si512(
+            dst as *mut __m512i,
+            _mm512_cvtepu8_epi32(_mm512_castsi512_si128(first)),
+        );
+        // Scalars to the next 64-byte boundary of the output (all in `first`).
+        let mut ascii = (64 - (dst as usize) % 64) % 64 / 4;
         while ascii + 64 <= n {
             let block = _mm512_loadu_si512(src.add(ascii) as *const __m512i);
             if _mm512_movepi8_mask(block) != 0 {
@@ -86,8 +100,8 @@ unsafe fn widen_ascii(src: *const u8, n: usize, dst: *mut u32) -> usize {
             }
             ascii += 64;
         }
+        ascii
     }
-    ascii
 }
 
 /// Most bytes per stretch: its positions fit in 16 bits, and its position array

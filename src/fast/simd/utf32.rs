@@ -41,9 +41,9 @@ pub trait ConvertValid {
     /// `bytes` must be well-formed UTF-8, and the implementation's instruction set
     /// available.
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>);
-    /// Appends the scalar values of the leading whole 64-byte blocks of `bytes` that are
-    /// all ASCII (any bytes: an ASCII block is well-formed whatever follows it), and
-    /// returns how many bytes that is (a multiple of 64). Validation and conversion in
+    /// Appends the scalar values of a prefix of `bytes` that is all ASCII (any bytes: an
+    /// ASCII prefix is well-formed whatever follows it), in whole 64-byte blocks (the
+    /// first block may be shortened to align the output), and returns its length. Validation and conversion in
     /// one pass, for ASCII runs, where the conversion is as cheap as the validation.
     ///
     /// # Safety
