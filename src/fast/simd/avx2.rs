@@ -14,10 +14,11 @@ use super::tables::ShortStep;
 use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
-/// Whether this CPU has AVX2.
+/// Whether this CPU has AVX2, and POPCNT, which counting characters uses (every AVX2
+/// CPU has it, but the check does not rely on it).
 #[inline]
 pub fn is_available() -> bool {
-    std::is_x86_feature_detected!("avx2")
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
 }
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
@@ -170,7 +171,7 @@ impl Kernel16 for Avx2Kernel {
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
@@ -191,7 +192,7 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 ///
 /// # Safety
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
@@ -202,7 +203,7 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.

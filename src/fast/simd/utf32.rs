@@ -162,13 +162,19 @@ impl Lane {
     }
 }
 
-/// Converts the characters that start in the next 49 bytes or so of `lane` (at least
-/// one block's worth less 15 bytes) and advances it; `false` if the input is not
-/// well-formed there (a mask no well-formed input gives), leaving the lane unchanged.
+/// Steps per call of [`convert_block`]: each converts at most 12 bytes (a table step, or
+/// a run of ASCII), so the last starts at most 48 bytes into the block.
+const STEPS_PER_BLOCK: usize = 5;
+
+/// Converts the characters of the next [`STEPS_PER_BLOCK`] steps of `lane` (a whole
+/// block if it is all ASCII) and advances it; `false` if the input is not well-formed
+/// there (a mask no well-formed input gives), leaving the lane unchanged.
 ///
 /// Four 16-byte loads give the block's high-bit and tail masks as `u64`, and the
 /// character-end mask follows from the tail mask. Each step then reads its 12-bit end
 /// mask with a shift, so the loop-carried dependency is only shift, table load, add.
+/// The step count is fixed rather than "until the block is used up": a loop exit that
+/// depends on the text costs a misprediction per block.
 ///
 /// # Safety
 /// `lane.can_convert_block()`, `lane.end <= bytes.len()`, `dst` valid for writes of
@@ -179,9 +185,9 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
         // SAFETY (all loads and stores below): `lane.pos + 64 < lane.end <= bytes.len()`;
-        // loads start at most 48 bytes into the block and read 16; stores start at
-        // `written <= lane.written + 48` (one character per byte at most) and write at
-        // most 16 lanes, below `out_end`.
+        // loads start at most 48 bytes into the block (`STEPS_PER_BLOCK` steps of at most
+        // 12 bytes) and read 16; stores start at `written <= lane.written + 48` (one
+        // character per byte at most) and write at most 16 lanes, below `out_end`.
         let block = bytes.as_ptr().add(lane.pos);
         let out = dst.add(lane.written);
         let vectors = [
@@ -209,8 +215,10 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         let ends = !((tails >> 1) | (next_is_tail << 63));
         let mut offset = 0;
         let mut written = 0;
-        while offset <= BLOCK - 16 {
-            let ascii_run = (high >> offset).trailing_zeros().min(16) as usize;
+        // A fixed number of steps, each at most 12 bytes, so that every step starts at
+        // most 48 bytes into the block: no exit branch that depends on the text.
+        for _ in 0..STEPS_PER_BLOCK {
+            let ascii_run = (high >> offset).trailing_zeros().min(12) as usize;
             if ascii_run >= 4 {
                 // Lanes past `ascii_run` are overwritten by the next steps.
                 K::widen16(block.add(offset), out.add(written));
