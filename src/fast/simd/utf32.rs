@@ -213,23 +213,61 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         // Byte i ends a character iff byte i + 1 is not a tail.
         let next_is_tail = dfa::is_continuation(bytes[lane.pos + BLOCK]) as u64;
         let ends = !((tails >> 1) | (next_is_tail << 63));
+        // Runs of 4 or more ASCII bytes are widened rather than converted by table
+        // steps; text without any (CJK, emoji) skips looking for them.
+        let ascii = !high;
+        let runs = ascii & (ascii >> 1) & (ascii >> 2) & (ascii >> 3);
+        let stepped = if runs == 0 {
+            steps::<K, false>(block, out, high, ends)
+        } else {
+            steps::<K, true>(block, out, high, ends)
+        };
+        let Some((offset, written)) = stepped else {
+            return false;
+        };
+        lane.pos += offset;
+        lane.written += written;
+        true
+    }
+}
+
+/// The [`STEPS_PER_BLOCK`] steps of [`convert_block`] over the block at `block`, given
+/// its high-bit and character-end masks; returns the bytes and characters converted,
+/// or `None` at a mask well-formed input cannot give. `ASCII_RUNS`: whether the block
+/// may hold a run of 4 ASCII bytes (widened in one step).
+///
+/// # Safety
+/// As [`convert_block`]: 64 bytes readable at `block`, 80 scalars writable at `out`.
+#[inline(always)]
+unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
+    block: *const u8,
+    out: *mut u32,
+    high: u64,
+    ends: u64,
+) -> Option<(usize, usize)> {
+    // SAFETY: loads start at most 48 bytes into the block (`STEPS_PER_BLOCK` steps of at
+    // most 12 bytes) and read 16; stores start at `written <= 48` (one character per
+    // byte at most) and write at most 16 lanes (caller's contract).
+    unsafe {
         let mut offset = 0;
         let mut written = 0;
         // A fixed number of steps, each at most 12 bytes, so that every step starts at
         // most 48 bytes into the block: no exit branch that depends on the text.
         for _ in 0..STEPS_PER_BLOCK {
-            let ascii_run = (high >> offset).trailing_zeros().min(12) as usize;
-            if ascii_run >= 4 {
-                // Lanes past `ascii_run` are overwritten by the next steps.
-                K::widen16(block.add(offset), out.add(written));
-                offset += ascii_run;
-                written += ascii_run;
-                continue;
+            if ASCII_RUNS {
+                let ascii_run = (high >> offset).trailing_zeros().min(12) as usize;
+                if ascii_run >= 4 {
+                    // Lanes past `ascii_run` are overwritten by the next steps.
+                    K::widen16(block.add(offset), out.add(written));
+                    offset += ascii_run;
+                    written += ascii_run;
+                    continue;
+                }
             }
             let mask = ((ends >> offset) & 0xFFF) as usize;
             let consumed = tables::STEP_CONSUMED[mask] as usize;
             if consumed == 0 {
-                return false;
+                return None;
             }
             let entry = tables::STEP_INDEX[mask];
             let src = block.add(offset);
@@ -247,9 +285,7 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
             offset += consumed;
             written += tables::step_chars(entry);
         }
-        lane.pos += offset;
-        lane.written += written;
-        true
+        Some((offset, written))
     }
 }
 
