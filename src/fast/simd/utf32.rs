@@ -3,8 +3,10 @@
 //!
 //! From the positions of character ends in 12 bytes, a table (built at compile time by
 //! [`super::tables`]) picks a shuffle that puts the bytes of the next 6 characters (if
-//! none is longer than 2 bytes), else of the next 3 or 4, into 32-bit lanes, and a few masks and multiply-adds assemble the scalar values. Runs
-//! of ASCII are widened directly. Errors are located by the DFA, never here.
+//! none is longer than 2 bytes), else of the next 3 or 4, into 32-bit lanes, and a few
+//! masks and multiply-adds assemble the scalar values. Runs of ASCII are widened
+//! directly; leading ASCII blocks are converted as they are checked. Errors are located
+//! by the DFA, never here.
 
 use super::tables::{self, SHORT_BASE};
 use super::validate::{first_bad_block, BLOCK};
