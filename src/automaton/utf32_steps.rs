@@ -10,8 +10,9 @@
 //!    [`tails_mark_character_starts`] checks every transition of the grammar's minimal
 //!    unit machine that does not make an error.
 //! 2. **The step table.** From the 12-bit mask of character ends, `STEP_INDEX` picks how
-//!    many characters (4 if four end within 12 bytes, else 3) and how many bytes to
-//!    convert, and `STEPS` how to shuffle them. [`check_step_table`] enumerates every
+//!    many characters (6 if six end within 12 bytes and none is longer than 2 bytes, else
+//!    4 if four end within 12 bytes, else 3) and how many bytes to convert, and `STEPS`
+//!    (`SHORT_STEPS` for six) how to shuffle them. [`check_step_table`] enumerates every
 //!    sequence of character lengths the grammar allows (the lengths of `UTF8-char`'s
 //!    words, read off its unit machine) that covers 12 bytes, and checks the entry of its
 //!    mask: the character count, the bytes consumed (also in `STEP_CONSUMED`), and that
@@ -22,7 +23,8 @@
 
 use crate::fast::dfa::is_continuation;
 use crate::fast::simd::tables::{
-    step_chars, step_consumed, step_id, STEPS, STEP_CONSUMED, STEP_INDEX,
+    is_short, step_chars, step_consumed, step_id, SHORT_BASE, SHORT_CHARS, SHORT_STEPS, STEPS,
+    STEP_CONSUMED, STEP_INDEX,
 };
 
 use super::machine::{Role, UnitMachine};
@@ -125,7 +127,14 @@ fn check_one(sequence: &[usize]) -> Result<(), String> {
             "lengths {sequence:?}: fewer than 3 characters end within {WINDOW} bytes"
         ));
     }
-    let chars = if ends.len() >= 4 { 4 } else { 3 };
+    let short = ends.len() >= SHORT_CHARS && sequence[..SHORT_CHARS].iter().all(|&l| l <= 2);
+    let chars = if short {
+        SHORT_CHARS
+    } else if ends.len() >= 4 {
+        4
+    } else {
+        3
+    };
     let consumed = ends[chars - 1];
     let entry = STEP_INDEX[mask];
     let found = (
@@ -140,10 +149,23 @@ fn check_one(sequence: &[usize]) -> Result<(), String> {
             found.0, found.1, found.2
         ));
     }
-    let step = &STEPS[step_id(entry)];
+    if is_short(entry) != short {
+        return Err(format!(
+            "lengths {sequence:?} (end mask {mask:03X}): short step {}, the grammar says {short}",
+            is_short(entry)
+        ));
+    }
+    // The shuffle, lane by lane (a short step's two halves in order).
+    let shuffle: Vec<u8> = if short {
+        SHORT_STEPS[step_id(entry) - SHORT_BASE as usize]
+            .shuffle
+            .concat()
+    } else {
+        STEPS[step_id(entry)].shuffle.to_vec()
+    };
     let mut start = 0;
     for (k, &length) in sequence[..chars].iter().enumerate() {
-        let lane = &step.shuffle[4 * k..4 * k + 4];
+        let lane = &shuffle[4 * k..4 * k + 4];
         let expected: Vec<u8> = (0..4)
             .map(|j| {
                 if j < length {

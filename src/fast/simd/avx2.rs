@@ -1,6 +1,7 @@
 //! AVX2 backend (x86-64): 32-byte vectors for validation; the 16-byte kernel of the SSE
-//! backend (compiled here with VEX encodings) for conversion and lossy decoding. Wider
-//! conversion stores measured slower (the output is rarely aligned).
+//! backend (compiled here with VEX encodings) for conversion and lossy decoding, but for
+//! the six-character steps of one- and two-byte characters ([`Avx2Kernel`]), which fill
+//! eight lanes with one 32-byte shuffle.
 //!
 //! This file only implements [`Vector`] with AVX2 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
@@ -9,13 +10,15 @@
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::Vector;
+use super::tables::ShortStep;
+use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
-/// Whether this CPU has AVX2.
+/// Whether this CPU has AVX2, and POPCNT, which counting characters uses (every AVX2
+/// CPU has it, but the check does not rely on it).
 #[inline]
 pub fn is_available() -> bool {
-    std::is_x86_feature_detected!("avx2")
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
 }
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
@@ -107,11 +110,78 @@ unsafe impl Vector for __m256i {
     }
 }
 
+/// The SSE4.1 kernel, but for [`Kernel16::short_store`], which shuffles the 16 input
+/// bytes repeated in both 128-bit lanes of a 32-byte register (`vbroadcasti128`,
+/// `vpshufb`) and assembles and stores all 8 lanes at once, and [`Kernel16::widen16`],
+/// which widens to 8 lanes at a time.
+pub struct Avx2Kernel;
+
+// SAFETY (every method below): the trait contract requires the caller to have checked
+// `is_available()`, so the AVX2 instructions exist (and the SSE4.1 ones the other
+// methods forward to); pointer arguments are valid for the stated number of bytes by
+// the callers' bounds checks.
+impl Kernel16 for Avx2Kernel {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load16(ptr: *const u8) -> __m128i {
+        unsafe { Sse41Kernel::load16(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(v: __m128i) -> u32 {
+        unsafe { Sse41Kernel::high_bit_mask(v) }
+    }
+    #[inline(always)]
+    unsafe fn tail_mask(v: __m128i) -> u32 {
+        unsafe { Sse41Kernel::tail_mask(v) }
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u32) {
+        unsafe {
+            // Two `vpmovzxbd` of 8 bytes each to 8 lanes.
+            let low = _mm256_cvtepu8_epi32(_mm_loadl_epi64(src as *const __m128i));
+            let high = _mm256_cvtepu8_epi32(_mm_loadl_epi64(src.add(8) as *const __m128i));
+            _mm256_storeu_si256(dst as *mut __m256i, low);
+            _mm256_storeu_si256(dst.add(8) as *mut __m256i, high);
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
+        unsafe { Sse41Kernel::shuffle(v, shuffle) }
+    }
+    #[inline(always)]
+    unsafe fn assemble_store(v: __m128i, payload: &[u8; 16], dst: *mut u32) {
+        unsafe { Sse41Kernel::assemble_store(v, payload, dst) }
+    }
+    #[inline(always)]
+    unsafe fn short_store(src: *const u8, step: &ShortStep, dst: *mut u32) {
+        unsafe {
+            // `ShortStep` is `repr(C)`: each pair of 16-byte halves is 32 contiguous bytes.
+            let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src as *const __m128i));
+            let shuffle = _mm256_loadu_si256(step.shuffle.as_ptr() as *const __m256i);
+            let payload = _mm256_loadu_si256(step.payload.as_ptr() as *const __m256i);
+            let bits = _mm256_and_si256(_mm256_shuffle_epi8(v, shuffle), payload);
+            // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
+            let pairs = _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001));
+            let scalars = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x1000_0001));
+            _mm256_storeu_si256(dst as *mut __m256i, scalars);
+        }
+    }
+    #[inline(always)]
+    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
+        unsafe { Sse41Kernel::range_mask(v, low, high) }
+    }
+    #[inline(always)]
+    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
+        unsafe { Sse41Kernel::expand_store(v, shuffle, fill, dst) }
+    }
+}
+
 /// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
@@ -142,7 +212,7 @@ pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
 ///
 /// # Safety
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
@@ -153,9 +223,9 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
-    unsafe { super::decode_utf32::<__m256i, Sse41Kernel>(bytes, out) }
+    unsafe { super::decode_utf32::<__m256i, Avx2Kernel>(bytes, out) }
 }

@@ -1,34 +1,39 @@
 //! The AVX-512 UTF-8 to UTF-32 conversion of well-formed text (AVX512F/BW, VBMI for
-//! byte permutes, VBMI2 for byte compression), after Clausecker & Lemire, "Transcoding
+//! byte permutes, VBMI2 for word compression), after Clausecker & Lemire, "Transcoding
 //! Unicode characters with AVX-512 instructions" (Software: Practice and Experience
 //! 53(12), 2023), section 4: locate the characters, gather each one's bytes into a
 //! 32-bit lane with one permute, and assemble all lanes at once.
 //!
-//! Per 64-byte window `a` (with the next 64 bytes `b`, for a character that starts in
-//! `a` and ends in `b`):
+//! The input is converted in stretches of at most [`STRETCH`] bytes that end at
+//! character boundaries, each in two passes:
 //!
-//! 1. every non-tail byte of `a` starts a character (the input is well-formed): a
-//!    64-bit mask of character starts;
-//! 2. `vpcompressb` of the byte offsets 0..63 under that mask: the offsets of the
-//!    window's characters, in order;
-//! 3. per group of 16 characters, `vpermb` spreads offset `i` to the 4 bytes of lane `i`
-//!    (plus 3, 2, 1, 0), and `vpermt2b` gathers from `a:b` the 4 bytes from the lead on,
-//!    reversed: the lead is the lane's top byte, the bytes past the character below it;
-//! 4. the lead's high nibble picks (by `vpermd`) a right shift that drops the bytes
-//!    past the character, and the mask of its payload bits; then the lane is assembled
-//!    as [`super::assemble_lane`] describes (`vpmaddubsw`, `vpmaddwd`);
-//! 5. a store of the group's lanes (masked in the last window, so that the output is
-//!    written exactly).
+//! 1. **Positions.** Per 64-byte block, the mask of character starts (every non-tail
+//!    byte: the input is well-formed) compresses (`vpcompressw`) the block's byte
+//!    offsets into an array of 16-bit positions. The block advance is fixed, so the
+//!    pass has no loop-carried dependency but the array index.
+//! 2. **Groups of 16 characters.** Group `k` is characters `16 k .. 16 k + 16`, and its
+//!    output goes to lanes `16 k ..` of the stretch's output. Its 16 characters span at
+//!    most 64 bytes from the first one's 64-byte-aligned block `base`, so they lie in
+//!    the 128 bytes from `base`. `vpermb` spreads the low byte of position `i` to the 4
+//!    bytes of lane `i` (plus 3, 2, 1, 0), and `vpermt2b` gathers from those 128 bytes
+//!    the 4 bytes from the lead on, reversed: the lead is the lane's top byte, the bytes
+//!    past the character below it. `vpermt2b` reads only the low 7 bits of an index, so
+//!    the two blocks are passed in the order that makes a position's low 7 bits its
+//!    index. The lead's high nibble picks (by `vpermd`) a right shift that drops the
+//!    bytes past the character and the mask of its payload bits; the lane is then
+//!    assembled as [`super::assemble_lane`] describes (`vpmaddubsw`, `vpmaddwd`).
 //!
-//! Only whole groups of 16 characters are converted per window (64 bytes that start at
-//! a character hold at least 16): the next window starts at the first character not
-//! converted (found with `pdep`), or after the last character that starts in `a`. An all-ASCII
-//! window is widened directly (`vpmovzxbd`). Windows past the end of input are read
-//! with masked loads, which do not touch the bytes they mask out.
+//! Groups are independent of each other (nothing in one depends on where the previous
+//! one ended), so the CPU overlaps them; each is one full store of 16 lanes, but the
+//! stretch's last, which is masked. A stretch's leading all-ASCII blocks are widened
+//! directly (`vpmovzxbd`). Blocks past the end of input are read with masked loads,
+//! which do not touch the bytes they mask out.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use super::utf32::ConvertValid;
+use crate::fast::dfa;
 
 /// [`ConvertValid`] by the AVX-512 kernel of this file.
 pub struct Avx512Convert;
@@ -40,47 +45,100 @@ impl ConvertValid for Avx512Convert {
         // well-formed).
         unsafe { convert_valid(bytes, out) }
     }
+
+    #[inline(always)]
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
+        // At most one scalar per byte.
+        out.reserve(bytes.len());
+        let base = out.len();
+        // SAFETY: AVX512F/BW are available (caller's contract); `bytes` is readable and
+        // `out` has room for `bytes.len()` more scalars.
+        unsafe {
+            let converted = widen_ascii(bytes.as_ptr(), bytes.len(), out.as_mut_ptr().add(base));
+            out.set_len(base + converted);
+            converted
+        }
+    }
 }
 
-/// The byte offsets 0..63.
-static OFFSETS: [u8; 64] = {
-    let mut table = [0u8; 64];
+/// Widens a prefix of the `n` bytes at `src` that is all ASCII to `dst` (`vpmovzxbd`):
+/// whole 64-byte blocks, after a head of up to 15 bytes that brings the output to a
+/// 64-byte boundary (so that each 64-byte store writes one cache line); returns how many
+/// bytes that is.
+///
+/// # Safety
+/// AVX512F/BW must be available; `src` valid for reads of `n` bytes, `dst` (4-byte
+/// aligned) for writes of `n` scalars.
+#[inline(always)]
+unsafe fn widen_ascii(src: *const u8, n: usize, dst: *mut u32) -> usize {
+    if n < 64 {
+        return 0;
+    }
+    // SAFETY: loads read `ascii..ascii + 64 <= n` bytes, stores write the same range
+    // of scalars (caller's contract); the head store writes scalars `0..16`, `16 <= n`.
+    unsafe {
+        let first = _mm512_loadu_si512(src as *const __m512i);
+        if _mm512_movepi8_mask(first) != 0 {
+            return 0;
+        }
+        _mm512_storeu_si512(
+            dst as *mut __m512i,
+            _mm512_cvtepu8_epi32(_mm512_castsi512_si128(first)),
+        );
+        // Scalars to the next 64-byte boundary of the output (all in `first`).
+        let mut ascii = (64 - (dst as usize) % 64) % 64 / 4;
+        while ascii + 64 <= n {
+            let block = _mm512_loadu_si512(src.add(ascii) as *const __m512i);
+            if _mm512_movepi8_mask(block) != 0 {
+                break;
+            }
+            for i in 0..4 {
+                let widened = _mm512_cvtepu8_epi32(_mm_loadu_si128(
+                    src.add(ascii + 16 * i) as *const __m128i
+                ));
+                _mm512_storeu_si512(dst.add(ascii + 16 * i) as *mut __m512i, widened);
+            }
+            ascii += 64;
+        }
+        ascii
+    }
+}
+
+/// Most bytes per stretch: its positions fit in 16 bits, and its position array
+/// (twice as many bytes) stays in L1 next to the input.
+const STRETCH: usize = 4096;
+
+/// Entries of the position array: one per byte of a stretch, and the 32 a compressed
+/// store writes past the last position.
+const POSITIONS: usize = STRETCH + 32;
+
+/// The 16-bit offsets 0..31 (low half of a block) and 32..63 (high half).
+static OFFSETS16: [[u16; 32]; 2] = {
+    let mut table = [[0u16; 32]; 2];
     let mut i = 0;
     while i < 64 {
-        table[i] = i as u8;
+        table[i / 32][i % 32] = i as u16;
         i += 1;
     }
     table
 };
 
-/// Per group `g` of 16 characters, the `vpermb` index that puts compressed offset
-/// `16 g + i` in the 4 bytes of lane `i`.
-static SPREAD: [[u8; 64]; 4] = {
-    let mut table = [[0u8; 64]; 4];
-    let mut group = 0;
-    while group < 4 {
-        let mut byte = 0;
-        while byte < 64 {
-            table[group][byte] = (16 * group + byte / 4) as u8;
-            byte += 1;
-        }
-        group += 1;
-    }
-    table
-};
-
-/// Added to the spread offsets: byte `j` of a lane takes input byte `lead + 3 - j`, so
-/// that the lead lands in the top byte and the last byte of a 4-byte character in
-/// the bottom one.
-static REVERSE: [u8; 64] = {
+/// The `vpermb` index that puts the low byte of 16-bit position `i` in the 4 bytes of
+/// lane `i`.
+static SPREAD: [u8; 64] = {
     let mut table = [0u8; 64];
     let mut byte = 0;
     while byte < 64 {
-        table[byte] = 3 - (byte % 4) as u8;
+        table[byte] = (2 * (byte / 4)) as u8;
         byte += 1;
     }
     table
 };
+
+/// Added (byte-wise) to the spread positions: byte `j` of a lane takes input byte
+/// `lead + 3 - j`, so that the lead lands in the top byte and the last byte of a
+/// 4-byte character in the bottom one.
+const REVERSE: i32 = 0x0001_0203;
 
 /// By the lead's high nibble: the right shift (in bits) that leaves exactly the
 /// character's bytes in its lane. 0..7 is ASCII (1 byte), C..D a 2-byte lead, E a
@@ -114,111 +172,165 @@ static PAYLOAD_BY_NIBBLE: [u32; 16] = [
 /// # Safety
 /// AVX512F, AVX512BW, AVX512VBMI, AVX512VBMI2 and BMI2 must be available; `bytes` must be
 /// well-formed UTF-8 (else the output is wrong, though memory stays safe: every store is
-/// masked to the characters counted, at most one per byte).
+/// bounded by the characters counted, at most one per byte).
 #[inline(always)]
 unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
     let len = bytes.len();
     // At most one scalar per byte.
     out.reserve(len);
     let base = out.len();
+    let mut positions = MaybeUninit::<[u16; POSITIONS]>::uninit();
+    let mut written = 0;
+    let mut start = 0;
+    while start < len {
+        let mut end = (start + STRETCH).min(len);
+        // Back to a character boundary (at most 3 tails in well-formed input).
+        while end < len && end > start && dfa::is_continuation(bytes[end]) {
+            end -= 1;
+        }
+        // SAFETY: the instruction sets are available (caller's contract); `start..end`
+        // is within `bytes`, at most `STRETCH` long; `out` has room for `len - start`
+        // more scalars past `base + written` (at most one per byte, and `written` counts
+        // the characters of `..start`).
+        unsafe {
+            let dst = out.as_mut_ptr().add(base + written);
+            written += convert_stretch(bytes, start, end, dst, positions.as_mut_ptr().cast());
+        }
+        start = end;
+    }
+    debug_assert!(written <= len);
+    // SAFETY: the stretches wrote `written` scalars from `base`, within capacity.
+    unsafe { out.set_len(base + written) };
+}
+
+/// Converts the characters of `bytes[start..end]` (well-formed on its own) to `dst`;
+/// returns how many there are.
+///
+/// # Safety
+/// As [`convert_valid`]; `start <= end <= bytes.len()`, `end - start <= STRETCH`;
+/// `dst` valid for writes of `end - start` scalars; `positions` valid for writes and
+/// reads of [`POSITIONS`] `u16`.
+#[inline(always)]
+unsafe fn convert_stretch(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    dst: *mut u32,
+    positions: *mut u16,
+) -> usize {
     // SAFETY (every load, store and intrinsic below): the instruction sets are
-    // available (caller's contract). `out` has `base + len` elements of capacity, and
-    // the stores stay below `base + written + count <= base + len` (one character per
-    // lead byte counted). Full loads read `pos..pos + 128 <= len`; masked loads read
-    // only the bytes below `len` that their mask selects.
+    // available (caller's contract). Full loads read `src + o .. src + o + 64` with
+    // `o + 64 <= avail`, the bytes from `src` on; masked loads read only the bytes
+    // below `avail` that their mask selects. Scalar stores stay below `dst + count <=
+    // dst + (end - start)` (one character per lead byte counted). Position stores write
+    // 32 (or 16) entries from `chars <= STRETCH`, below `POSITIONS`; position reads stay
+    // below the entries stored (see phase 2). Masked loads whose block lies past the
+    // end select no byte, and their address is formed with `wrapping_add`.
     unsafe {
-        let dst = out.as_mut_ptr().add(base);
-        let src = bytes.as_ptr();
-        let offsets = _mm512_loadu_si512(OFFSETS.as_ptr() as *const __m512i);
-        let reverse = _mm512_loadu_si512(REVERSE.as_ptr() as *const __m512i);
+        let src = bytes.as_ptr().add(start);
+        let n = end - start;
+        let avail = bytes.len() - start;
+        // The leading all-ASCII blocks: widened directly.
+        let ascii = widen_ascii(src, n, dst);
+        if ascii == n {
+            return n;
+        }
+        let dst = dst.add(ascii);
+
+        // Phase 1: positions of the character starts from `ascii` on.
+        let below_tails = _mm512_set1_epi8(-64);
+        let step = _mm512_set1_epi16(64);
+        let mut offsets_low = _mm512_add_epi16(
+            _mm512_loadu_si512(OFFSETS16[0].as_ptr() as *const __m512i),
+            _mm512_set1_epi16(ascii as i16),
+        );
+        let mut offsets_high = _mm512_add_epi16(
+            _mm512_loadu_si512(OFFSETS16[1].as_ptr() as *const __m512i),
+            _mm512_set1_epi16(ascii as i16),
+        );
+        let mut chars = 0;
+        let mut o = ascii;
+        while o < n {
+            let (block, inside) = if o + 64 <= n {
+                (_mm512_loadu_si512(src.add(o) as *const __m512i), u64::MAX)
+            } else {
+                let inside = mask_below(n - o);
+                (
+                    _mm512_maskz_loadu_epi8(inside, src.add(o) as *const i8),
+                    inside,
+                )
+            };
+            // Tails 80..BF are exactly the bytes below -64 as signed bytes.
+            let leads = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
+            let low = leads as u32;
+            let high = (leads >> 32) as u32;
+            _mm512_storeu_si512(
+                positions.add(chars) as *mut __m512i,
+                _mm512_maskz_compress_epi16(low, offsets_low),
+            );
+            chars += low.count_ones() as usize;
+            _mm512_storeu_si512(
+                positions.add(chars) as *mut __m512i,
+                _mm512_maskz_compress_epi16(high, offsets_high),
+            );
+            chars += high.count_ones() as usize;
+            offsets_low = _mm512_add_epi16(offsets_low, step);
+            offsets_high = _mm512_add_epi16(offsets_high, step);
+            o += 64;
+        }
+        // Initialised entries for the lanes of a last, partial group.
+        _mm256_storeu_si256(positions.add(chars) as *mut __m256i, _mm256_setzero_si256());
+
+        // Phase 2: groups of 16 characters. The stores above wrote entries
+        // `0..chars + 16`, which holds the 16 read per group (from `16 k < chars`).
+        let spread = _mm512_loadu_si512(SPREAD.as_ptr() as *const __m512i);
+        let reverse = _mm512_set1_epi32(REVERSE);
         let shifts = _mm512_loadu_si512(SHIFT_BY_NIBBLE.as_ptr() as *const __m512i);
         let payloads = _mm512_loadu_si512(PAYLOAD_BY_NIBBLE.as_ptr() as *const __m512i);
-        let spread = [
-            _mm512_loadu_si512(SPREAD[0].as_ptr() as *const __m512i),
-            _mm512_loadu_si512(SPREAD[1].as_ptr() as *const __m512i),
-            _mm512_loadu_si512(SPREAD[2].as_ptr() as *const __m512i),
-            _mm512_loadu_si512(SPREAD[3].as_ptr() as *const __m512i),
-        ];
-        let below_tails = _mm512_set1_epi8(-64);
         let byte_pairs = _mm512_set1_epi16(0x4001);
         let word_pairs = _mm512_set1_epi32(0x1000_0001);
-        let mut pos = 0;
-        let mut written = 0;
-        while pos < len {
-            let remaining = len - pos;
-            let (a, b, in_a) = if remaining >= 128 {
-                let a = _mm512_loadu_si512(src.add(pos) as *const __m512i);
-                let b = _mm512_loadu_si512(src.add(pos + 64) as *const __m512i);
-                (a, b, u64::MAX)
+        let mut group = 0;
+        while group < chars {
+            let first = *positions.add(group) as usize;
+            let block = first & !63;
+            // The block whose offset is 0 modulo 128 (`low`) and the other (`high`).
+            let low_at = (first + 64) & !127;
+            let high_at = 2 * block + 64 - low_at;
+            let (low, high) = if block + 128 <= avail {
+                (
+                    _mm512_loadu_si512(src.add(low_at) as *const __m512i),
+                    _mm512_loadu_si512(src.add(high_at) as *const __m512i),
+                )
             } else {
-                let in_a = mask_below(remaining);
-                let in_b = mask_below(remaining.saturating_sub(64));
-                let a = _mm512_maskz_loadu_epi8(in_a, src.add(pos) as *const i8);
-                let b = _mm512_maskz_loadu_epi8(in_b, src.add(pos + 64) as *const i8);
-                (a, b, in_a)
+                (
+                    _mm512_maskz_loadu_epi8(
+                        mask_below(avail.saturating_sub(low_at)),
+                        src.wrapping_add(low_at) as *const i8,
+                    ),
+                    _mm512_maskz_loadu_epi8(
+                        mask_below(avail.saturating_sub(high_at)),
+                        src.wrapping_add(high_at) as *const i8,
+                    ),
+                )
             };
-            if in_a == u64::MAX && _mm512_movepi8_mask(a) == 0 {
-                // All ASCII: zero-extend the 64 bytes.
-                let out = dst.add(written) as *mut __m512i;
-                _mm512_storeu_si512(out, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(a)));
-                _mm512_storeu_si512(
-                    out.add(1),
-                    _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<1>(a)),
-                );
-                _mm512_storeu_si512(
-                    out.add(2),
-                    _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<2>(a)),
-                );
-                _mm512_storeu_si512(
-                    out.add(3),
-                    _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32::<3>(a)),
-                );
-                pos += 64;
-                written += 64;
-                continue;
-            }
-            // Tails 80..BF are exactly the bytes below -64 as signed bytes; zeros past
-            // the end are not tails, and are masked out of the leads.
-            let leads = !_mm512_cmplt_epi8_mask(a, below_tails) & in_a;
-            let count = leads.count_ones() as usize;
-            let starts = _mm512_maskz_compress_epi8(leads, offsets);
-            // Whole groups of 16 only (64 well-formed bytes from a character start hold
-            // at least 16 characters); the rest start the next window. At the end of
-            // input, every character, with a masked last store.
-            let at_end = remaining <= 64;
-            let groups = if at_end {
-                count.div_ceil(16)
+            let lanes =
+                _mm512_castsi256_si512(_mm256_loadu_si256(positions.add(group) as *const __m256i));
+            let index = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, lanes), reverse);
+            let gathered = _mm512_permutex2var_epi8(low, index, high);
+            let nibble = _mm512_srli_epi32::<28>(gathered);
+            let shifted = _mm512_srlv_epi32(gathered, _mm512_permutexvar_epi32(nibble, shifts));
+            let bits = _mm512_and_si512(shifted, _mm512_permutexvar_epi32(nibble, payloads));
+            let scalars = _mm512_madd_epi16(_mm512_maddubs_epi16(bits, byte_pairs), word_pairs);
+            let out = dst.add(group) as *mut i32;
+            if group + 16 <= chars {
+                _mm512_storeu_si512(out as *mut __m512i, scalars);
             } else {
-                count / 16
-            };
-            let converted = if at_end { count } else { 16 * groups };
-            for (group, &spread) in spread.iter().enumerate().take(groups) {
-                let index = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, starts), reverse);
-                let gathered = _mm512_permutex2var_epi8(a, index, b);
-                let nibble = _mm512_srli_epi32::<28>(gathered);
-                let shifted = _mm512_srlv_epi32(gathered, _mm512_permutexvar_epi32(nibble, shifts));
-                let bits = _mm512_and_si512(shifted, _mm512_permutexvar_epi32(nibble, payloads));
-                let scalars = _mm512_madd_epi16(_mm512_maddubs_epi16(bits, byte_pairs), word_pairs);
-                let lanes = (converted - 16 * group).min(16);
-                let store = (u32::MAX >> (32 - lanes)) as __mmask16;
-                _mm512_mask_storeu_epi32(dst.add(written + 16 * group) as *mut i32, store, scalars);
+                let store = (u32::MAX >> (32 - (chars - group))) as __mmask16;
+                _mm512_mask_storeu_epi32(out, store, scalars);
             }
-            written += converted;
-            if at_end {
-                break;
-            }
-            pos += if converted < count {
-                // The start of the first character not converted: the next set bit.
-                _pdep_u64(1 << converted, leads).trailing_zeros() as usize
-            } else {
-                // The last character of `a` ends before the first non-tail of `b` (at
-                // most 3 bytes in; a zero past the end of input counts as a non-tail).
-                let tails_b = _mm512_cmplt_epi8_mask(b, below_tails);
-                64 + (!tails_b).trailing_zeros() as usize
-            };
+            group += 16;
         }
-        debug_assert!(written <= len);
-        out.set_len(base + written);
+        ascii + chars
     }
 }
 
@@ -231,7 +343,6 @@ fn mask_below(n: usize) -> u64 {
         (1u64 << n) - 1
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

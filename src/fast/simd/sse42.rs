@@ -10,14 +10,15 @@ use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
 /// Whether this CPU has every instruction set this backend uses: SSSE3 (`pshufb`,
-/// `palignr`, `pmaddubsw`), SSE4.1 (`ptest`, `pmovzxbd`) and SSE4.2. Every CPU with
-/// SSE4.2 has the other two, but the check does not rely on it (a virtual machine may
-/// report features inconsistently).
+/// `palignr`, `pmaddubsw`), SSE4.1 (`ptest`, `pmovzxbd`), SSE4.2 and POPCNT (counting
+/// characters). Every CPU with SSE4.2 has the others, but the check does not rely on it
+/// (a virtual machine may report features inconsistently).
 #[inline]
 pub fn is_available() -> bool {
     std::is_x86_feature_detected!("ssse3")
         && std::is_x86_feature_detected!("sse4.1")
         && std::is_x86_feature_detected!("sse4.2")
+        && std::is_x86_feature_detected!("popcnt")
 }
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
@@ -171,7 +172,7 @@ impl Kernel16 for Sse41Kernel {
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "ssse3,sse4.1,sse4.2")]
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
@@ -202,7 +203,7 @@ pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
 ///
 /// # Safety
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
-#[target_feature(enable = "ssse3,sse4.1,sse4.2")]
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
@@ -213,7 +214,7 @@ unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "ssse3,sse4.1,sse4.2")]
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.

@@ -3,15 +3,18 @@
 //! The kernel looks at 16 bytes that start at a character boundary and computes a 12-bit
 //! mask of character ends (bit `i` set iff byte `i` is the last byte of a character).
 //! Twelve bytes always hold at least three complete characters (at most 4 bytes each),
-//! so each step converts the first 4 characters if they end within 12 bytes, else the
-//! first 3. [`STEP_INDEX`] maps the mask to a [`Step`]: the shuffle that moves the bytes
-//! of those characters into 32-bit lanes (last byte in the lowest byte of the lane,
-//! zeros above the lead, as [`super::assemble_lane`] expects), how many bytes they use
-//! and how many characters they are.
+//! so each step converts the first 6 characters if they end within 12 bytes and none is
+//! longer than 2 bytes (a [`ShortStep`]: Latin, Greek, Cyrillic, Hebrew, Arabic text
+//! with its spaces and punctuation), else the first 4 if they end within 12 bytes, else
+//! the first 3 (a [`Step`]). [`STEP_INDEX`] maps the mask to the step: the shuffle that
+//! moves the bytes of those characters into 32-bit lanes (last byte in the lowest byte
+//! of the lane, zeros above the lead, as [`super::assemble_lane`] expects), how many
+//! bytes they use and how many characters they are.
 //!
 //! A step is identified by its character lengths: two bits `length - 1` per character,
-//! plus 256 when there are three characters; one extra entry marks masks that
-//! well-formed input cannot produce (a "character" longer than 4 bytes).
+//! plus 256 when there are three characters; a short step by one bit `length - 1` per
+//! character, plus [`SHORT_BASE`]; one extra entry marks masks that well-formed input
+//! cannot produce (a "character" longer than 4 bytes).
 
 /// One conversion step: a shuffle and how far it advances.
 #[derive(Clone, Copy)]
@@ -28,6 +31,68 @@ pub struct Step {
     /// Characters converted (3 or 4); 0 for [`UNREACHABLE_STEP`].
     pub chars: u8,
 }
+
+/// A step of six characters of one or two bytes: the [`Step`] layout over eight lanes
+/// (the last two unused), so that a 32-byte shuffle of the 16 input bytes repeated
+/// twice fills all six at once.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct ShortStep {
+    /// As [`Step::shuffle`], for lanes 0..4 and 4..8 (indices into the same 16 input
+    /// bytes).
+    pub shuffle: [[u8; 16]; 2],
+    /// As [`Step::payload`], for lanes 0..4 and 4..8.
+    pub payload: [[u8; 16]; 2],
+}
+
+/// The first short step identifier; short step `bits` (bit `k` = length of character
+/// `k` minus 1) is [`SHORT_STEPS`]`[bits]`.
+pub const SHORT_BASE: u16 = 320;
+
+/// Characters per [`ShortStep`].
+pub const SHORT_CHARS: usize = 6;
+
+/// Whether an entry's step is a [`ShortStep`] (else a [`Step`]).
+#[inline(always)]
+pub const fn is_short(entry: StepEntry) -> bool {
+    let id = entry & 0x1FF;
+    id >= SHORT_BASE && id < SHORT_BASE + 64
+}
+
+const fn build_short_steps() -> [ShortStep; 64] {
+    let empty = ShortStep {
+        shuffle: [[0x80; 16]; 2],
+        payload: [[0; 16]; 2],
+    };
+    let mut steps = [empty; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let mut start = 0u8;
+        let mut k = 0;
+        while k < SHORT_CHARS {
+            let length = ((bits >> k) & 1) as u8 + 1;
+            let last = start + length - 1;
+            let mut j = 0;
+            while j < length {
+                let (half, byte) = (k / 4, 4 * (k % 4) + j as usize);
+                steps[bits].shuffle[half][byte] = last - j;
+                steps[bits].payload[half][byte] = if j + 1 < length {
+                    0x3F
+                } else {
+                    [0x7F, 0x1F][length as usize - 1]
+                };
+                j += 1;
+            }
+            start += length;
+            k += 1;
+        }
+        bits += 1;
+    }
+    steps
+}
+
+/// The short steps, by `id - SHORT_BASE`.
+pub static SHORT_STEPS: [ShortStep; 64] = build_short_steps();
 
 /// Number of step identifiers (two bits per character for up to 4 characters, and a
 /// flag for three-character steps).
@@ -117,11 +182,12 @@ const fn build_step_index() -> [StepEntry; 4096] {
     let mut index = [entry(UNREACHABLE_STEP, 0, 0); 4096];
     let mut mask = 0usize;
     while mask < 4096 {
-        let mut lengths = [0u8; 4];
+        // The lengths of the first (up to 6) characters that end within 12 bytes.
+        let mut lengths = [0u8; SHORT_CHARS];
         let mut chars = 0;
         let mut start = 0;
         let mut valid = true;
-        while chars < 4 {
+        while chars < SHORT_CHARS {
             // The next character end at or after `start`.
             let mut end = start;
             while end < 12 && mask & (1 << end) == 0 {
@@ -132,15 +198,35 @@ const fn build_step_index() -> [StepEntry; 4096] {
             }
             let length = end - start + 1;
             if length > 4 {
-                valid = false;
+                // Ill-formed; it matters only among the characters a step converts.
+                valid = chars >= 4;
                 break;
             }
             lengths[chars] = length as u8;
             chars += 1;
             start = end + 1;
         }
-        if valid && chars >= 3 {
-            index[mask] = entry(lengths_id(&lengths, chars), start, chars);
+        let mut short = chars == SHORT_CHARS;
+        let mut bits = 0;
+        let mut k = 0;
+        while k < chars {
+            short &= lengths[k] <= 2;
+            bits |= ((lengths[k] as u16 - 1) & 1) << k;
+            k += 1;
+        }
+        if short {
+            index[mask] = entry(SHORT_BASE + bits, start, SHORT_CHARS);
+        } else if valid && chars >= 3 {
+            let chars = if chars >= 4 { 4 } else { 3 };
+            let mut first = [0u8; 4];
+            let mut consumed = 0;
+            let mut k = 0;
+            while k < chars {
+                first[k] = lengths[k];
+                consumed += lengths[k] as usize;
+                k += 1;
+            }
+            index[mask] = entry(lengths_id(&first, chars), consumed, chars);
         }
         mask += 1;
     }
@@ -258,6 +344,27 @@ mod tests {
         );
         assert_eq!(step_consumed(STEP_INDEX[0b1111_1110_0000]), 0);
         assert_eq!(STEPS[UNREACHABLE_STEP as usize].consumed, 0);
+        // "aéb cdé" + "x": lengths 1, 2, 1, 1, 1, 2 end within 12 bytes: a short step.
+        let mask = (1 << 0) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 7) | (1 << 8);
+        let entry = STEP_INDEX[mask];
+        assert!(is_short(entry));
+        assert_eq!((step_chars(entry), step_consumed(entry)), (6, 8));
+        let step = &SHORT_STEPS[step_id(entry) - SHORT_BASE as usize];
+        assert_eq!(
+            step.shuffle,
+            [
+                [0, 0x80, 0x80, 0x80, 2, 1, 0x80, 0x80, 3, 0x80, 0x80, 0x80, 4, 0x80, 0x80, 0x80],
+                [
+                    5, 0x80, 0x80, 0x80, 7, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                    0x80, 0x80
+                ]
+            ]
+        );
+        assert_eq!(&step.payload[1][..8], &[0x7F, 0, 0, 0, 0x3F, 0x1F, 0, 0]);
+        // A 3-byte character among the first six: four characters.
+        let mask = (1 << 0) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7);
+        assert!(!is_short(STEP_INDEX[mask]));
+        assert_eq!(step_chars(STEP_INDEX[mask]), 4);
     }
 
     #[test]

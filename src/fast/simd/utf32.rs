@@ -2,11 +2,13 @@
 //! detector, then a table-driven conversion of each chunk known to be well-formed.
 //!
 //! From the positions of character ends in 12 bytes, a table (built at compile time by
-//! [`super::tables`]) picks a shuffle that puts the bytes of the next 3 or 4 characters
-//! into 32-bit lanes, and a few masks and multiply-adds assemble the scalar values. Runs
-//! of ASCII are widened directly. Errors are located by the DFA, never here.
+//! [`super::tables`]) picks a shuffle that puts the bytes of the next 6 characters (if
+//! none is longer than 2 bytes), else of the next 3 or 4, into 32-bit lanes, and a few
+//! masks and multiply-adds assemble the scalar values. Runs of ASCII are widened
+//! directly; leading ASCII blocks are converted as they are checked. Errors are located
+//! by the DFA, never here.
 
-use super::tables;
+use super::tables::{self, SHORT_BASE};
 use super::validate::{first_bad_block, BLOCK};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa;
@@ -41,6 +43,14 @@ pub trait ConvertValid {
     /// `bytes` must be well-formed UTF-8, and the implementation's instruction set
     /// available.
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>);
+    /// Appends the scalar values of a prefix of `bytes` that is all ASCII (any bytes: an
+    /// ASCII prefix is well-formed whatever follows it), in whole 64-byte blocks (the
+    /// first block may be shortened to align the output), and returns its length. Validation and conversion in
+    /// one pass, for ASCII runs, where the conversion is as cheap as the validation.
+    ///
+    /// # Safety
+    /// The implementation's instruction set must be available.
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize;
 }
 
 /// [`ConvertValid`] by the table-driven 16-byte kernel `K`.
@@ -52,11 +62,42 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
         // SAFETY: the same contract.
         unsafe { convert_valid::<K>(bytes, out) }
     }
+
+    #[inline(always)]
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
+        // At most one scalar per byte.
+        out.reserve(bytes.len());
+        let base = out.len();
+        let mut pos = 0;
+        // SAFETY: `K`'s instruction set is available (caller's contract); loads read
+        // `pos..pos + 64 <= bytes.len()`, stores write scalars `base + pos..base + pos +
+        // 64`, within the capacity reserved.
+        unsafe {
+            let dst = out.as_mut_ptr().add(base);
+            while pos + BLOCK <= bytes.len() {
+                let block = bytes.as_ptr().add(pos);
+                let mut high = 0;
+                for i in 0..4 {
+                    high |= K::high_bit_mask(K::load16(block.add(16 * i)));
+                }
+                if high != 0 {
+                    break;
+                }
+                for i in 0..4 {
+                    K::widen16(block.add(16 * i), dst.add(pos + 16 * i));
+                }
+                pos += BLOCK;
+            }
+            out.set_len(base + pos);
+        }
+        pos
+    }
 }
 
-/// [`decode_utf32`] with any well-formed-chunk conversion `C`: the input is validated by
-/// `V` in chunks of `DECODE_CHUNK` (8 KiB) cut at character boundaries, and each chunk
-/// found well-formed is converted by `C`; at the first chunk with an error, the DFA
+/// [`decode_utf32`] with any well-formed-chunk conversion `C`: leading all-ASCII blocks
+/// are converted at once ([`ConvertValid::convert_ascii`]); from the first other block,
+/// the input is validated by `V` in a chunk of `DECODE_CHUNK` (8 KiB) cut at a character
+/// boundary, the chunk, if well-formed, converted by `C`, and so on; at the first chunk with an error, the DFA
 /// decodes the well-formed prefix and locates the error.
 ///
 /// # Safety
@@ -73,6 +114,11 @@ pub unsafe fn decode_utf32_by<V: Vector, C: ConvertValid>(
         let len = bytes.len();
         let mut start = 0;
         while start < len {
+            // ASCII blocks: converted as they are checked.
+            start += C::convert_ascii(&bytes[start..], out);
+            if start == len {
+                break;
+            }
             let mut end = (start + DECODE_CHUNK).min(len);
             if end < len {
                 // Cut at a character boundary so that each chunk is validated on its own:
@@ -118,13 +164,19 @@ impl Lane {
     }
 }
 
-/// Converts the characters that start in the next 49 bytes or so of `lane` (at least
-/// one block's worth less 15 bytes) and advances it; `false` if the input is not
-/// well-formed there (a mask no well-formed input gives), leaving the lane unchanged.
+/// Steps per call of [`convert_block`]: each converts at most 12 bytes (a table step, or
+/// a run of ASCII), so the last starts at most 48 bytes into the block.
+const STEPS_PER_BLOCK: usize = 5;
+
+/// Converts the characters of the next [`STEPS_PER_BLOCK`] steps of `lane` (a whole
+/// block if it is all ASCII) and advances it; `false` if the input is not well-formed
+/// there (a mask no well-formed input gives), leaving the lane unchanged.
 ///
 /// Four 16-byte loads give the block's high-bit and tail masks as `u64`, and the
 /// character-end mask follows from the tail mask. Each step then reads its 12-bit end
 /// mask with a shift, so the loop-carried dependency is only shift, table load, add.
+/// The step count is fixed rather than "until the block is used up": a loop exit that
+/// depends on the text costs a misprediction per block.
 ///
 /// # Safety
 /// `lane.can_convert_block()`, `lane.end <= bytes.len()`, `dst` valid for writes of
@@ -135,8 +187,9 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
         // SAFETY (all loads and stores below): `lane.pos + 64 < lane.end <= bytes.len()`;
-        // loads start at most 48 bytes into the block and read 16; stores start at
-        // `written <= lane.written + 64` and write at most 16 lanes, below `out_end`.
+        // loads start at most 48 bytes into the block (`STEPS_PER_BLOCK` steps of at most
+        // 12 bytes) and read 16; stores start at `written <= lane.written + 48` (one
+        // character per byte at most) and write at most 16 lanes, below `out_end`.
         let block = bytes.as_ptr().add(lane.pos);
         let out = dst.add(lane.written);
         let vectors = [
@@ -162,36 +215,79 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         // Byte i ends a character iff byte i + 1 is not a tail.
         let next_is_tail = dfa::is_continuation(bytes[lane.pos + BLOCK]) as u64;
         let ends = !((tails >> 1) | (next_is_tail << 63));
+        // Runs of 4 or more ASCII bytes are widened rather than converted by table
+        // steps; text without any (CJK, emoji) skips looking for them.
+        let ascii = !high;
+        let runs = ascii & (ascii >> 1) & (ascii >> 2) & (ascii >> 3);
+        let stepped = if runs == 0 {
+            steps::<K, false>(block, out, high, ends)
+        } else {
+            steps::<K, true>(block, out, high, ends)
+        };
+        let Some((offset, written)) = stepped else {
+            return false;
+        };
+        lane.pos += offset;
+        lane.written += written;
+        true
+    }
+}
+
+/// The [`STEPS_PER_BLOCK`] steps of [`convert_block`] over the block at `block`, given
+/// its high-bit and character-end masks; returns the bytes and characters converted,
+/// or `None` at a mask well-formed input cannot give. `ASCII_RUNS`: whether the block
+/// may hold a run of 4 ASCII bytes (widened in one step).
+///
+/// # Safety
+/// As [`convert_block`]: 64 bytes readable at `block`, 80 scalars writable at `out`.
+#[inline(always)]
+unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
+    block: *const u8,
+    out: *mut u32,
+    high: u64,
+    ends: u64,
+) -> Option<(usize, usize)> {
+    // SAFETY: loads start at most 48 bytes into the block (`STEPS_PER_BLOCK` steps of at
+    // most 12 bytes) and read 16; stores start at `written <= 48` (one character per
+    // byte at most) and write at most 16 lanes (caller's contract).
+    unsafe {
         let mut offset = 0;
         let mut written = 0;
-        while offset <= BLOCK - 16 {
-            let ascii_run = (high >> offset).trailing_zeros().min(16) as usize;
-            if ascii_run >= 4 {
-                // Lanes past `ascii_run` are overwritten by the next steps.
-                K::widen16(block.add(offset), out.add(written));
-                offset += ascii_run;
-                written += ascii_run;
-                continue;
+        // A fixed number of steps, each at most 12 bytes, so that every step starts at
+        // most 48 bytes into the block: no exit branch that depends on the text.
+        for _ in 0..STEPS_PER_BLOCK {
+            if ASCII_RUNS {
+                let ascii_run = (high >> offset).trailing_zeros().min(12) as usize;
+                if ascii_run >= 4 {
+                    // Lanes past `ascii_run` are overwritten by the next steps.
+                    K::widen16(block.add(offset), out.add(written));
+                    offset += ascii_run;
+                    written += ascii_run;
+                    continue;
+                }
             }
             let mask = ((ends >> offset) & 0xFFF) as usize;
             let consumed = tables::STEP_CONSUMED[mask] as usize;
             if consumed == 0 {
-                return false;
+                return None;
             }
             let entry = tables::STEP_INDEX[mask];
-            let step = &tables::STEPS[tables::step_id(entry)];
-            let v = K::load16(block.add(offset));
-            K::assemble_store(
-                K::shuffle(v, &step.shuffle),
-                &step.payload,
-                out.add(written),
-            );
+            let src = block.add(offset);
+            if tables::is_short(entry) {
+                let step = &tables::SHORT_STEPS[tables::step_id(entry) - SHORT_BASE as usize];
+                K::short_store(src, step, out.add(written));
+            } else {
+                let step = &tables::STEPS[tables::step_id(entry)];
+                K::assemble_store(
+                    K::shuffle(K::load16(src), &step.shuffle),
+                    &step.payload,
+                    out.add(written),
+                );
+            }
             offset += consumed;
             written += tables::step_chars(entry);
         }
-        lane.pos += offset;
-        lane.written += written;
-        true
+        Some((offset, written))
     }
 }
 

@@ -154,6 +154,8 @@ pub(crate) const fn assert_vector_width<V: Vector>() {
     let _ = VectorWidth::<V>::OK;
 }
 
+use super::tables::ShortStep;
+
 /// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
 /// `#[inline(always)]`.
 pub trait Kernel16 {
@@ -199,6 +201,27 @@ pub trait Kernel16 {
     /// The implementing backend's instruction set must be available; pointer
     /// arguments valid for the bytes stated above.
     unsafe fn assemble_store(v: Self::V, payload: &[u8; 16], dst: *mut u32);
+    /// Converts the six characters of a [`ShortStep`] from the 16 bytes at `src`: stores
+    /// 8 `u32` at `dst` (the last two meaningless). By default two [`Kernel16::shuffle`]
+    /// and [`Kernel16::assemble_store`] of 4 lanes each; a kernel with 32-byte registers
+    /// does both halves at once.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `src` valid for
+    /// reads of 16 bytes, `dst` for writes of 8 `u32`.
+    #[inline(always)]
+    unsafe fn short_store(src: *const u8, step: &ShortStep, dst: *mut u32) {
+        // SAFETY: the caller's contract covers both halves (`dst + 4..8` included).
+        unsafe {
+            let v = Self::load16(src);
+            Self::assemble_store(Self::shuffle(v, &step.shuffle[0]), &step.payload[0], dst);
+            Self::assemble_store(
+                Self::shuffle(v, &step.shuffle[1]),
+                &step.payload[1],
+                dst.add(4),
+            );
+        }
+    }
     /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
     ///
     /// # Safety
