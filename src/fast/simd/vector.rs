@@ -276,7 +276,10 @@ pub(crate) unsafe fn read_short(ptr: *const u8, len: usize) -> (u64, u64) {
             // Bytes 8..len are the last `len - 8` of the 8 ending at `len`.
             8..=16 => (
                 u64_at(0),
-                (u64_at(len - 8) >> (8 * (16 - len))) * u64::from(len > 8),
+                // A shift by 64 (`len == 8`: no byte past 8) gives 0.
+                u64_at(len - 8)
+                    .checked_shr(8 * (16 - len) as u32)
+                    .unwrap_or(0),
             ),
             4..=7 => (u32_at(0) | u32_at(len - 4) << (8 * (len - 4)), 0),
             1..=3 => (
