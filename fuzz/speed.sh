@@ -10,8 +10,9 @@
 # fuzz/target/stable/x86_64-unknown-linux-gnu/release (`--target-dir fuzz/target/stable`).
 # Each target runs with libFuzzer `-seed=1`, the dictionary, and a fresh scratch copy of
 # its checked-in corpus (`corpus/<target>/`, so the checked-in corpus is left alone), for
-# SECONDS (default 30) of wall time. CPU time, not wall time, is the measure because the
-# machine may be shared: compare two builds by running them one after the other.
+# SECONDS_PER_TARGET (default 30) seconds of wall time. CPU time, not wall time, is the
+# measure because the machine may be shared: compare two builds by running them one after
+# the other.
 #
 # Prints one line per target: `<target> <units> <cpu-seconds> <units per cpu-second>`.
 set -euo pipefail
