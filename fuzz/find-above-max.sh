@@ -10,7 +10,9 @@
 #
 # Environment: FUZZ_TOOLCHAIN (e.g. `+nightly`, default: the default toolchain),
 # FUZZ_SANITIZER (default `none`; `address` needs nightly), SEED (libFuzzer -seed, default 1),
-# MAX_SECONDS (default 60).
+# MAX_SECONDS (default 60), FUZZ_BUILD_FLAGS (extra `cargo fuzz build`/`run` flags, default
+# `--no-trace-compares` as in every documented command; set it empty to measure with
+# comparison tracing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +20,7 @@ toolchain="${FUZZ_TOOLCHAIN:-}"
 sanitizer="${FUZZ_SANITIZER:-none}"
 seed="${SEED:-1}"
 max_seconds="${MAX_SECONDS:-60}"
+build_flags="${FUZZ_BUILD_FLAGS---no-trace-compares}"
 target_dir="fuzz/target/buggy-above-max"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -28,7 +31,8 @@ fuzz() {
 }
 
 echo "building differential with --features buggy-above-max (sanitizer: $sanitizer)"
-fuzz build --sanitizer "$sanitizer" --features buggy-above-max \
+# shellcheck disable=SC2086
+fuzz build --sanitizer "$sanitizer" $build_flags --features buggy-above-max \
   --target-dir "$target_dir" differential >"$work/build.log" 2>&1 ||
   { cat "$work/build.log"; exit 2; }
 
@@ -41,7 +45,8 @@ for mode in without-dict with-dict; do
   [ "$mode" = with-dict ] && dict=("-dict=fuzz/utf8.dict")
   start=$(date +%s.%N)
   set +e
-  UTF8CONF_FUZZ_REPORTS="$reports" fuzz run --sanitizer "$sanitizer" \
+  # shellcheck disable=SC2086
+  UTF8CONF_FUZZ_REPORTS="$reports" fuzz run --sanitizer "$sanitizer" $build_flags \
     --features buggy-above-max --target-dir "$target_dir" differential "$corpus" -- \
     -seed="$seed" -max_total_time="$max_seconds" -print_final_stats=1 \
     -artifact_prefix="$work/$mode/" "${dict[@]}" >"$work/$mode.log" 2>&1

@@ -17,11 +17,12 @@
 //! Speed (coverage-guided fuzzing lives on executions per second): the clean path, where
 //! every decoder agrees with the reference, allocates nothing once warm. A [`Screen`]
 //! decodes the reference once per input into a reused buffer and runs each decoder into a
-//! reused outcome, comparing aspect by aspect as the engine does; only a decoder that
-//! departs is handed to [`check_pair`], which builds the signature, minimises and writes
-//! the report. The screen asks exactly the question `check_pair` asks (the engine's
-//! [`check_decoder`] against the same reference decode), so it never hides a finding:
-//! `screen_agrees_with_check_pair` in the tests below checks that on every corpus input.
+//! reused outcome, and asks the engine's cheap question ([`departs`]: strict verdict and
+//! lengths first, stopping at the first difference, nothing recorded); only a decoder that
+//! departs is handed to [`check_pair`], which compares aspect by aspect, builds the
+//! signature, minimises and writes the report. The screen asks exactly the question
+//! `check_pair` asks, against the same reference decode, so it never hides a finding
+//! (`the_screen_picks_the_decoder_the_full_check_reports` in `tests/fuzz_replay.rs`).
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -32,7 +33,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use utf8conf::decoders::chunk_plan::{ChunkPlan, CycledSizes};
 use utf8conf::decoders::streaming::{Chunked, StreamingDecoder};
 use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
-use utf8conf::engine::check::check_decoder;
+use utf8conf::engine::check::departs;
 use utf8conf::outcome::Outcome;
 use utf8conf::reference::{Decoded, Reference};
 
@@ -69,14 +70,13 @@ impl Screen {
             self.outcomes
                 .resize_with(slot + 1, || Outcome::verdict("", true));
         }
-        let checked = check_decoder(
+        departs(
             decoder,
             decoder.capabilities(),
             input,
             &self.reference,
             &mut self.outcomes[slot],
-        );
-        checked.comparison.primary.is_some()
+        )
     }
 
     /// The first of `decoders` that departs from the reference on `input`.

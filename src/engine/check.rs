@@ -9,7 +9,7 @@ use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
-use super::compare::{compare, Aspect, Comparison};
+use super::compare::{agrees, compare, Aspect, Comparison};
 use super::signature::{categorize, Signature};
 use crate::diagnosis::contain::contained;
 
@@ -50,6 +50,29 @@ pub fn check_decoder(
                 comparison: Comparison::failure(Aspect::Crash),
                 failure: Some(panic_message),
             }
+        }
+    }
+}
+
+/// Runs `decoder` on `input` into `outcome` (panics contained) and answers only whether it
+/// departs from the reference's `reference` decode: the question [`check_decoder`] answers
+/// with `comparison.primary.is_some()`, asked without building the comparison or keeping a
+/// failure message (see [`agrees`]). For screening many decoders per input, as the fuzz
+/// targets do; a decoder that departs then goes to [`PairChecker`] for the full account.
+pub fn departs(
+    decoder: &dyn Decoder,
+    capabilities: Capabilities,
+    input: &[u8],
+    reference: &Decoded,
+    outcome: &mut Outcome,
+) -> bool {
+    match contained(|| decoder.decode_into(input, outcome)) {
+        Ok(Ok(())) => !agrees(capabilities, outcome, reference),
+        Ok(Err(_)) => true,
+        Err(_) => {
+            // The decoder may have left the buffer half-written: start it afresh.
+            *outcome = Outcome::verdict(decoder.name(), true);
+            true
         }
     }
 }

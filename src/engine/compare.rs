@@ -144,6 +144,49 @@ fn same_scalars(theirs: &[u32], reference: &[u32]) -> bool {
     theirs == reference
 }
 
+/// True when `outcome` (from a decoder with `capabilities`) agrees with the reference's
+/// `reference` on every aspect both report: exactly `compare(..).primary.is_none()`, asked
+/// the cheap way, for screening many decoders per input. The strict verdict and the first
+/// error come first, then lengths before contents, and it stops at the first difference
+/// without recording anything; only a decoder that departs needs [`compare`] (the tests
+/// check the two answer alike).
+pub fn agrees(capabilities: Capabilities, outcome: &Outcome, reference: &Decoded) -> bool {
+    let first_error = reference.first_error();
+    if first_error.is_none() != outcome.valid {
+        return false;
+    }
+    if let Some((offset, len)) = first_error {
+        if capabilities.valid_up_to && outcome.valid_up_to != Some(offset) {
+            return false;
+        }
+        if capabilities.error_len && outcome.error_len != Some(len) {
+            return false;
+        }
+    }
+    if capabilities.scalars
+        && !outcome
+            .scalars
+            .as_deref()
+            .is_some_and(|theirs| same_scalars(theirs, &reference.scalars))
+    {
+        return false;
+    }
+    if capabilities.errors {
+        let Some(theirs) = &outcome.errors else {
+            return false;
+        };
+        if theirs.len() != reference.errors.len()
+            || !theirs
+                .iter()
+                .zip(&reference.errors)
+                .all(|(a, b)| a.offset == b.offset && a.len == b.len)
+        {
+            return false;
+        }
+    }
+    true
+}
+
 fn error_len_shape(reference: ErrorLen, theirs: Option<ErrorLen>) -> Option<&'static str> {
     match (reference, theirs) {
         (_, None) => Some("absent"),
@@ -207,6 +250,76 @@ mod tests {
         );
         assert!(comparison.diverged.contains(Aspect::Scalars));
         assert!(!comparison.compared.contains(Aspect::ValidUpTo));
+    }
+
+    #[test]
+    fn agrees_answers_as_compare_does() {
+        use crate::outcome::ErrorUnit;
+        let inputs: [&[u8]; 6] = [
+            b"",
+            b"abc",
+            &[0x61, 0xE4, 0xBD],
+            &[0xED, 0xA0, 0x80, 0x41],
+            &[0xEF, 0xBB, 0xBF, 0x41],
+            &[0xC0, 0x80, 0xF4, 0x90, 0x80, 0x80],
+        ];
+        let capability_sets = [
+            Capabilities::ALL,
+            StdFromUtf8.capabilities(),
+            Capabilities {
+                scalars: true,
+                ..StdFromUtf8.capabilities()
+            },
+        ];
+        for input in inputs {
+            let decoded = reference(input);
+            let right = Reference::rfc3629().outcome("x", input);
+            // The right outcome, and one wrong in each field in turn.
+            let mut outcomes = vec![right.clone()];
+            let mut wrong = right.clone();
+            wrong.valid = !wrong.valid;
+            outcomes.push(wrong);
+            for valid_up_to in [None, Some(0), Some(1), Some(9)] {
+                let mut wrong = right.clone();
+                wrong.valid_up_to = valid_up_to;
+                outcomes.push(wrong);
+            }
+            for error_len in [None, Some(ErrorLen::Incomplete), Some(ErrorLen::Invalid(1))] {
+                let mut wrong = right.clone();
+                wrong.error_len = error_len;
+                outcomes.push(wrong);
+            }
+            let mut wrong = right.clone();
+            wrong.scalars = None;
+            outcomes.push(wrong);
+            let mut wrong = right.clone();
+            wrong.scalars.as_mut().unwrap().push(REPLACEMENT);
+            outcomes.push(wrong);
+            let mut wrong = right.clone();
+            wrong.errors = None;
+            outcomes.push(wrong);
+            let mut wrong = right.clone();
+            wrong.errors.as_mut().unwrap().push(ErrorUnit {
+                offset: 0,
+                len: 1,
+                category: None,
+            });
+            outcomes.push(wrong);
+            if let Some(first) = right.errors.as_ref().and_then(|errors| errors.first()) {
+                let mut wrong = right.clone();
+                wrong.errors.as_mut().unwrap()[0].len = first.len + 1;
+                outcomes.push(wrong);
+            }
+            for capabilities in capability_sets {
+                for outcome in &outcomes {
+                    assert_eq!(
+                        agrees(capabilities, outcome, &decoded),
+                        compare(capabilities, outcome, &decoded).primary.is_none(),
+                        "{input:02X?} {outcome:?} {capabilities:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -90,6 +90,10 @@ pub struct Automaton {
     accept: StateSet,
     /// The same automaton determinised by subset construction, when it is small enough.
     subsets: Option<SubsetTable>,
+    /// `single_byte[b]`: byte `b` alone is a whole derivation that no byte can extend, so
+    /// [`Automaton::match_at`] answers `Whole { len: 1 }` on it whatever follows (see
+    /// [`Automaton::is_single_byte_char`]).
+    single_byte: [bool; 256],
 }
 
 /// The NFA's reachable live sets, numbered, with a transition table over bytes: the subset
@@ -251,6 +255,16 @@ impl Automaton {
                 hit_end: consumed == input_len,
             },
         }
+    }
+
+    /// True when `byte` by itself is a whole derivation of the rule that no following byte
+    /// can extend: [`Automaton::match_at`] on any input starting with `byte` answers
+    /// `Whole { len: 1 }`. Computed from the compiled rule when it is compiled (for
+    /// RFC 3629's `UTF8-char`: the bytes of `UTF8-1 = %x00-7F`), so a decoder may take a
+    /// run of such bytes without matching each one and still answer exactly as matching
+    /// would.
+    pub fn is_single_byte_char(&self, byte: u8) -> bool {
+        self.single_byte[usize::from(byte)]
     }
 
     /// How many subsets the determinised automaton has (0 when matching simulates the NFA).
@@ -446,8 +460,13 @@ impl Builder<'_> {
             closure,
             consumers_of,
             subsets: None,
+            single_byte: [false; 256],
         };
         automaton.subsets = SubsetTable::build(&automaton);
+        automaton.single_byte = std::array::from_fn(|byte| {
+            let after = automaton.step(automaton.start, byte as u8);
+            automaton.is_accepting(after) && (0..=255).all(|next| automaton.step(after, next) == 0)
+        });
         Ok(automaton)
     }
 }

@@ -194,11 +194,22 @@ impl Reference {
     }
 
     /// Decodes into `decoded`, reusing its buffers (for exhaustive tests and the engine).
+    ///
+    /// One fast path, for the common case: a byte that the compiled rule makes a whole
+    /// `UTF8-char` by itself, whatever follows ([`Automaton::is_single_byte_char`], the
+    /// bytes of `UTF8-1` for RFC 3629), is taken without running the matcher; its scalar is
+    /// the octet (RFC 3629 §3). Every other offset is matched as in [`Reference::steps`],
+    /// the plain walk that the tests check this against (`fast_path_agrees_with_the_matcher`).
     pub fn decode_into(&self, input: &[u8], decoded: &mut Decoded) {
         decoded.scalars.clear();
         decoded.errors.clear();
         let mut offset = 0;
         while offset < input.len() {
+            if self.automaton.is_single_byte_char(input[offset]) {
+                decoded.scalars.push(scalar_of(&input[offset..=offset]));
+                offset += 1;
+                continue;
+            }
             match self.automaton.match_at(&input[offset..]) {
                 Match::Whole { len } => {
                     decoded
@@ -230,6 +241,11 @@ impl Reference {
     pub fn first_error(&self, input: &[u8]) -> Option<(usize, ErrorLen)> {
         let mut offset = 0;
         while offset < input.len() {
+            // The fast path of `decode_into`.
+            if self.automaton.is_single_byte_char(input[offset]) {
+                offset += 1;
+                continue;
+            }
             match self.automaton.match_at(&input[offset..]) {
                 Match::Whole { len } => offset += len,
                 Match::Partial {

@@ -313,3 +313,74 @@ fn sha256_matches_the_fips_example() {
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     );
 }
+
+/// The plain walk: the matcher at every offset, as [`Reference::steps`] does.
+fn decode_by_matcher(reference: &Reference, input: &[u8]) -> Decoded {
+    let mut decoded = Decoded::default();
+    for step in reference.steps(input) {
+        match step {
+            Step::Char(scalar) => decoded.scalars.push(scalar),
+            Step::Error(span) => {
+                decoded.errors.push(span);
+                decoded.scalars.push(REPLACEMENT);
+            }
+        }
+    }
+    decoded
+}
+
+#[test]
+fn the_single_byte_fast_path_is_utf8_1() {
+    let reference = Reference::rfc3629();
+    let single: Vec<u8> = (0..=255u8)
+        .filter(|&byte| reference.automaton().is_single_byte_char(byte))
+        .collect();
+    assert_eq!(single, (0x00..=0x7F).collect::<Vec<u8>>());
+    // Derived from the grammar, not written down: narrow UTF8-1 and the fast path narrows.
+    let narrowed = RFC3629_SECTION4_ABNF.replace("UTF8-1      = %x00-7F", "UTF8-1      = %x00-3F");
+    assert_ne!(narrowed, RFC3629_SECTION4_ABNF);
+    let narrow = Reference::from_grammar(&narrowed).unwrap();
+    assert!(narrow.automaton().is_single_byte_char(0x3F));
+    assert!(!narrow.automaton().is_single_byte_char(0x40));
+    assert!(!narrow.decode(b"@").is_valid());
+}
+
+#[test]
+fn fast_path_agrees_with_the_matcher() {
+    // Every input of up to 2 bytes, every 3-byte input over the bytes where Table 3-7's
+    // rows change, and mixed longer texts: `decode_into` (with its fast path) and
+    // `first_error` answer exactly as the matcher run at every offset.
+    let reference = Reference::rfc3629();
+    let check = |input: &[u8]| {
+        let expected = decode_by_matcher(reference, input);
+        assert_eq!(reference.decode(input), expected, "{input:02X?}");
+        assert_eq!(
+            reference.first_error(input),
+            expected.first_error(),
+            "{input:02X?}"
+        );
+    };
+    check(&[]);
+    for a in 0..=255u8 {
+        check(&[a]);
+        for b in 0..=255u8 {
+            check(&[a, b]);
+        }
+    }
+    let edges = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+        0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ];
+    for &a in &edges {
+        for &b in &edges {
+            for &c in &edges {
+                check(&[a, b, c]);
+                check(&[0x61, a, b, c, 0x62]);
+            }
+        }
+    }
+    check("héllo wörld — 日本語 🎉 ascii".as_bytes());
+    check(&[
+        0x61, 0xF0, 0x9F, 0x98, 0x80, 0x62, 0xED, 0xA0, 0x80, 0x63, 0xE4, 0xBD,
+    ]);
+}
