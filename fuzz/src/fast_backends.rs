@@ -6,7 +6,7 @@
 //!
 //! - `fast-<backend>`: the library's own per-backend decoder
 //!   (`utf8conf::decoders::fast::FastDecoder`): `validate_with` for the strict result,
-//!   `decode_utf32_with` (or `decode_lossy_with` on ill-formed input) for the scalars;
+//!   `decode_utf32_with` (or `decode_lossy_into_with` on ill-formed input) for the scalars;
 //! - `fast-<backend>-utf32` ([`ResumedUtf32`]): `decode_utf32_with`, resumed after each error
 //!   unit the way a caller builds lossy decoding from a strict decoder (skip `error_len`
 //!   bytes, or the rest when it is `None`). It reports the strict result, the scalars and
