@@ -74,7 +74,7 @@ impl ConformanceReport {
     }
 
     /// Adds the exploit-shaped witnesses and the recognised variant, from running the
-    /// decoder on the probes of [`security::witness`]. A departure gets the witnesses of
+    /// decoder on the probes of [`crate::security::witness`]. A departure gets the witnesses of
     /// its own class.
     pub fn attach_assessment(&mut self, assessment: Assessment) {
         for finding in &mut self.findings {
