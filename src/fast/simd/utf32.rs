@@ -231,19 +231,12 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         // Byte i ends a character iff byte i + 1 is not a tail.
         let next_is_tail = dfa::is_continuation(bytes[lane.pos + BLOCK]) as u64;
         let ends = !((tails >> 1) | (next_is_tail << 63));
-        // A block that starts with 20 characters of 3 bytes (CJK prose): five fixed
-        // steps, no table loads and no dependency between them. Decided per block, not
+        // A block that starts with 20 characters of 3 bytes (CJK prose): fixed steps,
+        // no table loads and no dependency between them. Decided per block, not
         // per step: a per-step test mispredicts on text where runs of such characters
         // are short (words between spaces), and costs more than it saves there.
         if ends & THREE_BYTE_RUN_MASK == THREE_BYTE_RUN_ENDS {
-            let step = &tables::THREE_BYTE_STEP;
-            for i in 0..STEPS_PER_BLOCK {
-                K::assemble_store(
-                    K::shuffle(K::load16(block.add(12 * i)), &step.shuffle),
-                    &step.payload,
-                    out.add(4 * i),
-                );
-            }
+            K::three_byte_run_store(block, out);
             lane.pos += 12 * STEPS_PER_BLOCK;
             lane.written += 4 * STEPS_PER_BLOCK;
             return true;
