@@ -302,6 +302,46 @@ fn long_text_at_every_alignment() {
 }
 
 #[test]
+fn long_runs_of_three_byte_characters() {
+    // 3-byte characters from both ends of their range (U+0800, U+FFFF) and between.
+    let chars = [
+        '\u{800}', '中', '語', 'あ', '\u{FFFF}', '\u{D7FF}', '\u{E000}', '。',
+    ];
+    // Long enough for the conversion to split into two halves.
+    let run: String = (0..1200)
+        .map(|i| chars[(i * 7 + i / 3) % chars.len()])
+        .collect();
+    let mut checker = Checker::default();
+    for backend in Backend::available() {
+        // Every alignment of the run relative to the 64-byte blocks.
+        for padding in 0..=64 {
+            for suffix in ["", "a", "é", "😀", "\u{800}"] {
+                let mut bytes = "a".repeat(padding).into_bytes();
+                bytes.extend_from_slice(run.as_bytes());
+                bytes.extend_from_slice(suffix.as_bytes());
+                checker.check(backend, &bytes);
+                // The run broken by one character of another length, and by errors: a
+                // surrogate (a well-formed 3-byte shape), a missing tail, an end cut
+                // inside the last character.
+                let at = padding + 3 * (padding * 5 % 1200);
+                for other in [&b"x"[..], "é".as_bytes(), "😀".as_bytes()] {
+                    let mut broken = bytes.clone();
+                    broken.splice(at..at, other.iter().copied());
+                    checker.check(backend, &broken);
+                }
+                let mut surrogate = bytes.clone();
+                surrogate.splice(at..at + 3, [0xED, 0xA0, 0x80]);
+                checker.check(backend, &surrogate);
+                let mut missing_tail = bytes.clone();
+                missing_tail.remove(at + 2);
+                checker.check(backend, &missing_tail);
+                checker.check(backend, &bytes[..padding + run.len() - 1]);
+            }
+        }
+    }
+}
+
+#[test]
 fn public_functions_use_an_available_backend() {
     let text = "h\u{e9}llo \u{4e16}\u{754c}\u{1F600}";
     let bytes = text.as_bytes();

@@ -50,6 +50,27 @@ pub fn text(words: &str, len: usize, seed: u64) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// Pseudo-random words from `words` run together without spaces, as Chinese and
+/// Japanese prose is written (a newline now and then), up to `len` bytes; cut at a
+/// character boundary. From the CJK list, all characters but the newlines are 3 bytes.
+pub fn prose(words: &str, len: usize, seed: u64) -> Vec<u8> {
+    let words: Vec<&str> = words.split_whitespace().collect();
+    let mut rng = Rng(seed);
+    let mut out = String::with_capacity(len + 64);
+    while out.len() < len {
+        out.push_str(words[rng.below(words.len())]);
+        if rng.below(48) == 0 {
+            out.push('\n');
+        }
+    }
+    let mut cut = len;
+    while !out.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.truncate(cut);
+    out.into_bytes()
+}
+
 /// An input at offset 96 of its own allocation (see the module documentation).
 pub struct Input {
     pub name: &'static str,
@@ -76,6 +97,7 @@ pub fn inputs(len: usize) -> Vec<Input> {
         Input::new("ascii", text(ASCII_WORDS, len, 1)),
         Input::new("2-byte", text(CYRILLIC_WORDS, len, 2)),
         Input::new("cjk", text(CJK_WORDS, len, 3)),
+        Input::new("cjk-prose", prose(CJK_WORDS, len, 8)),
         Input::new("emoji", text(EMOJI_WORDS, len, 4)),
         Input::new("mixed", text(MIXED_WORDS, len, 5)),
         Input::new("random", (0..len).map(|_| rng.next() as u8).collect()),

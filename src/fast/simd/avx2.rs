@@ -1,7 +1,7 @@
 //! AVX2 backend (x86-64): 32-byte vectors for validation; the 16-byte kernel of the SSE
 //! backend (compiled here with VEX encodings) for conversion and lossy decoding, but for
-//! the six-character steps of one- and two-byte characters ([`Avx2Kernel`]), which fill
-//! eight lanes with one 32-byte shuffle.
+//! the six-character steps of one- and two-byte characters and the runs of 3-byte
+//! characters ([`Avx2Kernel`]), which fill eight lanes with one 32-byte shuffle.
 //!
 //! This file only implements [`Vector`] with AVX2 intrinsics and
 //! instantiates the generic algorithms of [`super`] inside `#[target_feature]`
@@ -10,7 +10,7 @@
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::tables::ShortStep;
+use super::tables::{ShortStep, THREE_BYTE_STEP};
 use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 
@@ -165,6 +165,35 @@ impl Kernel16 for Avx2Kernel {
             let pairs = _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001));
             let scalars = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x1000_0001));
             _mm256_storeu_si256(dst as *mut __m256i, scalars);
+        }
+    }
+    #[inline(always)]
+    unsafe fn three_byte_run_store(src: *const u8, dst: *mut u32) {
+        unsafe {
+            // Characters 0..8 and 8..16: bytes `24 * j..24 * j + 12` in the low lane,
+            // the next 12 in the high lane, each shuffled as one step of four.
+            let shuffle = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                THREE_BYTE_STEP.shuffle.as_ptr() as *const __m128i,
+            ));
+            let payload = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                THREE_BYTE_STEP.payload.as_ptr() as *const __m128i,
+            ));
+            for j in 0..2 {
+                let low = _mm_loadu_si128(src.add(24 * j) as *const __m128i);
+                let high = _mm_loadu_si128(src.add(24 * j + 12) as *const __m128i);
+                let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(low), high);
+                let bits = _mm256_and_si256(_mm256_shuffle_epi8(v, shuffle), payload);
+                // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
+                let pairs = _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001));
+                let scalars = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x1000_0001));
+                _mm256_storeu_si256(dst.add(8 * j) as *mut __m256i, scalars);
+            }
+            // Characters 16..20.
+            Sse41Kernel::assemble_store(
+                Sse41Kernel::shuffle(Sse41Kernel::load16(src.add(48)), &THREE_BYTE_STEP.shuffle),
+                &THREE_BYTE_STEP.payload,
+                dst.add(16),
+            );
         }
     }
     #[inline(always)]

@@ -254,6 +254,14 @@ pub static STEP_CONSUMED: [u8; 4096] = build_consumed();
 /// Character-end mask of 12 bytes to step (see [`StepEntry`]).
 pub static STEP_INDEX: [StepEntry; 4096] = build_step_index();
 
+/// The character-end mask of 12 bytes that are four 3-byte characters (ends at bytes 2,
+/// 5, 8 and 11), the step of Chinese and Japanese prose.
+pub const THREE_BYTE_ENDS: usize = 0b1001_0010_0100;
+
+/// The step of [`THREE_BYTE_ENDS`] as a constant, so that runs of 3-byte characters are
+/// converted without a table load.
+pub const THREE_BYTE_STEP: Step = build_steps()[step_id(build_step_index()[THREE_BYTE_ENDS])];
+
 /// Lossy expansion of a 4-byte group (see `super::lossy_dense`): for each pattern of 4
 /// "copy" bits, byte `j` of the group is either copied (bit set) or replaced by EF BF BD.
 /// `EXPAND_SHUFFLE[group][pattern]` picks the copied bytes from the 16-byte chunk
@@ -365,6 +373,20 @@ mod tests {
         let mask = (1 << 0) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7);
         assert!(!is_short(STEP_INDEX[mask]));
         assert_eq!(step_chars(STEP_INDEX[mask]), 4);
+    }
+
+    #[test]
+    fn run_steps_are_the_table_steps() {
+        let entry = STEP_INDEX[THREE_BYTE_ENDS];
+        assert_eq!((step_chars(entry), step_consumed(entry)), (4, 12));
+        assert_eq!(
+            THREE_BYTE_STEP.shuffle,
+            [2, 1, 0, 0x80, 5, 4, 3, 0x80, 8, 7, 6, 0x80, 11, 10, 9, 0x80]
+        );
+        assert_eq!(
+            THREE_BYTE_STEP.payload,
+            [0x3F, 0x3F, 0x0F, 0, 0x3F, 0x3F, 0x0F, 0, 0x3F, 0x3F, 0x0F, 0, 0x3F, 0x3F, 0x0F, 0]
+        );
     }
 
     #[test]

@@ -154,7 +154,7 @@ pub(crate) const fn assert_vector_width<V: Vector>() {
     let _ = VectorWidth::<V>::OK;
 }
 
-use super::tables::ShortStep;
+use super::tables::{ShortStep, THREE_BYTE_STEP};
 
 /// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
 /// `#[inline(always)]`.
@@ -220,6 +220,29 @@ pub trait Kernel16 {
                 &step.payload[1],
                 dst.add(4),
             );
+        }
+    }
+    /// Converts the 20 characters of 3 bytes that are the first 60 of the 64 bytes at
+    /// `src` and stores their 20 scalar values at `dst`. By default five steps of
+    /// [`THREE_BYTE_STEP`] (no table load); a kernel with 32-byte registers converts
+    /// eight characters at once, 12 bytes in each 128-bit lane.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `src` valid for
+    /// reads of 64 bytes, `dst` for writes of 20 `u32`; the 60 bytes are 20 well-formed
+    /// 3-byte characters.
+    #[inline(always)]
+    unsafe fn three_byte_run_store(src: *const u8, dst: *mut u32) {
+        // SAFETY: step `i` reads bytes `12 * i..12 * i + 16` (at most 64) and writes
+        // lanes `4 * i..4 * i + 4` (at most 20) (caller's contract).
+        unsafe {
+            for i in 0..5 {
+                Self::assemble_store(
+                    Self::shuffle(Self::load16(src.add(12 * i)), &THREE_BYTE_STEP.shuffle),
+                    &THREE_BYTE_STEP.payload,
+                    dst.add(4 * i),
+                );
+            }
         }
     }
     /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
