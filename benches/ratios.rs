@@ -108,38 +108,29 @@ fn main() {
             if forced {
                 #[cfg(target_arch = "x86_64")]
                 if well_formed && Backend::Avx2.is_available() {
-                    let mut engines: Vec<Engine<'_>> = vec![
-                        (
-                            "fast-avx2".into(),
-                            Box::new(|b| {
-                                out32.clear();
-                                let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
-                                out32.len()
-                            }),
-                        ),
-                        (
-                            simdutf_name("simdutf"),
-                            Box::new(|b| simdutf_utf32(b, &mut other32, false)),
-                        ),
-                    ];
-                    compare("utf32-haswell", &name, bytes, &mut engines);
-                    drop(engines);
-                    let mut engines: Vec<Engine<'_>> = vec![
-                        (
-                            "fast-avx2".into(),
-                            Box::new(|b| {
-                                out32.clear();
-                                let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
-                                out32.len()
-                            }),
-                        ),
-                        (
-                            simdutf_name("simdutf-with-errors"),
-                            Box::new(|b| simdutf_utf32(b, &mut other32, true)),
-                        ),
-                    ];
-                    compare("utf32-haswell", &name, bytes, &mut engines);
-                    drop(engines);
+                    for with_errors in [false, true] {
+                        let their_name = if with_errors {
+                            "simdutf-with-errors"
+                        } else {
+                            "simdutf"
+                        };
+                        let mut engines: Vec<Engine<'_>> = vec![
+                            (
+                                "fast-avx2".into(),
+                                Box::new(|b| {
+                                    out32.clear();
+                                    let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
+                                    out32.len()
+                                }),
+                            ),
+                            (
+                                simdutf_name(their_name),
+                                Box::new(|b| simdutf_utf32(b, &mut other32, with_errors)),
+                            ),
+                        ];
+                        compare("utf32-haswell", &name, bytes, &mut engines);
+                        drop(engines);
+                    }
                 }
                 continue;
             }
