@@ -12,7 +12,6 @@ use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
 use super::check::{check_decoder, signature_of};
-use super::compare::Aspect;
 use super::signature::Signature;
 use super::Engine;
 
@@ -71,6 +70,7 @@ pub(super) fn take_batch(
     Some(batch)
 }
 
+use crate::report::summary::count_inputs;
 pub(super) use crate::report::summary::AspectCounters;
 
 /// The occurrences of one signature within one batch.
@@ -168,16 +168,12 @@ impl<'e> Worker<'e> {
                     &self.decoded,
                     outcome,
                 );
-                let counters = &mut result.counters[index];
-                counters[Aspect::Crash.index()].compared += 1;
-                for aspect in checked.comparison.compared.iter() {
-                    if aspect != Aspect::Crash {
-                        counters[aspect.index()].compared += 1;
-                    }
-                }
-                for aspect in checked.comparison.diverged.iter() {
-                    counters[aspect.index()].divergences += 1;
-                }
+                count_inputs(
+                    &mut result.counters[index],
+                    checked.comparison.compared,
+                    checked.comparison.diverged,
+                    1,
+                );
                 let Some(signature) =
                     signature_of(decoder.name(), bytes, &self.decoded, &checked, outcome)
                 else {

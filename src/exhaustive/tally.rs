@@ -9,7 +9,8 @@
 //! the counts into [`AspectCounters`] once per batch. Divergent inputs take the engine's
 //! path. The result is the same counters, added in another order.
 
-use crate::engine::compare::{Aspect, AspectSet, Comparison};
+use crate::engine::compare::{AspectSet, Comparison};
+use crate::report::summary::count_inputs;
 
 use super::AspectCounters;
 
@@ -53,7 +54,12 @@ impl Tally {
         if comparison.diverged.is_empty() {
             self.agreeing[usize::from(comparison.compared.bits())] += 1;
         } else {
-            count_comparison(&mut self.counters, comparison);
+            count_inputs(
+                &mut self.counters,
+                comparison.compared,
+                comparison.diverged,
+                1,
+            );
         }
     }
 
@@ -65,28 +71,9 @@ impl Tally {
                 continue;
             }
             let compared = AspectSet::from_bits(bits as u8);
-            counters[Aspect::Crash.index()].compared += count;
-            for aspect in compared.iter() {
-                if aspect != Aspect::Crash {
-                    counters[aspect.index()].compared += count;
-                }
-            }
+            count_inputs(&mut counters, compared, AspectSet::default(), count);
         }
         counters
-    }
-}
-
-/// Counts one comparison as the engine does: every input under `crash` (the "did it
-/// answer" aspect), every compared aspect, every divergence.
-fn count_comparison(counters: &mut AspectCounters, comparison: &Comparison) {
-    counters[Aspect::Crash.index()].compared += 1;
-    for aspect in comparison.compared.iter() {
-        if aspect != Aspect::Crash {
-            counters[aspect.index()].compared += 1;
-        }
-    }
-    for aspect in comparison.diverged.iter() {
-        counters[aspect.index()].divergences += 1;
     }
 }
 
@@ -101,7 +88,7 @@ mod tests {
     /// The tally's counters equal the per-input counting of the engine, on agreeing and
     /// divergent inputs alike (the mutants diverge on some, one by panicking).
     #[test]
-    fn tally_counts_as_count_comparison_does() {
+    fn tally_counts_as_per_input_counting_does() {
         let reference = Reference::rfc3629();
         let inputs: [&[u8]; 8] = [
             b"",
@@ -134,7 +121,7 @@ mod tests {
                 } else {
                     half.add(&comparison);
                 }
-                count_comparison(&mut expected, &comparison);
+                count_inputs(&mut expected, comparison.compared, comparison.diverged, 1);
             }
             tally.absorb(&half);
             assert_eq!(tally.counters(), expected, "{}", decoder.name());

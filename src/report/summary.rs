@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::aspect::Aspect;
+use crate::aspect::{Aspect, AspectSet};
 use crate::decoders::Decoder;
 
 /// The `schema` value of a run summary.
@@ -38,6 +38,28 @@ pub struct AspectCount {
 
 /// Per-aspect counters of one decoder, indexed by [`Aspect::index`].
 pub type AspectCounters = [AspectCount; Aspect::ALL.len()];
+
+/// Counts `inputs` inputs whose comparison compared `compared` and diverged on
+/// `diverged`: every input under `crash` (the "did it answer" aspect, whatever was
+/// compared), every compared aspect, every divergence. The engine counts one input at a
+/// time; the exhaustive checker counts agreeing inputs in bulk.
+#[inline]
+pub fn count_inputs(
+    counters: &mut AspectCounters,
+    compared: AspectSet,
+    diverged: AspectSet,
+    inputs: u64,
+) {
+    counters[Aspect::Crash.index()].compared += inputs;
+    for aspect in compared.iter() {
+        if aspect != Aspect::Crash {
+            counters[aspect.index()].compared += inputs;
+        }
+    }
+    for aspect in diverged.iter() {
+        counters[aspect.index()].divergences += inputs;
+    }
+}
 
 impl DecoderEntry {
     /// The entry of `decoder`: its name, version, description and capabilities.
