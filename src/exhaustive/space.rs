@@ -121,7 +121,7 @@ impl Space {
             let blocks = blocks_of_len(len);
             let inputs = 256u64.pow(len as u32);
             if rest < blocks {
-                let count = inputs / blocks;
+                let count = inputs_per_block(len);
                 return Block {
                     number,
                     len,
@@ -146,13 +146,19 @@ impl Space {
         let mut total = 0;
         for len in 0..=self.max_len {
             let blocks = blocks_of_len(len);
-            let per_block = 256u64.pow(len as u32) / blocks;
+            let per_block = inputs_per_block(len);
             let owned = owned_in_range(shard, start, start + blocks);
             total += owned * per_block;
             start += blocks;
         }
         total
     }
+}
+
+/// Inputs in each block of inputs of `len` bytes: 1 for the empty input, 256 for one
+/// byte, [`BLOCK_INPUTS`] for longer inputs (those sharing all but their last two bytes).
+pub fn inputs_per_block(len: usize) -> u64 {
+    256u64.pow(len as u32) / blocks_of_len(len)
 }
 
 /// Blocks of inputs of `len` bytes.

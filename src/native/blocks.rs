@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use super::NativeDecoder;
 use crate::adapter::AdapterError;
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
-use crate::exhaustive::space::{Block, BLOCK_INPUTS};
+use crate::exhaustive::space::{inputs_per_block, Block};
 use crate::outcome::Outcome;
 
 /// Inputs per batch sent to the library worker (as `check --lib` sends them): a crash
@@ -58,11 +58,7 @@ fn locate(input: &[u8]) -> (usize, u64, usize) {
 /// Every input of the block of length `len` and `prefix`, in order, one after the other,
 /// written by the space's own [`Block::input`]; and their number.
 fn block_inputs(len: usize, prefix: u64) -> (Vec<u8>, usize) {
-    let count = match len {
-        0 => 1,
-        1 => 256,
-        _ => BLOCK_INPUTS,
-    };
+    let count = inputs_per_block(len);
     // Only `len`, `prefix` and `count` matter for writing the inputs.
     let block = Block {
         number: 0,
