@@ -11,10 +11,10 @@
 //!
 //! A one-shot backend reports `valid`, `valid_up_to` and `error_len` from its validator,
 //! and `scalars` from its UTF-32 kernel when the kernel reports success, else from its
-//! lossy decoder (`decode_lossy_into`, which `decode_lossy` shares all but its output
-//! buffer with, into a reused buffer). So the kernel is checked on every well-formed input (a wrong scalar, or
-//! a failure on good input, leaves other scalars than the reference's), and the lossy
-//! decoder on every ill-formed one; a kernel that accepts ill-formed input returns
+//! lossy decoder (`decode_lossy_into`, which shares all but its output buffer with
+//! `decode_lossy`, into a reused buffer). So the kernel is checked on every well-formed
+//! input (a wrong scalar, or a failure on good input, leaves other scalars than the
+//! reference's), and the lossy decoder on every ill-formed one; a kernel that accepts ill-formed input returns
 //! scalars without U+FFFD, which differ too.
 
 use std::cell::RefCell;

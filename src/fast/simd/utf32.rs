@@ -45,8 +45,9 @@ pub trait ConvertValid {
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>);
     /// Appends the scalar values of a prefix of `bytes` that is all ASCII (any bytes: an
     /// ASCII prefix is well-formed whatever follows it), in whole 64-byte blocks (the
-    /// first block may be shortened to align the output), and returns its length. Validation and conversion in
-    /// one pass, for ASCII runs, where the conversion is as cheap as the validation.
+    /// first block may be shortened to align the output), and returns its length.
+    /// Validation and conversion in one pass, for ASCII runs, where the conversion is as
+    /// cheap as the validation.
     ///
     /// # Safety
     /// The implementation's instruction set must be available.
@@ -97,8 +98,8 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
 /// [`decode_utf32`] with any well-formed-chunk conversion `C`: leading all-ASCII blocks
 /// are converted at once ([`ConvertValid::convert_ascii`]); from the first other block,
 /// the input is validated by `V` in a chunk of `DECODE_CHUNK` (8 KiB) cut at a character
-/// boundary, the chunk, if well-formed, converted by `C`, and so on; at the first chunk with an error, the DFA
-/// decodes the well-formed prefix and locates the error.
+/// boundary, the chunk, if well-formed, converted by `C`, and so on; at the first chunk
+/// with an error, the DFA decodes the well-formed prefix and locates the error.
 ///
 /// # Safety
 /// The instruction sets of `V` and `C` must be available.
