@@ -77,6 +77,25 @@ fn reproduce_names_an_unsupported_schema() {
 }
 
 #[test]
+fn reproduce_refuses_an_unknown_aspect_in_one_escaped_line() {
+    // The aspect is typed: a hostile value fails the read, and the error that quotes it
+    // reaches the terminal escaped, on one line.
+    let path = std::env::temp_dir().join(format!("utf8conf-aspect-{}.json", std::process::id()));
+    let schema = utf8conf::report::divergence::DIVERGENCE_SCHEMA;
+    std::fs::write(
+        &path,
+        format!(r#"{{"schema": "{schema}", "aspect": "\u001b[2J\nvalid"}}"#),
+    )
+    .unwrap();
+    let (code, _, stderr) = utf8conf(&["reproduce", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("unknown variant"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn decode_stops_endless_stdin_at_its_limit() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
         .args(["decode", "-"])

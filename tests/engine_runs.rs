@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use utf8conf::aspect::Aspect;
 use utf8conf::corpus::{Input, Origin};
 use utf8conf::decoders::{self, Decoder};
 use utf8conf::engine::budget::Budget;
@@ -179,7 +180,7 @@ fn a_cesu8_decoder_gives_exactly_one_minimised_reproducible_report() {
     assert_eq!(result.reports.len(), 1, "{:#?}", result.reports);
     let report = &result.reports[0];
     assert_eq!(report.decoders, vec!["reference", "mutant-cesu8"]);
-    assert_eq!(report.aspect, "valid");
+    assert_eq!(report.aspect, Aspect::Valid);
     assert_eq!(report.categories, vec![Category::Cesu8Pair]);
     let minimized = parse_hex(&report.minimized_hex).unwrap();
     assert_eq!(minimized.len(), 6, "{}", report.minimized_hex);
@@ -268,13 +269,13 @@ fn a_panicking_decoder_is_reported_as_a_crash_and_the_run_goes_on() {
     assert_eq!(result.summary.total_inputs, 500);
     assert_eq!(result.reports.len(), 1, "{:#?}", result.reports);
     let report = &result.reports[0];
-    assert_eq!(report.aspect, "crash");
+    assert_eq!(report.aspect, Aspect::Crash);
     assert_eq!(report.decoders[1], "mutant-panic");
     assert_eq!(report.minimized_hex, "FF");
     assert_eq!(report.categories, vec![Category::InvalidLead]);
     assert_eq!(report.occurrences, 50);
     let failure = report.failure.as_ref().expect("a crash has a failure");
-    assert_eq!(failure.kind, "crash");
+    assert_eq!(failure.kind, Aspect::Crash);
     assert!(failure.message.contains("byte FF"), "{}", failure.message);
     assert!(!report.outcomes.contains_key("mutant-panic"));
 
@@ -319,7 +320,7 @@ fn one_panic_beside_unrelated_errors_is_one_report() {
 
     assert_eq!(result.reports.len(), 1, "{:#?}", result.reports);
     let report = &result.reports[0];
-    assert_eq!(report.aspect, "crash");
+    assert_eq!(report.aspect, Aspect::Crash);
     assert_eq!(report.minimized_hex, "FF");
     assert_eq!(report.categories, vec![Category::InvalidLead]);
     assert_eq!(report.occurrences, 40);

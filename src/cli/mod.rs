@@ -22,6 +22,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::report::sanitize;
+
 /// Exit code for usage and I/O errors.
 pub const EXIT_ERROR: u8 = 2;
 
@@ -94,9 +96,11 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(CliError(message)) => {
+            // One line, control characters escaped: a message may quote a hostile file
+            // (serde names the unknown value it met).
             eprintln!(
                 "utf8conf: error: {}",
-                message.lines().next().unwrap_or("unknown error")
+                sanitize::single_line(message.lines().next().unwrap_or("unknown error"), 500)
             );
             ExitCode::from(EXIT_ERROR)
         }

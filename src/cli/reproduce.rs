@@ -13,7 +13,6 @@ use clap::Args;
 use super::CliError;
 use crate::decoders;
 use crate::engine::check::{PairChecker, REFERENCE_NAME};
-use crate::engine::compare::Aspect;
 use crate::engine::signature::Signature;
 use crate::hex::parse_hex;
 use crate::report::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
@@ -75,16 +74,10 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
             sanitize::single_line(decoder_name, 100)
         ))
     })?;
-    let aspect = Aspect::from_name(&report.aspect).ok_or_else(|| {
-        CliError(format!(
-            "unknown aspect '{}'",
-            sanitize::single_line(&report.aspect, 100)
-        ))
-    })?;
     let expected = Signature {
         reference: reference_name.clone(),
         decoder: decoder_name.clone(),
-        aspect,
+        aspect: report.aspect,
         categories: report.categories.clone(),
         shape: report.shape.clone(),
     };

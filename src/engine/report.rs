@@ -77,8 +77,7 @@ pub fn build_report(
             kind: checked
                 .comparison
                 .primary
-                .map_or("crash", |d| d.aspect.as_str())
-                .to_string(),
+                .map_or(Aspect::Crash, |d| d.aspect),
             message: message.clone(),
         }),
     };
@@ -87,7 +86,6 @@ pub fn build_report(
         .diverged
         .iter()
         .filter(|&aspect| aspect != signature.aspect)
-        .map(|aspect| aspect.as_str().to_string())
         .collect();
     let no_command = |_: &[u8]| String::new();
     let mut finding = context
@@ -136,7 +134,7 @@ pub fn build_report(
         id,
         run_id: context.run_id.to_string(),
         decoders: vec![signature.reference.clone(), signature.decoder.clone()],
-        aspect: signature.aspect.as_str().to_string(),
+        aspect: signature.aspect,
         shape: signature.shape.clone(),
         categories: signature.categories.clone(),
         also_differs,

@@ -25,6 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::security::SecurityImpact;
 use crate::taxonomy::Category;
@@ -38,7 +39,7 @@ pub struct Failure {
     /// The decoder's name.
     pub decoder: String,
     /// `crash`, `timeout` or `protocol`.
-    pub kind: String,
+    pub kind: Aspect,
     /// The panic or failure message.
     pub message: String,
 }
@@ -68,14 +69,14 @@ pub struct DivergenceReport {
     /// The pair compared: the reference first, then the decoder under test.
     pub decoders: Vec<String>,
     /// The primary aspect on which they differ.
-    pub aspect: String,
+    pub aspect: Aspect,
     /// How they differ on it (a coarse, minimisation-stable description).
     pub shape: String,
     /// The taxonomy categories of the minimised input's error units (or of the well-formed
     /// input the decoder got wrong).
     pub categories: Vec<Category>,
     /// Other aspects on which the pair also differs for the minimised input.
-    pub also_differs: Vec<String>,
+    pub also_differs: Vec<Aspect>,
     /// The input the divergence was first seen in.
     pub input_hex: String,
     /// The minimised input.
