@@ -55,7 +55,7 @@ use crate::report::shell_quote;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
 pub use policy::{policies_matching_error_len, policy_predictions, recognise_policy};
-pub use report::{answer_json, reference_outcome_json, CategoryStatus};
+pub use report::{answer_json, CategoryStatus};
 pub use subject::Subject;
 
 /// The `schema` value of `conformance.json`.

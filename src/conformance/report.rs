@@ -16,7 +16,6 @@ use crate::corpus::Origin;
 use crate::decoders::DecoderFailure;
 use crate::finding::Finding;
 use crate::outcome::Outcome;
-use crate::reference::Reference;
 use crate::report::time;
 use crate::security::witness::Witness;
 use crate::security::{SecurityImpact, SecuritySummary};
@@ -269,12 +268,6 @@ pub struct MapSection {
 pub fn utc_now() -> (String, String) {
     let now = std::time::SystemTime::now();
     (time::rfc3339(now), time::compact(now))
-}
-
-/// The reference's outcome JSON for `input`.
-pub fn reference_outcome_json(input: &[u8]) -> Value {
-    serde_json::to_value(Reference::rfc3629().outcome("reference", input))
-        .expect("outcomes serialise")
 }
 
 /// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.

@@ -14,13 +14,13 @@ use super::report::{
     PolicyFinding, Summary, WrapperPolicyFinding,
 };
 use super::{
-    answer_json, policies_matching_error_len, policy_predictions, recognise_policy,
-    reference_outcome_json, CategoryStatus, CheckRun, Example,
+    answer_json, policies_matching_error_len, policy_predictions, recognise_policy, CategoryStatus,
+    CheckRun, Example,
 };
 use crate::aspect::Aspect;
 use crate::finding::{DecoderAction, Finding};
 use crate::hex::format_hex;
-use crate::reference::Reference;
+use crate::reference::{Decoded, Reference};
 use crate::security::{self, SecurityClass};
 use crate::taxonomy::Category;
 
@@ -32,6 +32,9 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
         .map(|(departure, group)| {
             let input = &group.smallest.bytes;
             let answer = &group.smallest.answer;
+            // The reference's decode of the input, made once for every field below.
+            let decoded = Reference::rfc3629().decode(input);
+            let reference = decoded.to_outcome("reference", input);
             DepartureEntry {
                 aspect: departure.aspect,
                 categories: departure.categories.clone(),
@@ -40,13 +43,14 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
                 minimised: group.minimised,
                 origin: group.smallest.origin.clone(),
                 decoder_answer: answer_json(answer),
-                reference: reference_outcome_json(input),
-                explanation: explanation(input),
-                summary: departure_summary(departure.aspect, input, answer),
+                explanation: explanation(input, &decoded),
+                summary: departure_summary(departure.aspect, input, &reference, answer),
+                reference: serde_json::to_value(reference).expect("outcomes serialise"),
                 security: security::classify(
                     departure.aspect,
                     &departure.categories,
                     input,
+                    &decoded,
                     security_answer(answer),
                 ),
                 witnesses: Vec::new(),
@@ -328,9 +332,8 @@ fn policy_example(example: &Example, categories: Vec<Category>) -> PolicyExample
 }
 
 /// The reference's explanation of every error unit, or what the well-formed input is.
-fn explanation(input: &[u8]) -> String {
+fn explanation(input: &[u8], decoded: &Decoded) -> String {
     let reference = Reference::rfc3629();
-    let decoded = reference.decode(input);
     if decoded.errors.is_empty() {
         let scalars: Vec<String> = decoded
             .scalars
@@ -364,9 +367,9 @@ fn explanation(input: &[u8]) -> String {
 fn departure_summary(
     aspect: Aspect,
     input: &[u8],
+    reference: &crate::outcome::Outcome,
     answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
 ) -> String {
-    let reference = Reference::rfc3629().outcome("reference", input);
     let outcome = match answer {
         Err(failure) => return format!("the decoder failed: {failure}"),
         Ok(outcome) => outcome,

@@ -1,7 +1,7 @@
 //! The `explanation` of a report: what the reference says about the minimised input, in
 //! the words of RFC 3629's grammar.
 
-use crate::reference::Reference;
+use crate::reference::{Decoded, Reference};
 
 use crate::taxonomy::is_noncharacter;
 
@@ -11,10 +11,10 @@ const MAX_EXPLAINED_UNITS: usize = 16;
 /// Explains `input`: each error unit by the ABNF alternative that failed and the byte that
 /// broke it (`Reference::explain`), or, for well-formed input, which `UTF8-n` rules matched
 /// (in RFC 3629 §4 `UTF8-n` is exactly the `n`-octet alternative of `UTF8-char`) and which
-/// well-formed characters decoders commonly mishandle (noncharacters, U+FEFF).
-pub fn explain(input: &[u8]) -> String {
+/// well-formed characters decoders commonly mishandle (noncharacters, U+FEFF). `decoded`
+/// is the reference's decode of `input`, which the caller already has.
+pub fn explain(input: &[u8], decoded: &Decoded) -> String {
     let reference = Reference::rfc3629();
-    let decoded = reference.decode(input);
     if !decoded.is_valid() {
         let mut lines: Vec<String> = decoded
             .errors
@@ -82,6 +82,10 @@ pub fn explain(input: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn explain(input: &[u8]) -> String {
+        super::explain(input, &Reference::rfc3629().decode(input))
+    }
 
     #[test]
     fn explains_errors_and_well_formed_inputs() {

@@ -432,7 +432,15 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
         });
     }
     let bytes = &representative.bytes;
-    let security = crate::security::classify_cause(&cause, &aspects, bytes, &representative.answer);
+    // The reference's decode of the witness, made once for every part below.
+    let reference = Reference::rfc3629().decode(bytes);
+    let security = crate::security::classify_cause(
+        &cause,
+        &aspects,
+        bytes,
+        &reference,
+        &representative.answer,
+    );
     Finding {
         id: Finding::id_for(subject.name, &cause),
         decoder: subject.name.to_string(),
@@ -441,8 +449,8 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
         witness_hex: format_hex(bytes),
         aspects,
         occurrences: members.iter().map(|m| m.count).sum(),
-        explanation: explain::explain(bytes),
-        reference_outcome: serde_json::to_value(Reference::rfc3629().outcome("reference", bytes))
+        explanation: explain::explain(bytes, &reference),
+        reference_outcome: serde_json::to_value(reference.to_outcome("reference", bytes))
             .expect("outcomes serialise"),
         decoder_answer: answer_json(&representative.answer),
         reproduce: (subject.reproduce)(bytes),

@@ -9,7 +9,7 @@ use crate::corpus::Origin;
 use crate::decoders::Decoder;
 use crate::finding::Finding;
 use crate::hex::format_hex;
-use crate::reference::Reference;
+use crate::reference::{Decoded, Reference};
 use crate::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
 use crate::report::{shell_quote, time};
 
@@ -56,7 +56,9 @@ pub fn build_report(
     context: ReportContext<'_>,
 ) -> DivergenceReport {
     let bytes = &minimized.bytes;
-    let reference_outcome = Reference::rfc3629().outcome(REFERENCE_NAME, bytes);
+    // The reference's decode of the minimised input, made once for every part below.
+    let reference = Reference::rfc3629().decode(bytes);
+    let reference_outcome = reference.to_outcome(REFERENCE_NAME, bytes);
     let mut checker = PairChecker::new(decoder);
     let checked = checker.check(bytes);
     let mut outcomes = serde_json::Map::new();
@@ -94,7 +96,7 @@ pub fn build_report(
             crate::diagnosis::in_process_finding(decoder, bytes, context.occurrences, &no_command)
                 .map(|(finding, _, _)| finding)
         })
-        .unwrap_or_else(|| unexplained_finding(decoder, signature, bytes));
+        .unwrap_or_else(|| unexplained_finding(decoder, signature, bytes, &reference));
     let id = finding.id.clone();
     let hex = format_hex(bytes);
     let path = context.report_dir.join(format!("{id}.json"));
@@ -121,11 +123,12 @@ pub fn build_report(
             signature.aspect,
             &signature.categories,
             bytes,
+            &reference,
             answer,
         ));
     }
     let security = finding.security.clone();
-    let mut explanation = explain::explain(bytes);
+    let mut explanation = explain::explain(bytes, &reference);
     if let Some(conditions) = &context.conditions {
         explanation.push_str(&format!("\n({conditions})"));
     }
@@ -172,13 +175,17 @@ pub fn build_report(
 
 /// The finding of a divergence the decoder does not show again on its minimised input (a
 /// flaky decoder): named by its signature, with no root cause beyond the first unit.
-fn unexplained_finding(decoder: &dyn Decoder, signature: &Signature, bytes: &[u8]) -> Finding {
-    let reference = Reference::rfc3629().decode(bytes);
+fn unexplained_finding(
+    decoder: &dyn Decoder,
+    signature: &Signature,
+    bytes: &[u8],
+    reference: &Decoded,
+) -> Finding {
     let failure = Err(crate::decoders::DecoderFailure {
         kind: crate::decoders::FailureKind::Crash,
         message: "did not depart again on the minimised input".to_string(),
     });
-    let mut cause = crate::diagnosis::diagnose(bytes, &reference, &failure, decoder.capabilities())
+    let mut cause = crate::diagnosis::diagnose(bytes, reference, &failure, decoder.capabilities())
         .expect("a failure always departs")
         .cause;
     cause.reference_does = format!("(not reproduced) {}", cause.reference_does);
@@ -199,11 +206,9 @@ fn unexplained_finding(decoder: &dyn Decoder, signature: &Signature, bytes: &[u8
         witness_hex: format_hex(bytes),
         aspects: vec![signature.aspect],
         occurrences: 1,
-        explanation: explain::explain(bytes),
-        reference_outcome: serde_json::to_value(
-            Reference::rfc3629().outcome(REFERENCE_NAME, bytes),
-        )
-        .expect("outcomes serialise"),
+        explanation: explain::explain(bytes, reference),
+        reference_outcome: serde_json::to_value(reference.to_outcome(REFERENCE_NAME, bytes))
+            .expect("outcomes serialise"),
         decoder_answer: serde_json::Value::Null,
         reproduce: String::new(),
         manifestations: Vec::new(),

@@ -92,6 +92,25 @@ impl Decoded {
     pub fn is_valid(&self) -> bool {
         self.errors.is_empty()
     }
+
+    /// The full outcome (docs/DESIGN.md §3.2) of this decode of `input`, under
+    /// `decoder_name`, with every error unit categorised by the taxonomy: what
+    /// [`Reference::outcome`] gives, for a caller that already has the decode.
+    pub fn to_outcome(&self, decoder_name: &str, input: &[u8]) -> Outcome {
+        let mut outcome = Outcome::from_strict(decoder_name, self.first_error());
+        outcome.errors = Some(
+            self.errors
+                .iter()
+                .map(|error| ErrorUnit {
+                    offset: error.offset,
+                    len: error.len,
+                    category: taxonomy::category_at(input, error.offset),
+                })
+                .collect(),
+        );
+        outcome.scalars = Some(self.scalars.clone());
+        outcome
+    }
 }
 
 /// Why the embedded grammar could not be used.
@@ -319,21 +338,7 @@ impl Reference {
     /// The full outcome JSON for `input` (docs/DESIGN.md §3.2), with every error unit
     /// categorised by the taxonomy.
     pub fn outcome(&self, decoder_name: &str, input: &[u8]) -> Outcome {
-        let decoded = self.decode(input);
-        let mut outcome = Outcome::from_strict(decoder_name, decoded.first_error());
-        outcome.errors = Some(
-            decoded
-                .errors
-                .iter()
-                .map(|error| ErrorUnit {
-                    offset: error.offset,
-                    len: error.len,
-                    category: taxonomy::category_at(input, error.offset),
-                })
-                .collect(),
-        );
-        outcome.scalars = Some(decoded.scalars);
-        outcome
+        self.decode(input).to_outcome(decoder_name, input)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::aspect::Aspect;
 use crate::decoders::{DecoderFailure, FailureKind};
 use crate::finding::{DecoderAction, RootCause};
 use crate::outcome::Outcome;
+use crate::reference::Decoded;
 use crate::taxonomy::Category;
 
 use super::{acceptance_class, classify, Answer, SecurityClass, SecurityImpact};
@@ -23,6 +24,7 @@ pub fn classify_cause(
     cause: &RootCause,
     aspects: &[Aspect],
     input: &[u8],
+    reference: &Decoded,
     answer: &Result<Outcome, DecoderFailure>,
 ) -> SecurityImpact {
     let categories = cause.categories();
@@ -34,7 +36,7 @@ pub fn classify_cause(
         };
         aspects
             .iter()
-            .map(|aspect| classify(*aspect, &categories, input, answer))
+            .map(|aspect| classify(*aspect, &categories, input, reference, answer))
             .max_by_key(|impact| impact.severity)
             .unwrap_or_else(|| SecurityClass::WrongErrorPosition.impact())
     };
@@ -81,7 +83,7 @@ pub fn classify_cause(
                     | DecoderAction::StripsBom
             ) =>
         {
-            match super::class_of_output(input, &categories, outcome) {
+            match super::class_of_output(input, reference, &categories, outcome) {
                 Some(seen)
                     if seen.severity() > class.severity()
                         || matches!(cause.decoder_does, DecoderAction::AcceptsAs { .. }) =>

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::aspect::Aspect;
 use crate::conformance::policy::{self, ReplacementPolicy};
 use crate::outcome::{ErrorLen, Outcome};
-use crate::reference::Reference;
+use crate::reference::Decoded;
 use crate::taxonomy::Category;
 use behaviour::{align, Alignment};
 pub use cause::classify_cause;
@@ -325,15 +325,17 @@ pub fn classify(
     aspect: Aspect,
     categories: &[Category],
     input: &[u8],
+    reference: &Decoded,
     answer: Answer,
 ) -> SecurityImpact {
-    classify_class(aspect, categories, input, answer).impact()
+    classify_class(aspect, categories, input, reference, answer).impact()
 }
 
 fn classify_class(
     aspect: Aspect,
     categories: &[Category],
     input: &[u8],
+    reference: &Decoded,
     answer: Answer,
 ) -> SecurityClass {
     let outcome = match answer {
@@ -346,10 +348,9 @@ fn classify_class(
         Aspect::Timeout | Aspect::Protocol => return SecurityClass::DecoderUnresponsive,
         _ => {}
     }
-    let reference = Reference::rfc3629().decode(input);
     let reference_valid = reference.errors.is_empty();
     // The lossy decode is the best evidence of what the decoder does with the bytes.
-    if let Some(class) = class_of_output(input, categories, outcome) {
+    if let Some(class) = class_of_output(input, reference, categories, outcome) {
         return class;
     }
     if reference_valid {
@@ -385,7 +386,7 @@ fn classify_class(
             }
             _ => SecurityClass::WrongErrorPosition,
         },
-        Aspect::ErrorLen => error_len_class(input, &reference, outcome),
+        Aspect::ErrorLen => error_len_class(input, reference, outcome),
         _ => SecurityClass::WrongErrorPosition,
     }
 }
@@ -411,12 +412,12 @@ pub(crate) fn acceptance_class(categories: &[Category]) -> SecurityClass {
 /// What the decoder's lossy decode of `input` shows, when it shows a class at all.
 pub(crate) fn class_of_output(
     input: &[u8],
+    reference: &Decoded,
     categories: &[Category],
     outcome: &Outcome,
 ) -> Option<SecurityClass> {
     let scalars = outcome.scalars.as_ref()?;
-    let reference = Reference::rfc3629().decode(input);
-    class_of_alignment(&align(input, &reference, scalars), categories)
+    class_of_alignment(&align(input, reference, scalars), categories)
 }
 
 fn class_of_alignment(alignment: &Alignment, categories: &[Category]) -> Option<SecurityClass> {

@@ -5,6 +5,7 @@ use super::witness::{assess, probe_inputs};
 use super::*;
 use crate::hex::parse_hex;
 use crate::outcome::REPLACEMENT as F;
+use crate::reference::Reference;
 use crate::taxonomy::categories_of_units;
 
 fn answer(valid: bool, scalars: &[u32]) -> Outcome {
@@ -24,7 +25,13 @@ fn class_of(aspect: &str, hex: &str, outcome: &Outcome, fallback: &[Category]) -
         categories = fallback.to_vec();
     }
     let aspect = crate::aspect::Aspect::from_name(aspect).expect("an aspect name");
-    classify(aspect, &categories, &input, Answer::Outcome(outcome))
+    classify(
+        aspect,
+        &categories,
+        &input,
+        &decoded,
+        Answer::Outcome(outcome),
+    )
 }
 
 #[test]
@@ -160,6 +167,7 @@ fn failures() {
             crate::aspect::Aspect::Crash,
             &[Category::InvalidLead],
             &input,
+            &Reference::rfc3629().decode(&input),
             Answer::Crash
         )
         .class,
@@ -170,6 +178,7 @@ fn failures() {
             crate::aspect::Aspect::Timeout,
             &[Category::InvalidLead],
             &input,
+            &Reference::rfc3629().decode(&input),
             Answer::Unresponsive
         )
         .severity,
