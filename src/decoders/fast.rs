@@ -81,12 +81,7 @@ impl Decoder for FastDecoder {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            valid_up_to: true,
-            error_len: true,
-            scalars: true,
-            errors: false,
-        }
+        Capabilities::FIRST_ERROR_AND_SCALARS
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {

@@ -21,11 +21,17 @@
 //!   backend, and the streaming decoder), and [`mutants`], the deliberately wrong decoders
 //!   that test the harness.
 //!
-//! Shapes that look alike on purpose: the error units of a decoder's own API (the
-//! reference's `ErrorSpan`, which carries the matcher state that explains an error, and the
-//! fast streaming decoder's unit, which says whether it ended at end of input) are
-//! converted to [`crate::outcome::ErrorUnit`] at the edge, the one shape outcomes share,
-//! with [`crate::outcome::ErrorLen::new`] for the first unit's length.
+//! Shapes that look alike on purpose:
+//!
+//! - every `impl Decoder` answers the same four questions (`name`, `version`,
+//!   `description`, `capabilities`) before its `decode_into`: the answers differ, the
+//!   shape is the trait's (the named capability sets, such as
+//!   [`Capabilities::FIRST_ERROR`], keep each answer to one line);
+//! - the error units of a decoder's own API (the reference's `ErrorSpan`, which carries
+//!   the matcher state that explains an error, and the fast streaming decoder's unit,
+//!   which says whether it ended at end of input) are converted at the edge to
+//!   [`crate::outcome::ErrorUnit`], the one shape outcomes share, with
+//!   [`crate::outcome::ErrorLen::new`] for the first unit's length.
 
 pub mod bstr;
 pub mod chunk_plan;
@@ -62,6 +68,39 @@ impl Capabilities {
         error_len: true,
         scalars: true,
         errors: true,
+    };
+
+    /// The verdict alone (a validator: simdutf8's basic API).
+    pub const VERDICT: Capabilities = Capabilities {
+        valid_up_to: false,
+        error_len: false,
+        scalars: false,
+        errors: false,
+    };
+
+    /// The verdict and the first error, std's `Utf8Error` shape (`str::from_utf8`).
+    pub const FIRST_ERROR: Capabilities = Capabilities {
+        valid_up_to: true,
+        error_len: true,
+        scalars: false,
+        errors: false,
+    };
+
+    /// The first error and the lossy decode, but not every error unit (the fast decoder's
+    /// one-shot APIs, and the mutants built like them).
+    pub const FIRST_ERROR_AND_SCALARS: Capabilities = Capabilities {
+        valid_up_to: true,
+        error_len: true,
+        scalars: true,
+        errors: false,
+    };
+
+    /// The lossy decode alone (`String::from_utf8_lossy`).
+    pub const SCALARS: Capabilities = Capabilities {
+        valid_up_to: false,
+        error_len: false,
+        scalars: true,
+        errors: false,
     };
 
     /// The capability names that are set, for listings: `valid, valid_up_to, ...`.

@@ -348,12 +348,7 @@ impl Decoder for Planted {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            valid_up_to: true,
-            error_len: true,
-            scalars: true,
-            errors: false,
-        }
+        Capabilities::FIRST_ERROR_AND_SCALARS
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {

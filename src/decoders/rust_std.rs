@@ -100,12 +100,7 @@ impl Decoder for StdFromUtf8 {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            valid_up_to: true,
-            error_len: true,
-            scalars: false,
-            errors: false,
-        }
+        Capabilities::FIRST_ERROR
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
@@ -138,12 +133,7 @@ impl Decoder for StdLossy {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            valid_up_to: false,
-            error_len: false,
-            scalars: true,
-            errors: false,
-        }
+        Capabilities::SCALARS
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {

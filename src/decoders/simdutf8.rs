@@ -31,7 +31,7 @@ impl Decoder for Simdutf8Basic {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities::default()
+        Capabilities::VERDICT
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
@@ -60,12 +60,7 @@ impl Decoder for Simdutf8Compat {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            valid_up_to: true,
-            error_len: true,
-            scalars: false,
-            errors: false,
-        }
+        Capabilities::FIRST_ERROR
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
