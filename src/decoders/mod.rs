@@ -155,8 +155,17 @@ pub trait Decoder: Send + Sync {
 /// Resets `outcome` to "valid, nothing else reported" under the decoder name `name`, keeping
 /// the allocations of its `scalars` and `errors` buffers for [`reuse_scalars`] and
 /// [`reuse_errors`].
+#[inline]
 pub fn reset_outcome(outcome: &mut Outcome, name: &str) {
-    if outcome.decoder != name {
+    // Almost always the same name (a decoder decodes many inputs into one outcome):
+    // compared byte by byte, as a `memcmp` call costs more than these few bytes.
+    let same_name = outcome.decoder.len() == name.len()
+        && outcome
+            .decoder
+            .bytes()
+            .zip(name.bytes())
+            .all(|(a, b)| a == b);
+    if !same_name {
         outcome.decoder.clear();
         outcome.decoder.push_str(name);
     }
@@ -168,6 +177,7 @@ pub fn reset_outcome(outcome: &mut Outcome, name: &str) {
 
 /// Takes the scalar buffer out of `outcome`, emptied, so a decoder can fill it and put it
 /// back with `outcome.scalars = Some(buffer)` without a fresh allocation.
+#[inline]
 pub fn reuse_scalars(outcome: &mut Outcome) -> Vec<u32> {
     let mut scalars = outcome.scalars.take().unwrap_or_default();
     scalars.clear();
@@ -175,10 +185,26 @@ pub fn reuse_scalars(outcome: &mut Outcome) -> Vec<u32> {
 }
 
 /// Takes the error-unit buffer out of `outcome`, emptied (see [`reuse_scalars`]).
+#[inline]
 pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
     let mut errors = outcome.errors.take().unwrap_or_default();
     errors.clear();
     errors
+}
+
+/// Appends the scalar values of `text` to `scalars`: `scalars.extend(text.chars().map(u32::from))`
+/// without its capacity check per scalar. A decode has at most one scalar per byte, so
+/// the room is made once, then filled and cut to what was written.
+#[inline]
+pub fn push_scalars(scalars: &mut Vec<u32>, text: &str) {
+    let start = scalars.len();
+    scalars.resize(start + text.len(), 0);
+    let mut end = start;
+    for (slot, c) in scalars[start..].iter_mut().zip(text.chars()) {
+        *slot = u32::from(c);
+        end += 1;
+    }
+    scalars.truncate(end);
 }
 
 /// The built-in decoders, the reference first.
