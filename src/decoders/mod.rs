@@ -192,19 +192,16 @@ pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
     errors
 }
 
-/// Appends the scalar values of `text` to `scalars`: `scalars.extend(text.chars().map(u32::from))`
-/// without its capacity check per scalar. A decode has at most one scalar per byte, so
-/// the room is made once, then filled and cut to what was written.
+/// Appends the scalar values of `text` to `scalars`, as
+/// `scalars.extend(text.chars().map(u32::from))` does, with the room made once: a decode
+/// has at most one scalar per byte, so no push below grows the buffer (that `extend`
+/// reserves for a quarter of the bytes and checks for growth at every scalar).
 #[inline]
 pub fn push_scalars(scalars: &mut Vec<u32>, text: &str) {
-    let start = scalars.len();
-    scalars.resize(start + text.len(), 0);
-    let mut end = start;
-    for (slot, c) in scalars[start..].iter_mut().zip(text.chars()) {
-        *slot = u32::from(c);
-        end += 1;
+    scalars.reserve(text.len());
+    for c in text.chars() {
+        scalars.push(u32::from(c));
     }
-    scalars.truncate(end);
 }
 
 /// The built-in decoders, the reference first.
