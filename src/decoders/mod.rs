@@ -193,15 +193,22 @@ pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
 }
 
 /// Appends the scalar values of `text` to `scalars`, as
-/// `scalars.extend(text.chars().map(u32::from))` does, with the room made once: a decode
-/// has at most one scalar per byte, so no push below grows the buffer (that `extend`
-/// reserves for a quarter of the bytes and checks for growth at every scalar).
+/// `scalars.extend(text.chars().map(u32::from))` does, without that `extend`'s capacity
+/// check and possible growth at every scalar: a decode has at most one scalar per byte,
+/// so the room is made once and the scalars are written into it.
 #[inline]
 pub fn push_scalars(scalars: &mut Vec<u32>, text: &str) {
+    let start = scalars.len();
     scalars.reserve(text.len());
-    for c in text.chars() {
-        scalars.push(u32::from(c));
+    let mut written = 0;
+    // `text.len()` spare slots, and at most that many chars: `zip` writes every char.
+    for (slot, c) in scalars.spare_capacity_mut().iter_mut().zip(text.chars()) {
+        slot.write(u32::from(c));
+        written += 1;
     }
+    // SAFETY: the `written` slots after the first `start` were initialised just above,
+    // and `reserve` made them part of the allocation.
+    unsafe { scalars.set_len(start + written) };
 }
 
 /// The built-in decoders, the reference first.
@@ -238,4 +245,31 @@ pub fn builtin_names() -> Vec<String> {
         .iter()
         .map(|decoder| decoder.name().to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_scalars;
+
+    /// `push_scalars` appends what `chars()` yields, after what the buffer held, for text
+    /// of one- to four-byte characters (as many scalars as bytes, and a quarter).
+    #[test]
+    fn push_scalars_appends_the_chars() {
+        for text in [
+            "",
+            "a",
+            "abc",
+            "\u{E9}t\u{E9}",
+            "\u{FFFD}\u{FFFD}",
+            "\u{1F600}x\u{10FFFF}",
+        ] {
+            let mut scalars = vec![7, 8];
+            push_scalars(&mut scalars, text);
+            let expected: Vec<u32> = [7, 8]
+                .into_iter()
+                .chain(text.chars().map(u32::from))
+                .collect();
+            assert_eq!(scalars, expected, "{text:?}");
+        }
+    }
 }
