@@ -100,8 +100,8 @@ impl Decoder for FastDecoder {
         };
         // Each result is taken apart where it is returned, in each branch, not moved into
         // one variable first: that move read the 16-byte `Result<(), Utf8Error>` back with
-        // one wide load just after the backend wrote it field by field, a stalled store
-        // forward per call (a tenth of a short input's decode).
+        // one wide load just after the backend wrote it field by field: a store that
+        // cannot be forwarded, stalling each call (docs/PROOFS.md, "Time").
         if self.dispatched {
             note_strict(outcome, crate::fast::validate(input));
         } else {
