@@ -9,7 +9,9 @@ use std::cell::RefCell;
 
 use bstr::ByteSlice;
 
-use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
+use super::{
+    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
+};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The locked bstr version, recorded by the build script.
@@ -52,7 +54,7 @@ impl Decoder for BstrDecoder {
             let mut lossy = lossy.borrow_mut();
             lossy.clear();
             input.to_str_lossy_into(&mut lossy);
-            scalars.extend(lossy.chars().map(u32::from));
+            push_scalars(&mut scalars, &lossy);
         });
         outcome.scalars = Some(scalars);
         let mut errors = reuse_errors(outcome);

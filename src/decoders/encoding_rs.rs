@@ -28,7 +28,9 @@ use std::cell::RefCell;
 use encoding_rs::{CoderResult, DecoderResult, UTF_8};
 
 use super::streaming::StreamingDecoder;
-use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
+use super::{
+    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
+};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The locked encoding_rs version, recorded by the build script.
@@ -125,7 +127,9 @@ fn strict_units_into(
     last_incomplete
 }
 
-/// Feeds `chunks` to a replacing streaming decoder and pushes the scalars.
+/// Feeds `chunks` to a replacing streaming decoder and pushes the scalars (the decoder
+/// runs [`lossy_scalars_into`] in the same borrow of the output block as its strict pass).
+#[cfg(test)]
 pub(crate) fn lossy_scalars(chunks: &[&[u8]], scalars: &mut Vec<u32>, work: &mut Work) {
     with_output_block(|output| lossy_scalars_into(chunks, output, scalars, work));
 }
@@ -139,7 +143,7 @@ fn lossy_scalars_into(chunks: &[&[u8]], output: &mut str, scalars: &mut Vec<u32>
             work.call(output);
             let (result, read, written, _) = decoder.decode_to_str(rest, output, last);
             rest = &rest[read..];
-            scalars.extend(output[..written].chars().map(u32::from));
+            push_scalars(scalars, &output[..written]);
             match result {
                 CoderResult::InputEmpty => break,
                 CoderResult::OutputFull => {}
@@ -191,7 +195,7 @@ impl Decoder for EncodingRsDecoder {
             outcome.error_len = None;
         }
         outcome.valid = !had_errors;
-        scalars.extend(text.chars().map(u32::from));
+        push_scalars(&mut scalars, &text);
         outcome.scalars = Some(scalars);
         outcome.errors = Some(errors);
         Ok(())
@@ -224,9 +228,13 @@ impl StreamingDecoder for EncodingRsStream {
         let mut errors = reuse_errors(outcome);
         let mut scalars = reuse_scalars(outcome);
         let mut work = Work::default();
-        let last_incomplete = strict_units(chunks, &mut errors, &mut work);
+        // Both passes in one borrow of the output block (one thread-local lookup).
+        let last_incomplete = with_output_block(|output| {
+            let last_incomplete = strict_units_into(chunks, output, &mut errors, &mut work);
+            lossy_scalars_into(chunks, output, &mut scalars, &mut work);
+            last_incomplete
+        });
         set_first_error(outcome, &errors, last_incomplete);
-        lossy_scalars(chunks, &mut scalars, &mut work);
         outcome.scalars = Some(scalars);
         outcome.errors = Some(errors);
     }

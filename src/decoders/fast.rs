@@ -20,9 +20,11 @@
 use std::cell::RefCell;
 
 use super::streaming::{Chunked, StreamingDecoder};
-use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
+use super::{
+    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
+};
 use crate::fast::stream::{ErrorUnit as StreamUnit, Sink, StreamDecoder};
-use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend};
+use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend, Utf8Error};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The version string of the fast decoder: it is part of this crate.
@@ -91,23 +93,28 @@ impl Decoder for FastDecoder {
             kind: super::FailureKind::Crash,
             message: format!("backend {} is not available", self.backend),
         };
-        let strict = if self.dispatched {
-            crate::fast::validate(input)
+        // Each result is taken apart where it is returned, in each branch, not moved into
+        // one variable first: that move read the 16-byte `Result<(), Utf8Error>` back with
+        // one wide load just after the backend wrote it field by field: a store that
+        // cannot be forwarded, stalling each call (docs/PROOFS.md, "Time").
+        if self.dispatched {
+            note_strict(outcome, crate::fast::validate(input));
         } else {
-            validate_with(self.backend, input).ok_or_else(unavailable)?
-        };
-        if let Err(error) = &strict {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(error.valid_up_to());
-            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            match validate_with(self.backend, input) {
+                Some(strict) => note_strict(outcome, strict),
+                None => return Err(unavailable()),
+            }
         }
         let mut scalars = reuse_scalars(outcome);
-        let kernel = if self.dispatched {
-            crate::fast::decode_utf32(input, &mut scalars)
+        let kernel_failed = if self.dispatched {
+            crate::fast::decode_utf32(input, &mut scalars).is_err()
         } else {
-            decode_utf32_with(self.backend, input, &mut scalars).ok_or_else(unavailable)?
+            match decode_utf32_with(self.backend, input, &mut scalars) {
+                Some(kernel) => kernel.is_err(),
+                None => return Err(unavailable()),
+            }
         };
-        if kernel.is_err() && strict.is_err() {
+        if kernel_failed && !outcome.valid {
             scalars.clear();
             LOSSY.with(|text| {
                 let mut text = text.borrow_mut();
@@ -118,12 +125,22 @@ impl Decoder for FastDecoder {
                     decode_lossy_into_with(self.backend, input, &mut text)
                         .ok_or_else(unavailable)?;
                 }
-                scalars.extend(text.chars().map(u32::from));
+                push_scalars(&mut scalars, &text);
                 Ok(())
             })?;
         }
         outcome.scalars = Some(scalars);
         Ok(())
+    }
+}
+
+/// Sets the strict fields of `outcome` from a validator's result.
+#[inline(always)]
+fn note_strict(outcome: &mut Outcome, strict: Result<(), Utf8Error>) {
+    if let Err(error) = strict {
+        outcome.valid = false;
+        outcome.valid_up_to = Some(error.valid_up_to());
+        outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
     }
 }
 
@@ -203,7 +220,7 @@ struct OutcomeSink {
 
 impl Sink for OutcomeSink {
     fn text(&mut self, text: &str) {
-        self.scalars.extend(text.chars().map(u32::from));
+        push_scalars(&mut self.scalars, text);
     }
 
     fn error(&mut self, unit: StreamUnit) {

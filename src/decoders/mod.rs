@@ -194,8 +194,17 @@ pub trait Decoder: Send + Sync {
 /// Resets `outcome` to "valid, nothing else reported" under the decoder name `name`, keeping
 /// the allocations of its `scalars` and `errors` buffers for [`reuse_scalars`] and
 /// [`reuse_errors`].
+#[inline]
 pub fn reset_outcome(outcome: &mut Outcome, name: &str) {
-    if outcome.decoder != name {
+    // Almost always the same name (a decoder decodes many inputs into one outcome):
+    // compared byte by byte, as a `memcmp` call costs more than these few bytes.
+    let same_name = outcome.decoder.len() == name.len()
+        && outcome
+            .decoder
+            .bytes()
+            .zip(name.bytes())
+            .all(|(a, b)| a == b);
+    if !same_name {
         outcome.decoder.clear();
         outcome.decoder.push_str(name);
     }
@@ -207,6 +216,7 @@ pub fn reset_outcome(outcome: &mut Outcome, name: &str) {
 
 /// Takes the scalar buffer out of `outcome`, emptied, so a decoder can fill it and put it
 /// back with `outcome.scalars = Some(buffer)` without a fresh allocation.
+#[inline]
 pub fn reuse_scalars(outcome: &mut Outcome) -> Vec<u32> {
     let mut scalars = outcome.scalars.take().unwrap_or_default();
     scalars.clear();
@@ -214,10 +224,30 @@ pub fn reuse_scalars(outcome: &mut Outcome) -> Vec<u32> {
 }
 
 /// Takes the error-unit buffer out of `outcome`, emptied (see [`reuse_scalars`]).
+#[inline]
 pub fn reuse_errors(outcome: &mut Outcome) -> Vec<ErrorUnit> {
     let mut errors = outcome.errors.take().unwrap_or_default();
     errors.clear();
     errors
+}
+
+/// Appends the scalar values of `text` to `scalars`, as
+/// `scalars.extend(text.chars().map(u32::from))` does, without that `extend`'s capacity
+/// check and possible growth at every scalar: a decode has at most one scalar per byte,
+/// so the room is made once and the scalars are written into it.
+#[inline]
+pub fn push_scalars(scalars: &mut Vec<u32>, text: &str) {
+    let start = scalars.len();
+    scalars.reserve(text.len());
+    let mut written = 0;
+    // `text.len()` spare slots, and at most that many chars: `zip` writes every char.
+    for (slot, c) in scalars.spare_capacity_mut().iter_mut().zip(text.chars()) {
+        slot.write(u32::from(c));
+        written += 1;
+    }
+    // SAFETY: the `written` slots after the first `start` were initialised just above,
+    // and `reserve` made them part of the allocation.
+    unsafe { scalars.set_len(start + written) };
 }
 
 /// The built-in decoders, the reference first.
@@ -254,4 +284,31 @@ pub fn builtin_names() -> Vec<String> {
         .iter()
         .map(|decoder| decoder.name().to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_scalars;
+
+    /// `push_scalars` appends what `chars()` yields, after what the buffer held, for text
+    /// of one- to four-byte characters (as many scalars as bytes, and a quarter).
+    #[test]
+    fn push_scalars_appends_the_chars() {
+        for text in [
+            "",
+            "a",
+            "abc",
+            "\u{E9}t\u{E9}",
+            "\u{FFFD}\u{FFFD}",
+            "\u{1F600}x\u{10FFFF}",
+        ] {
+            let mut scalars = vec![7, 8];
+            push_scalars(&mut scalars, text);
+            let expected: Vec<u32> = [7, 8]
+                .into_iter()
+                .chain(text.chars().map(u32::from))
+                .collect();
+            assert_eq!(scalars, expected, "{text:?}");
+        }
+    }
 }

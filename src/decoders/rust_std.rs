@@ -18,7 +18,9 @@
 
 use std::borrow::Cow;
 
-use super::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure};
+use super::{
+    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
+};
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
 
 /// The rustc version that built std, recorded by the build script.
@@ -64,7 +66,7 @@ impl Decoder for StdDecoder {
         // still run on its own, by `std-lossy`).
         let mut offset = 0;
         for chunk in input.utf8_chunks() {
-            scalars.extend(chunk.valid().chars().map(u32::from));
+            push_scalars(&mut scalars, chunk.valid());
             offset += chunk.valid().len();
             let len = chunk.invalid().len();
             if len > 0 {
@@ -142,7 +144,7 @@ impl Decoder for StdLossy {
         let mut scalars = reuse_scalars(outcome);
         let lossy = String::from_utf8_lossy(input);
         outcome.valid = matches!(lossy, Cow::Borrowed(_));
-        scalars.extend(lossy.chars().map(u32::from));
+        push_scalars(&mut scalars, &lossy);
         outcome.scalars = Some(scalars);
         Ok(())
     }

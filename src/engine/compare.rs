@@ -150,6 +150,7 @@ fn same_scalars(theirs: &[u32], reference: &[u32]) -> bool {
 /// error come first, then lengths before contents, and it stops at the first difference
 /// without recording anything; only a decoder that departs needs [`compare`] (the tests
 /// check the two answer alike).
+#[inline]
 pub fn agrees(capabilities: Capabilities, outcome: &Outcome, reference: &Decoded) -> bool {
     let first_error = reference.first_error();
     if first_error.is_none() != outcome.valid {
@@ -185,6 +186,30 @@ pub fn agrees(capabilities: Capabilities, outcome: &Outcome, reference: &Decoded
         }
     }
     true
+}
+
+/// The aspects [`compare`] compares when `outcome` agrees with the reference (when
+/// [`agrees`] is true), told without the outcome: the verdict, the first error's
+/// aspects when the input is ill-formed (both sides found it), and the decodes. So an
+/// agreeing input can be counted without building its [`Comparison`].
+pub fn compared_if_agreeing(capabilities: Capabilities, reference_valid: bool) -> AspectSet {
+    let mut compared = AspectSet::default();
+    compared.insert(Aspect::Valid);
+    let reported = [
+        (
+            Aspect::ValidUpTo,
+            capabilities.valid_up_to && !reference_valid,
+        ),
+        (Aspect::ErrorLen, capabilities.error_len && !reference_valid),
+        (Aspect::Scalars, capabilities.scalars),
+        (Aspect::Errors, capabilities.errors),
+    ];
+    for (aspect, compared_here) in reported {
+        if compared_here {
+            compared.insert(aspect);
+        }
+    }
+    compared
 }
 
 fn error_len_shape(reference: ErrorLen, theirs: Option<ErrorLen>) -> Option<&'static str> {
@@ -270,6 +295,16 @@ mod tests {
                 scalars: true,
                 ..StdFromUtf8.capabilities()
             },
+            Capabilities {
+                errors: false,
+                ..Capabilities::ALL
+            },
+            Capabilities {
+                valid_up_to: false,
+                error_len: false,
+                scalars: false,
+                errors: false,
+            },
         ];
         for input in inputs {
             let decoded = reference(input);
@@ -312,11 +347,20 @@ mod tests {
             }
             for capabilities in capability_sets {
                 for outcome in &outcomes {
+                    let comparison = compare(capabilities, outcome, &decoded);
+                    let agreeing = agrees(capabilities, outcome, &decoded);
                     assert_eq!(
-                        agrees(capabilities, outcome, &decoded),
-                        compare(capabilities, outcome, &decoded).primary.is_none(),
+                        agreeing,
+                        comparison.primary.is_none(),
                         "{input:02X?} {outcome:?} {capabilities:?}"
                     );
+                    if agreeing {
+                        assert_eq!(
+                            comparison.compared,
+                            compared_if_agreeing(capabilities, decoded.is_valid()),
+                            "{input:02X?} {capabilities:?}"
+                        );
+                    }
                 }
             }
         }

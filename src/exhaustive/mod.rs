@@ -11,8 +11,10 @@
 //! 2. for each batch of 1,024 of them, decode each once with the reference, into a reused
 //!    [`Decoded`] per input (the precomputed reference outcome, still in cache for every
 //!    decoder), and run each decoder over the batch: `decode_into` a reused outcome,
-//!    [`compare`] with the reference's, count per aspect (in a `Tally`, one increment per
-//!    agreeing input). A batch runs inside one panic containment; only when a decoder
+//!    ask [`agrees`] whether it agrees with the reference's, and count it per aspect (in
+//!    a `Tally`, one increment per agreeing input, under the aspects
+//!    [`compared_if_agreeing`] names); only an input that departs is [`compare`]d in
+//!    full. A batch runs inside one panic containment; only when a decoder
 //!    panics is that batch replayed input by input through the engine's
 //!    [`check_decoder`], so a panic is still one `crash` divergence on the input that
 //!    caused it.
@@ -38,7 +40,9 @@ use std::time::{Instant, SystemTime};
 use crate::decoders::{Capabilities, Decoder};
 use crate::engine::budget::Budget;
 use crate::engine::check::{check_decoder, signature_of, Checked, REFERENCE_NAME};
-use crate::engine::compare::{compare, Aspect, Comparison};
+use crate::engine::compare::{
+    agrees, compare, compared_if_agreeing, Aspect, AspectSet, Comparison,
+};
 use crate::engine::contain::contained;
 use crate::engine::progress::{Progress, ProgressMode};
 use crate::engine::signature::Signature;
@@ -213,6 +217,9 @@ const BATCH: usize = 1024;
 struct Worker<'d> {
     decoders: &'d [Box<dyn Decoder>],
     capabilities: Vec<Capabilities>,
+    /// Per decoder: the aspects an agreeing input is compared on, for an ill-formed
+    /// input (`[0]`) and a well-formed one (`[1]`).
+    agreeing: Vec<[AspectSet; 2]>,
     inputs: Vec<u8>,
     /// The reference outcomes of the current batch.
     decoded: Vec<Decoded>,
@@ -228,6 +235,13 @@ impl<'d> Worker<'d> {
         Worker {
             decoders,
             capabilities: decoders.iter().map(|d| d.capabilities()).collect(),
+            agreeing: decoders
+                .iter()
+                .map(|d| {
+                    let capabilities = d.capabilities();
+                    [false, true].map(|valid| compared_if_agreeing(capabilities, valid))
+                })
+                .collect(),
             inputs: Vec::new(),
             decoded: Vec::new(),
             outcome: Outcome::verdict("", true),
@@ -279,6 +293,7 @@ impl<'d> Worker<'d> {
     fn batch(&mut self, index: usize, len: usize, range: std::ops::Range<usize>) {
         let decoder = self.decoders[index].as_ref();
         let capabilities = self.capabilities[index];
+        let agreeing = self.agreeing[index];
         let (inputs, decoded) = (&self.inputs, &self.decoded);
         let mut tally = Tally::new();
         let divergent = &mut self.divergent[index];
@@ -290,7 +305,12 @@ impl<'d> Worker<'d> {
                 let input = &inputs[i * len..(i + 1) * len];
                 let checked = match decoder.decode_into(input, outcome) {
                     Ok(()) => {
-                        let comparison = compare(capabilities, outcome, &decoded[i - start]);
+                        let reference = &decoded[i - start];
+                        if agrees(capabilities, outcome, reference) {
+                            tally.add_agreeing(agreeing[usize::from(reference.is_valid())]);
+                            continue;
+                        }
+                        let comparison = compare(capabilities, outcome, reference);
                         tally.add(&comparison);
                         if comparison.primary.is_none() {
                             continue;

@@ -48,6 +48,14 @@ impl Tally {
         }
     }
 
+    /// Counts one agreeing input, compared on `compared` (what
+    /// [`compared_if_agreeing`](crate::engine::compare::compared_if_agreeing) says): the
+    /// same count as [`Tally::add`] of its comparison, without building it.
+    #[inline]
+    pub(super) fn add_agreeing(&mut self, compared: AspectSet) {
+        self.agreeing[usize::from(compared.bits())] += 1;
+    }
+
     /// Counts one input's comparison.
     #[inline]
     pub(super) fn add(&mut self, comparison: &Comparison) {

@@ -206,6 +206,7 @@ impl Backend {
     }
 
     /// The entry points, if the backend is available.
+    #[inline]
     fn functions(self) -> Option<Functions> {
         if !self.is_available() {
             return None;
@@ -268,6 +269,7 @@ pub fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 }
 
 /// [`validate`] with a given backend; `None` if it is not available here.
+#[inline]
 pub fn validate_with(backend: Backend, bytes: &[u8]) -> Option<Result<(), Utf8Error>> {
     let functions = backend.functions()?;
     // SAFETY: `functions()` returned `Some`, so the backend is available.
@@ -284,6 +286,7 @@ pub fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8Error> {
 }
 
 /// [`decode_utf32`] with a given backend; `None` if it is not available here.
+#[inline]
 pub fn decode_utf32_with(
     backend: Backend,
     bytes: &[u8],
@@ -321,6 +324,7 @@ pub fn decode_lossy_into(bytes: &[u8], out: &mut String) {
 
 /// [`decode_lossy_into`] with a given backend; `None` (and `out` untouched) if it is not
 /// available here.
+#[inline]
 pub fn decode_lossy_into_with(backend: Backend, bytes: &[u8], out: &mut String) -> Option<()> {
     let functions = backend.functions()?;
     // SAFETY: `functions()` returned `Some`, so the backend is available.

@@ -26,7 +26,7 @@
 //! ```
 
 use super::dfa;
-use super::{validate_with, Backend};
+use super::{validate_with, Backend, Utf8Error};
 
 /// One error unit: a maximal subpart, decoded as one U+FFFD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -139,10 +139,12 @@ impl StreamDecoder {
         let mut pos = self.finish_pending(chunk, sink);
         while pos < chunk.len() {
             let rest = &chunk[pos..];
-            let result = validate_with(self.backend, rest).unwrap_or_else(|| dfa::validate(rest));
-            let valid_len = match result {
-                Ok(()) => rest.len(),
-                Err(error) => error.valid_up_to(),
+            // Taken apart in each arm, where it is returned: moving the `Result` whole
+            // read it back with one wide load just after the validator wrote it field by
+            // field, a stalled store forward per call.
+            let (valid_len, error_len) = match validate_with(self.backend, rest) {
+                Some(result) => valid_and_error_len(rest, result),
+                None => valid_and_error_len(rest, dfa::validate(rest)),
             };
             if valid_len > 0 {
                 // The backend accepted `rest[..valid_len]`, and every backend agrees
@@ -152,11 +154,11 @@ impl StreamDecoder {
                     Err(_) => unreachable!("a backend accepted bytes std rejects"),
                 }
             }
-            let Err(error) = result else {
+            let Some(error_len) = error_len else {
                 break;
             };
             let unit_offset = chunk_offset + (pos + valid_len) as u64;
-            match error.error_len() {
+            match error_len {
                 Some(len) => {
                     sink.error(ErrorUnit {
                         offset: unit_offset,
@@ -228,6 +230,19 @@ impl StreamDecoder {
         self.pending_len = 0;
         self.state = dfa::ACCEPT;
         self.offset = 0;
+    }
+}
+
+/// How much of `rest` a validator accepted, and the error's `error_len` when it stopped
+/// at one: `result` read field by field.
+#[inline(always)]
+fn valid_and_error_len(
+    rest: &[u8],
+    result: Result<(), Utf8Error>,
+) -> (usize, Option<Option<usize>>) {
+    match result {
+        Ok(()) => (rest.len(), None),
+        Err(error) => (error.valid_up_to(), Some(error.error_len())),
     }
 }
 
