@@ -139,12 +139,19 @@ impl Outcome {
 
     /// An outcome built from a std-shaped strict result.
     pub fn from_strict(decoder: impl Into<String>, first_error: Option<(usize, ErrorLen)>) -> Self {
-        let mut outcome = Outcome::verdict(decoder, first_error.is_none());
+        let mut outcome = Outcome::verdict(decoder, true);
         if let Some((valid_up_to, error_len)) = first_error {
-            outcome.valid_up_to = Some(valid_up_to);
-            outcome.error_len = Some(error_len);
+            outcome.set_first_error(valid_up_to, error_len);
         }
         outcome
+    }
+
+    /// Records the first error, std's `Utf8Error` shape: the input is invalid, valid up to
+    /// `valid_up_to`, and the first error unit is `error_len`.
+    pub fn set_first_error(&mut self, valid_up_to: usize, error_len: ErrorLen) {
+        self.valid = false;
+        self.valid_up_to = Some(valid_up_to);
+        self.error_len = Some(error_len);
     }
 
     /// The number of U+FFFD in the lossy decode, if reported.

@@ -45,9 +45,7 @@ impl Decoder for BstrDecoder {
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         reset_outcome(outcome, self.name());
         if let Err(error) = input.to_str() {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(error.valid_up_to());
-            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            outcome.set_first_error(error.valid_up_to(), ErrorLen::from_std(error.error_len()));
         }
         let mut scalars = reuse_scalars(outcome);
         LOSSY.with(|lossy| {

@@ -138,9 +138,7 @@ impl Decoder for FastDecoder {
 #[inline(always)]
 fn note_strict(outcome: &mut Outcome, strict: Result<(), Utf8Error>) {
     if let Err(error) = strict {
-        outcome.valid = false;
-        outcome.valid_up_to = Some(error.valid_up_to());
-        outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+        outcome.set_first_error(error.valid_up_to(), ErrorLen::from_std(error.error_len()));
     }
 }
 
@@ -200,9 +198,7 @@ impl StreamingDecoder for FastStream {
         }
         decoder.finish(&mut sink);
         if let Some(first) = sink.errors.first() {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(first.offset);
-            outcome.error_len = Some(ErrorLen::new(first.len, sink.first_at_end));
+            outcome.set_first_error(first.offset, ErrorLen::new(first.len, sink.first_at_end));
         }
         outcome.scalars = Some(sink.scalars);
         outcome.errors = Some(sink.errors);

@@ -81,9 +81,7 @@ impl Decoder for Cesu8Mutant {
                     if outcome.valid {
                         let first = std::str::from_utf8(&input[offset..])
                             .expect_err("bstr found an invalid sequence here");
-                        outcome.valid = false;
-                        outcome.valid_up_to = Some(offset);
-                        outcome.error_len = Some(ErrorLen::from_std(first.error_len()));
+                        outcome.set_first_error(offset, ErrorLen::from_std(first.error_len()));
                     }
                 }
             }
@@ -121,9 +119,7 @@ impl Decoder for PanicMutant {
         reset_outcome(outcome, self.name());
         outcome.errors = None;
         if let Err(error) = std::str::from_utf8(input) {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(error.valid_up_to());
-            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            outcome.set_first_error(error.valid_up_to(), ErrorLen::from_std(error.error_len()));
         }
         let mut scalars = reuse_scalars(outcome);
         scalars.extend(String::from_utf8_lossy(input).chars().map(u32::from));

@@ -56,9 +56,7 @@ impl Decoder for StdDecoder {
         let mut scalars = reuse_scalars(outcome);
         let mut errors = reuse_errors(outcome);
         if let Err(error) = std::str::from_utf8(input) {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(error.valid_up_to());
-            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            outcome.set_first_error(error.valid_up_to(), ErrorLen::from_std(error.error_len()));
         }
         // One `Utf8Chunks` pass gives both the error units and the lossy scalars:
         // `String::from_utf8_lossy` is documented as that same loop, each chunk's valid
@@ -110,9 +108,7 @@ impl Decoder for StdFromUtf8 {
         outcome.scalars = None;
         outcome.errors = None;
         if let Err(error) = std::str::from_utf8(input) {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(error.valid_up_to());
-            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            outcome.set_first_error(error.valid_up_to(), ErrorLen::from_std(error.error_len()));
         }
         Ok(())
     }

@@ -68,9 +68,7 @@ impl Decoder for Simdutf8Compat {
         outcome.scalars = None;
         outcome.errors = None;
         if let Err(error) = simdutf8::compat::from_utf8(input) {
-            outcome.valid = false;
-            outcome.valid_up_to = Some(error.valid_up_to());
-            outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+            outcome.set_first_error(error.valid_up_to(), ErrorLen::from_std(error.error_len()));
         }
         Ok(())
     }

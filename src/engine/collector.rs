@@ -11,7 +11,7 @@ use crate::finding::{Finding, Manifestation};
 use crate::hex::format_hex;
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
-    BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
+    self, BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
 };
 use crate::report::{time, write_json_atomically};
 
@@ -21,7 +21,7 @@ use super::minimize;
 use super::report::{build_report, report_path, ReportContext};
 use super::signature::Signature;
 use super::worker::{AspectCounters, BatchResult, Found};
-use super::{Engine, RunOptions, RunResult, EXIT_CLEAN, EXIT_DIVERGENCES};
+use super::{Engine, RunOptions, RunResult};
 
 /// Manifestations kept per finding in a run's report.
 const MANIFESTATIONS_KEPT: usize = 4;
@@ -255,18 +255,8 @@ impl<'e> Collector<'e> {
             self.write(&report_path(&self.run_dir, &report.id), report);
         }
         self.reports = reports;
-        let comparisons = self
-            .engine
-            .decoders
-            .iter()
-            .zip(&self.counters)
-            .map(|(decoder, counters)| DecoderCounts::from_counters(decoder.name(), counters))
-            .collect();
-        let exit_code = if self.divergent_inputs > 0 {
-            EXIT_DIVERGENCES
-        } else {
-            EXIT_CLEAN
-        };
+        let comparisons = DecoderCounts::of_each(&self.engine.decoders, &self.counters);
+        let exit_code = summary::exit_code(self.divergent_inputs);
         let (budget_kind, budget_amount) = match self.options.budget {
             Budget::Time(limit) => ("time", limit.as_secs_f64()),
             Budget::Inputs(count) => ("inputs", count as f64),
@@ -290,20 +280,11 @@ impl<'e> Collector<'e> {
             duration_seconds,
             threads,
             reference: DecoderEntry::of(&crate::decoders::reference::ReferenceDecoder),
-            decoders: self
-                .engine
-                .decoders
-                .iter()
-                .map(|d| DecoderEntry::of(d.as_ref()))
-                .collect(),
+            decoders: DecoderEntry::of_each(&self.engine.decoders),
             sources: self.sources.clone(),
             total_inputs: self.total_inputs,
             total_bytes: self.total_bytes,
-            throughput_inputs_per_second: if duration_seconds > 0.0 {
-                (self.total_inputs as f64 / duration_seconds).round()
-            } else {
-                0.0
-            },
+            throughput_inputs_per_second: summary::throughput(self.total_inputs, duration_seconds),
             comparisons,
             divergent_inputs: self.divergent_inputs,
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),

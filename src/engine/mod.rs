@@ -59,10 +59,7 @@ use collector::Collector;
 use progress::{Progress, ProgressMode};
 use worker::{take_batch, BatchResult, Feed, Worker};
 
-/// Exit code of a run without divergences.
-pub const EXIT_CLEAN: u8 = 0;
-/// Exit code of a run that found divergences.
-pub const EXIT_DIVERGENCES: u8 = 1;
+pub use crate::report::summary::{EXIT_CLEAN, EXIT_DIVERGENCES};
 
 /// How a run is carried out.
 #[derive(Debug, Clone)]

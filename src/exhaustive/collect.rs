@@ -19,10 +19,9 @@ use crate::engine::check::PairChecker;
 use crate::engine::compare::Aspect;
 use crate::engine::signature::Signature;
 use crate::engine::{build_report, minimize, report_path, ReportContext};
-use crate::engine::{EXIT_CLEAN, EXIT_DIVERGENCES};
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
-    BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
+    self, BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
 };
 use crate::report::{time, write_json_atomically};
 
@@ -245,12 +244,7 @@ impl<'r> Collector<'r> {
         for report in &self.reports {
             write_json_atomically(&report_path(&self.run_dir, &report.id), report)?;
         }
-        let comparisons = self
-            .decoders
-            .iter()
-            .zip(&self.counters)
-            .map(|(decoder, counters)| DecoderCounts::from_counters(decoder.name(), counters))
-            .collect();
+        let comparisons = DecoderCounts::of_each(self.decoders, &self.counters);
         let source = self.options.source_name();
         let sources = self
             .inputs_by_len
@@ -284,28 +278,16 @@ impl<'r> Collector<'r> {
             duration_seconds,
             threads,
             reference: DecoderEntry::of(&crate::decoders::reference::ReferenceDecoder),
-            decoders: self
-                .decoders
-                .iter()
-                .map(|d| DecoderEntry::of(d.as_ref()))
-                .collect(),
+            decoders: DecoderEntry::of_each(self.decoders),
             sources,
             total_inputs: self.total_inputs,
             total_bytes: self.total_bytes,
-            throughput_inputs_per_second: if duration_seconds > 0.0 {
-                (self.total_inputs as f64 / duration_seconds).round()
-            } else {
-                0.0
-            },
+            throughput_inputs_per_second: summary::throughput(self.total_inputs, duration_seconds),
             comparisons,
             divergent_inputs: self.divergent_inputs,
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
             unreported_signatures: self.over_limit.len() as u64,
-            exit_code: if self.divergent_inputs > 0 {
-                EXIT_DIVERGENCES
-            } else {
-                EXIT_CLEAN
-            },
+            exit_code: summary::exit_code(self.divergent_inputs),
         };
         let coverage = Coverage {
             schema: EXHAUSTIVE_SCHEMA.to_string(),

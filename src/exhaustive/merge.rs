@@ -17,8 +17,7 @@ use serde::Deserialize;
 
 use crate::engine::budget::Budget;
 use crate::engine::report_path;
-use crate::engine::{EXIT_CLEAN, EXIT_DIVERGENCES};
-use crate::report::summary::{Summary, SUMMARY_SCHEMA};
+use crate::report::summary::{self, Summary, SUMMARY_SCHEMA};
 use crate::report::{time, write_json_atomically};
 
 use super::collect::{fresh_dir, Coverage, Finished, EXHAUSTIVE_SCHEMA};
@@ -207,16 +206,9 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
         }
     }
     merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
-    merged.throughput_inputs_per_second = if merged.duration_seconds > 0.0 {
-        (merged.total_inputs as f64 / merged.duration_seconds).round()
-    } else {
-        0.0
-    };
-    merged.exit_code = if merged.divergent_inputs > 0 {
-        EXIT_DIVERGENCES
-    } else {
-        EXIT_CLEAN
-    };
+    merged.throughput_inputs_per_second =
+        summary::throughput(merged.total_inputs, merged.duration_seconds);
+    merged.exit_code = summary::exit_code(merged.divergent_inputs);
     for (id, report) in &reports {
         write_json_atomically(&report_path(&run_dir, id), report).map_err(io_error)?;
     }

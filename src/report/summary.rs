@@ -61,7 +61,38 @@ pub fn count_inputs(
     }
 }
 
+/// Exit code of a run without divergences.
+pub const EXIT_CLEAN: u8 = 0;
+/// Exit code of a run that found divergences.
+pub const EXIT_DIVERGENCES: u8 = 1;
+
+/// A run's exit code, by whether any input diverged.
+pub fn exit_code(divergent_inputs: u64) -> u8 {
+    if divergent_inputs > 0 {
+        EXIT_DIVERGENCES
+    } else {
+        EXIT_CLEAN
+    }
+}
+
+/// Inputs per second, rounded (0 for a run that took no measurable time).
+pub fn throughput(inputs: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        (inputs as f64 / seconds).round()
+    } else {
+        0.0
+    }
+}
+
 impl DecoderEntry {
+    /// The entries of `decoders`, in order.
+    pub fn of_each(decoders: &[Box<dyn Decoder>]) -> Vec<DecoderEntry> {
+        decoders
+            .iter()
+            .map(|d| DecoderEntry::of(d.as_ref()))
+            .collect()
+    }
+
     /// The entry of `decoder`: its name, version, description and capabilities.
     pub fn of(decoder: &dyn Decoder) -> DecoderEntry {
         DecoderEntry {
@@ -79,6 +110,18 @@ impl DecoderEntry {
 }
 
 impl DecoderCounts {
+    /// The counts of each of `decoders` from its counters (`counters[i]` is `decoders[i]`'s).
+    pub fn of_each(
+        decoders: &[Box<dyn Decoder>],
+        counters: &[AspectCounters],
+    ) -> Vec<DecoderCounts> {
+        decoders
+            .iter()
+            .zip(counters)
+            .map(|(decoder, counters)| DecoderCounts::from_counters(decoder.name(), counters))
+            .collect()
+    }
+
     /// The counts of the decoder named `decoder`: every input counts under `crash` (a
     /// decoder is always asked), and only the aspects compared at least once are listed.
     pub fn from_counters(decoder: &str, counters: &AspectCounters) -> DecoderCounts {
