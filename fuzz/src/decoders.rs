@@ -5,15 +5,24 @@ use utf8conf::decoders::fast::FastStream;
 use utf8conf::decoders::streaming::StreamingDecoder;
 use utf8conf::decoders::{builtin, Decoder};
 
+use utf8conf::fast::Backend;
+
 use crate::fast_backends::{available_backends, backend_decoders};
 
-/// Every built-in decoder but the reference itself (which the checks call directly): the
-/// decoders `utf8conf run` compares, the fast decoder's dispatched entry points, each of its
-/// available backends and its streaming decoder among them.
+/// The decoders `utf8conf run` compares, but for two that the checks need not run again:
+/// the reference itself (which the checks call directly), and `fast-<best>`, the fast
+/// decoder's best backend by name, which is the dispatched `fast` once more. `fast`'s entry
+/// points call the function table of [`Backend::best`] (`utf8conf::fast::validate` and its
+/// siblings), and `fast-<best>` calls the same table through `validate_with(best, ..)`, in
+/// the same adapter (`utf8conf::decoders::fast::FastDecoder`) on the same bytes: its outcome
+/// is `fast`'s on every input, so it would only double that decoder's cost. Every backend,
+/// the best one included, is still called by name in the `backends` target (at every
+/// alignment offset) and under a chunk plan in the `streaming` target.
 pub fn in_process() -> Vec<Box<dyn Decoder>> {
+    let same_as_dispatched = format!("fast-{}", Backend::best().name());
     builtin()
         .into_iter()
-        .filter(|decoder| decoder.name() != "reference")
+        .filter(|decoder| decoder.name() != "reference" && decoder.name() != same_as_dispatched)
         .collect()
 }
 
