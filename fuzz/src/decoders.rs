@@ -9,20 +9,30 @@ use utf8conf::fast::Backend;
 
 use crate::fast_backends::{available_backends, backend_decoders};
 
-/// The decoders `utf8conf run` compares, but for two that the checks need not run again:
-/// the reference itself (which the checks call directly), and `fast-<best>`, the fast
-/// decoder's best backend by name, which is the dispatched `fast` once more. `fast`'s entry
-/// points call the function table of [`Backend::best`] (`utf8conf::fast::validate` and its
-/// siblings), and `fast-<best>` calls the same table through `validate_with(best, ..)`, in
-/// the same adapter (`utf8conf::decoders::fast::FastDecoder`) on the same bytes: its outcome
-/// is `fast`'s on every input, so it would only double that decoder's cost. Every backend,
-/// the best one included, is still called by name in the `backends` target (at every
-/// alignment offset) and under a chunk plan in the `streaming` target.
+/// The decoders `utf8conf run` compares but for the reference itself (which the checks call
+/// directly) and the fast decoder's backends by name (`fast-<backend>`), which are the
+/// `backends` target's.
+///
+/// `fast-<backend>` is `utf8conf::decoders::fast::FastDecoder::with_backend`: the library's
+/// adapter over one backend's function table (`validate_with`, `decode_utf32_with`,
+/// `decode_lossy_into_with`). The `backends` target runs exactly these decoders, the same
+/// functions through the same adapter, for every available backend, on each input placed
+/// at every alignment offset 0..=63 (offset 0 among them, the only one run here). The best
+/// backend's would not even be a different computation here: the dispatched `fast`, which
+/// stays, calls the same function table (`Backend::best`) through the same adapter. Running
+/// them here too cost a third of each execution of this target (fuzz/README.md, "Fuzz target
+/// speed"). `fast` checks on every input the backend the dispatcher picks, and `fast-stream`
+/// the streaming decoder over it.
 pub fn in_process() -> Vec<Box<dyn Decoder>> {
-    let same_as_dispatched = format!("fast-{}", Backend::best().name());
+    let by_backend: Vec<String> = Backend::all()
+        .iter()
+        .map(|backend| format!("fast-{}", backend.name()))
+        .collect();
     builtin()
         .into_iter()
-        .filter(|decoder| decoder.name() != "reference" && decoder.name() != same_as_dispatched)
+        .filter(|decoder| {
+            decoder.name() != "reference" && !by_backend.iter().any(|n| n == decoder.name())
+        })
         .collect()
 }
 
