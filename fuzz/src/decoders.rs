@@ -9,30 +9,37 @@ use utf8conf::fast::Backend;
 
 use crate::fast_backends::{available_backends, backend_decoders};
 
-/// The decoders `utf8conf run` compares but for the reference itself (which the checks call
-/// directly) and the fast decoder's backends by name (`fast-<backend>`), which are the
-/// `backends` target's.
+/// The one-shot decoders `utf8conf run` compares, each on the bytes as they are: std's four
+/// APIs, encoding_rs's one-shot decoder, simdutf8's two, bstr, and the fast decoder
+/// dispatched (`fast`). Not run here, because another target runs the same decoders
+/// under more conditions (fuzz/README.md, "Fuzz target speed": together they were half of
+/// each execution of this target):
 ///
-/// `fast-<backend>` is `utf8conf::decoders::fast::FastDecoder::with_backend`: the library's
-/// adapter over one backend's function table (`validate_with`, `decode_utf32_with`,
-/// `decode_lossy_into_with`). The `backends` target runs exactly these decoders, the same
-/// functions through the same adapter, for every available backend, on each input placed
-/// at every alignment offset 0..=63 (offset 0 among them, the only one run here). The best
-/// backend's would not even be a different computation here: the dispatched `fast`, which
-/// stays, calls the same function table (`Backend::best`) through the same adapter. Running
-/// them here too cost a third of each execution of this target (fuzz/README.md, "Fuzz target
-/// speed"). `fast` checks on every input the backend the dispatcher picks, and `fast-stream`
-/// the streaming decoder over it.
+/// - the reference itself, which the checks call directly;
+/// - the fast decoder's backends by name (`fast-<backend>`,
+///   `utf8conf::decoders::fast::FastDecoder::with_backend`, the library's adapter over one
+///   backend's function table): the `backends` target runs exactly these decoders for
+///   every available backend, on each input placed at every alignment offset 0..=63
+///   (offset 0 among them). The best backend's would not even be another computation
+///   here: `fast` calls the same function table ([`Backend::best`]) through the same
+///   adapter;
+/// - the streaming decoders fed in the input's own chunk plan (`encoding_rs-chunked`,
+///   `fast-stream`: `Chunked::per_input`, whose plan is picked by a hash of the bytes): the
+///   `streaming` target feeds the same decoders (encoding_rs's, and the fast decoder's over
+///   every available backend, the best one included) in a chunk plan that is part of the
+///   fuzz input, so that coverage steers the cuts.
 pub fn in_process() -> Vec<Box<dyn Decoder>> {
-    let by_backend: Vec<String> = Backend::all()
-        .iter()
-        .map(|backend| format!("fast-{}", backend.name()))
-        .collect();
+    let elsewhere = |name: &str| {
+        name == "reference"
+            || name == "encoding_rs-chunked"
+            || name == "fast-stream"
+            || Backend::all()
+                .iter()
+                .any(|backend| name.strip_prefix("fast-") == Some(backend.name()))
+    };
     builtin()
         .into_iter()
-        .filter(|decoder| {
-            decoder.name() != "reference" && !by_backend.iter().any(|n| n == decoder.name())
-        })
+        .filter(|decoder| !elsewhere(decoder.name()))
         .collect()
 }
 
