@@ -12,8 +12,8 @@ use crate::fast_backends::{available_backends, backend_decoders};
 /// The one-shot decoders `utf8conf run` compares, each on the bytes as they are: std's four
 /// APIs, encoding_rs's one-shot decoder, simdutf8's two, bstr, and the fast decoder
 /// dispatched (`fast`). Not run here, because another target runs the same decoders
-/// under more conditions (fuzz/README.md, "Fuzz target speed": together they were half of
-/// each execution of this target):
+/// under more conditions (fuzz/README.md, "Fuzz target speed": together they were two
+/// fifths of each execution of this target):
 ///
 /// - the reference itself, which the checks call directly;
 /// - the fast decoder's backends by name (`fast-<backend>`,
