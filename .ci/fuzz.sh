@@ -6,7 +6,8 @@
 #
 # Every build and run uses `--no-trace-compares` (fuzz/README.md, "Fuzz target speed": the
 # comparison tracing costs more than half of each execution, and utf8.dict supplies the
-# byte values it would find).
+# byte values it would find). The repository's .cargo/config.toml builds libFuzzer itself
+# without AddressSanitizer (same section).
 #
 # Environment: FUZZ_SMOKE_SECONDS (per target, default 20), FUZZ_SKIP_STABLE=1 to skip the
 # stable build check.

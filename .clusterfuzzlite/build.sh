@@ -1,7 +1,9 @@
 #!/bin/bash -eu
 # Builds every cargo-fuzz target with the sanitizer flags the OSS-Fuzz toolchain sets, and
 # ships each with its seed corpus (corpus/<target>/) and the UTF-8 dictionary. Built without
-# comparison tracing, as everywhere (fuzz/README.md, "Fuzz target speed").
+# comparison tracing, as everywhere (fuzz/README.md, "Fuzz target speed"). The builder's
+# CXXFLAGS take precedence over .cargo/config.toml's, so libFuzzer is built with ASan here
+# (fuzz/README.md, "Distributed fuzzing").
 cd "$SRC/utf8conf"
 cargo fuzz build -O --no-trace-compares
 release_dir=fuzz/target/x86_64-unknown-linux-gnu/release

@@ -1,6 +1,8 @@
-//! `differential`: the fuzz input, as raw bytes, through every in-process decoder, each
-//! compared with the RFC 3629 reference. Built with `--features buggy-above-max`, a decoder
-//! with a planted bug joins them (see `src/buggy.rs`).
+//! `differential`: the fuzz input, as raw bytes, through the one-shot in-process decoders
+//! (`decoders::in_process`: those of `utf8conf run` that no other target runs under more
+//! conditions), each compared with the RFC 3629 reference. Built with
+//! `--features buggy-above-max`, a decoder with a planted bug joins them (see
+//! `src/buggy.rs`).
 #![no_main]
 
 use std::sync::OnceLock;

@@ -15,3 +15,4 @@ pub mod fast_backends;
 pub mod findings;
 pub mod program;
 pub mod report;
+pub mod sanitizer_options;
