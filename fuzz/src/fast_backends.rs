@@ -83,9 +83,7 @@ impl Decoder for ResumedUtf32 {
             // `None`: an incomplete character runs to the end; it is one unit.
             let len = error.error_len().unwrap_or(rest).clamp(1, rest.max(1));
             if outcome.valid {
-                outcome.valid = false;
-                outcome.valid_up_to = Some(at);
-                outcome.error_len = Some(ErrorLen::from_std(error.error_len()));
+                outcome.set_first_error(at, ErrorLen::from_std(error.error_len()));
             }
             errors.push(ErrorUnit {
                 offset: at,
