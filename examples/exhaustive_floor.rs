@@ -119,7 +119,9 @@ fn main() {
     let mut outcome = Outcome::verdict("", true);
     for decoder in decoders::builtin().iter().skip(1) {
         let ns = per_input(stride, |input| {
-            decoder.decode_into(input, &mut outcome).expect("built-in decoders answer");
+            decoder
+                .decode_into(input, &mut outcome)
+                .expect("built-in decoders answer");
         });
         total += ns;
         println!("  {ns:7.1}  decode_into of {}", decoder.name());
