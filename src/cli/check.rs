@@ -120,8 +120,10 @@ pub(super) struct Limits {
     pub(super) quiet: bool,
 }
 
-/// Runs `utf8conf check`.
-pub fn run(args: CheckArgs) -> Result<u8, CliError> {
+/// What every form of `check` sets up first: the time limits, the check inputs, and the
+/// SIGINT/SIGTERM handling that lets a stopped check write its partial report (for as long
+/// as the returned guard lives).
+pub(super) fn prepare(args: &CheckArgs) -> Result<(Limits, Vec<Input>, Graceful), CliError> {
     let limits = Limits {
         answer_timeout: seconds_arg("--timeout", args.timeout)?,
         hello_timeout: match args.hello_timeout {
@@ -136,10 +138,13 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         quiet: args.quiet,
     };
     let inputs = check_inputs().map_err(|e| CliError(format!("vectors: {e}")))?;
-    let _graceful = Graceful::new(Arc::new(AtomicBool::new(false)));
-    if args.all {
-        return super::check_all::check_all(&args, &inputs, &limits);
-    }
+    let graceful = Graceful::new(Arc::new(AtomicBool::new(false)));
+    Ok((limits, inputs, graceful))
+}
+
+/// Runs `utf8conf check` on one decoder (`--all` is [`super::check_all::run`]).
+pub fn run(args: CheckArgs) -> Result<u8, CliError> {
+    let (limits, inputs, _graceful) = prepare(&args)?;
     #[cfg(unix)]
     if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
         let mut config = NativeConfig::new(library.clone(), symbol.clone())
@@ -423,9 +428,6 @@ pub(super) fn file_name_part(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
-    use super::super::check_all::unique_name;
     use super::*;
 
     /// Issue 10 item 12: a list entry named `..` wrote to the parent of `--out`, and
@@ -440,10 +442,6 @@ mod tests {
             );
             assert!(!part.contains('/'), "{name}: {part}");
         }
-        let mut used = BTreeSet::new();
-        assert_eq!(unique_name("py", &mut used), "py");
-        assert_eq!(unique_name("py", &mut used), "py-2");
-        assert_eq!(unique_name("py", &mut used), "py-3");
     }
 
     /// Issue 10 item 12: `--timeout 1.8e19` panicked on an Instant overflow.

@@ -20,11 +20,13 @@ use crate::decoders;
 use crate::report::sanitize;
 use crate::taxonomy::Category;
 
-pub(super) fn check_all(
-    args: &CheckArgs,
-    inputs: &[Input],
-    limits: &Limits,
-) -> Result<u8, CliError> {
+/// Runs `utf8conf check --all`.
+pub(super) fn run(args: CheckArgs) -> Result<u8, CliError> {
+    let (limits, inputs, _graceful) = super::check::prepare(&args)?;
+    check_all(&args, &inputs, &limits)
+}
+
+fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, CliError> {
     let list = AdapterList::load(&args.adapters).map_err(CliError)?;
     // The list's commands are relative to the repository root: the list's grandparent.
     let root = args
@@ -157,4 +159,19 @@ pub(super) fn unique_name(name: &str, used: &mut BTreeSet<String>) -> String {
         candidate = format!("{name}-{attempt}");
     }
     candidate
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 10 item 12: duplicate names in the adapter list overwrote each other's
+    /// report directories.
+    #[test]
+    fn report_subdirectory_names_are_unique() {
+        let mut used = BTreeSet::new();
+        assert_eq!(unique_name("py", &mut used), "py");
+        assert_eq!(unique_name("py", &mut used), "py-2");
+        assert_eq!(unique_name("py", &mut used), "py-3");
+    }
 }

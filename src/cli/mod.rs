@@ -84,6 +84,7 @@ pub fn main() -> ExitCode {
         Some(Command::Decoders(args)) => decoders::run(args),
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Reproduce(args)) => reproduce::run(args),
+        Some(Command::Check(args)) if args.all => check_all::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::AdapterTest(args)) => adapter_test::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
