@@ -69,6 +69,41 @@ fn compare(group: &str, input: &str, bytes: &[u8], engines: &mut [Engine<'_>]) {
     }
 }
 
+/// Where a comparison's rows go: the group, the input's name, and its bytes.
+#[cfg(target_arch = "x86_64")]
+struct Row<'a> {
+    group: &'a str,
+    input: &'a str,
+    bytes: &'a [u8],
+}
+
+/// Compares `ours` (a UTF-32 conversion) with each of simdutf's two UTF-8 to
+/// UTF-32 conversions, plain and with errors, as two rows of `row.group`; `label` turns
+/// simdutf's conversion name into the engine name shown.
+#[cfg(target_arch = "x86_64")]
+fn compare_with_simdutf_utf32(
+    row: Row<'_>,
+    ours: &mut Engine<'_>,
+    label: fn(&str) -> String,
+    other32: &mut Vec<u32>,
+) {
+    for with_errors in [false, true] {
+        let their_name = if with_errors {
+            "simdutf-with-errors"
+        } else {
+            "simdutf"
+        };
+        let mut engines: Vec<Engine<'_>> = vec![
+            (ours.0.clone(), Box::new(|b| (ours.1)(b))),
+            (
+                label(their_name),
+                Box::new(|b| simdutf_utf32(b, other32, with_errors)),
+            ),
+        ];
+        compare(row.group, row.input, row.bytes, &mut engines);
+    }
+}
+
 /// simdutf's `convert_utf8_to_utf32` into `out` (capacity at least `bytes.len()`).
 #[cfg(target_arch = "x86_64")]
 fn simdutf_utf32(bytes: &[u8], out: &mut Vec<u32>, with_errors: bool) -> usize {
@@ -108,29 +143,20 @@ fn main() {
             if forced {
                 #[cfg(target_arch = "x86_64")]
                 if well_formed && Backend::Avx2.is_available() {
-                    for with_errors in [false, true] {
-                        let their_name = if with_errors {
-                            "simdutf-with-errors"
-                        } else {
-                            "simdutf"
-                        };
-                        let mut engines: Vec<Engine<'_>> = vec![
-                            (
-                                "fast-avx2".into(),
-                                Box::new(|b| {
-                                    out32.clear();
-                                    let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
-                                    out32.len()
-                                }),
-                            ),
-                            (
-                                simdutf_name(their_name),
-                                Box::new(|b| simdutf_utf32(b, &mut other32, with_errors)),
-                            ),
-                        ];
-                        compare("utf32-haswell", &name, bytes, &mut engines);
-                        drop(engines);
-                    }
+                    let mut ours: Engine<'_> = (
+                        "fast-avx2".into(),
+                        Box::new(|b| {
+                            out32.clear();
+                            let _ = fast::decode_utf32_with(Backend::Avx2, b, &mut out32);
+                            out32.len()
+                        }),
+                    );
+                    let row = Row {
+                        group: "utf32-haswell",
+                        input: &name,
+                        bytes,
+                    };
+                    compare_with_simdutf_utf32(row, &mut ours, simdutf_name, &mut other32);
                 }
                 continue;
             }
@@ -175,28 +201,21 @@ fn main() {
                 compare("utf32", &name, bytes, &mut engines);
                 drop(engines);
                 #[cfg(target_arch = "x86_64")]
-                for with_errors in [false, true] {
-                    let their_name = if with_errors {
-                        "simdutf-with-errors"
-                    } else {
-                        "simdutf"
+                {
+                    let mut ours: Engine<'_> = (
+                        "fast".into(),
+                        Box::new(|b| {
+                            out32.clear();
+                            let _ = fast::decode_utf32(b, &mut out32);
+                            out32.len()
+                        }),
+                    );
+                    let row = Row {
+                        group: "utf32",
+                        input: &name,
+                        bytes,
                     };
-                    let mut engines: Vec<Engine<'_>> = vec![
-                        (
-                            "fast".into(),
-                            Box::new(|b| {
-                                out32.clear();
-                                let _ = fast::decode_utf32(b, &mut out32);
-                                out32.len()
-                            }),
-                        ),
-                        (
-                            their_name.into(),
-                            Box::new(|b| simdutf_utf32(b, &mut other32, with_errors)),
-                        ),
-                    ];
-                    compare("utf32", &name, bytes, &mut engines);
-                    drop(engines);
+                    compare_with_simdutf_utf32(row, &mut ours, str::to_string, &mut other32);
                 }
             }
             if !matches!(input.name, "random" | "mixed-1%-errors" | "mixed") {
