@@ -35,32 +35,33 @@ const MIXED_WORDS: &str = "hello Grüße naïve café Ελληνικά עברי�
 /// Pseudo-random words from `words`, separated by spaces (a newline now and then), up
 /// to `len` bytes; cut at a character boundary.
 pub fn text(words: &str, len: usize, seed: u64) -> Vec<u8> {
-    let words: Vec<&str> = words.split_whitespace().collect();
-    let mut rng = Rng(seed);
-    let mut out = String::with_capacity(len + 64);
-    while out.len() < len {
-        out.push_str(words[rng.below(words.len())]);
-        out.push(if rng.below(12) == 0 { '\n' } else { ' ' });
-    }
-    let mut cut = len;
-    while !out.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    out.truncate(cut);
-    out.into_bytes()
+    joined_words(words, len, seed, |rng| {
+        Some(if rng.below(12) == 0 { '\n' } else { ' ' })
+    })
 }
 
 /// Pseudo-random words from `words` run together without spaces, as Chinese and
 /// Japanese prose is written (a newline now and then), up to `len` bytes; cut at a
 /// character boundary. From the CJK list, all characters but the newlines are 3 bytes.
 pub fn prose(words: &str, len: usize, seed: u64) -> Vec<u8> {
+    joined_words(words, len, seed, |rng| (rng.below(48) == 0).then_some('\n'))
+}
+
+/// Pseudo-random words from `words`, each followed by what `separator` draws (nothing
+/// for `None`), until `len` bytes; cut back to a character boundary.
+fn joined_words(
+    words: &str,
+    len: usize,
+    seed: u64,
+    mut separator: impl FnMut(&mut Rng) -> Option<char>,
+) -> Vec<u8> {
     let words: Vec<&str> = words.split_whitespace().collect();
     let mut rng = Rng(seed);
     let mut out = String::with_capacity(len + 64);
     while out.len() < len {
         out.push_str(words[rng.below(words.len())]);
-        if rng.below(48) == 0 {
-            out.push('\n');
+        if let Some(c) = separator(&mut rng) {
+            out.push(c);
         }
     }
     let mut cut = len;
