@@ -26,6 +26,7 @@
 //! can be explained in the grammar's own words.
 
 pub mod abnf;
+pub mod encode;
 pub mod matcher;
 
 use std::sync::OnceLock;
