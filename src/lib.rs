@@ -28,6 +28,7 @@ pub mod conformance;
 pub mod corpus;
 pub mod decoders;
 pub mod diagnosis;
+pub mod encoders;
 pub mod engine;
 pub mod exhaustive;
 pub mod fast;

@@ -12,6 +12,7 @@
 //! - This module: the registry of generators by name and the main job's default mix.
 
 pub mod chunking;
+pub mod code_units;
 pub mod exhaustive;
 pub mod faults;
 pub mod generator;

@@ -23,6 +23,7 @@
 
 pub mod cause;
 pub mod contain;
+pub mod encoder;
 pub mod explain;
 pub mod minimize;
 pub mod position;

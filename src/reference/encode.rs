@@ -116,9 +116,13 @@ fn template(octets: usize, index: usize) -> (u8, u32) {
     }
 }
 
-/// Steps 2 and 3 of RFC 3629 §3 for an `octets`-octet sequence: `None` when the scalar has
-/// more significant bits than the template has `x` positions.
-fn distribute(scalar: u32, octets: usize) -> Option<EncodedChar> {
+/// Steps 2 and 3 of RFC 3629 §3 for an `octets`-octet sequence, without the grammar: `None`
+/// when the value has more significant bits than the template has `x` positions.
+///
+/// This alone is what encoders without the grammar's constraints write: a surrogate code
+/// point as `ED A0 80` (WTF-8, CESU-8), U+0000 in two octets as `C0 80` (Modified UTF-8),
+/// U+110000 as `F4 90 80 80`. Grading uses it to recognise those forms.
+pub fn distribute_bits(scalar: u32, octets: usize) -> Option<EncodedChar> {
     let room: u32 = (0..octets).map(|index| template(octets, index).1).sum();
     if room < 32 && scalar >> room != 0 {
         return None;
@@ -144,7 +148,7 @@ impl Reference {
     pub fn encode_scalar(&self, code_point: u32) -> Result<EncodedChar, Unencodable> {
         let mut fits_a_template = false;
         for octets in 1..=MAX_OCTETS {
-            let Some(candidate) = distribute(code_point, octets) else {
+            let Some(candidate) = distribute_bits(code_point, octets) else {
                 continue;
             };
             fits_a_template = true;
