@@ -8,6 +8,7 @@
 mod adapter_test;
 mod check;
 mod check_all;
+mod check_encoder;
 mod decode;
 mod decoders;
 mod exhaustive;
@@ -50,6 +51,9 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Grade an external decoder (adapter protocol) or all of them for conformance.
     Check(check::CheckArgs),
+    /// Grade a UTF-8 encoder (built-in or planted) against the reference encoder: findings
+    /// and its policy for surrogates and values above U+10FFFF.
+    CheckEncoder(check_encoder::CheckEncoderArgs),
     /// Check an adapter's protocol handling and say exactly what is wrong with it.
     AdapterTest(adapter_test::AdapterTestArgs),
     /// Prove the fast decoder's automata (shift-DFA table, SIMD lookup check, UTF-32
@@ -86,6 +90,7 @@ pub fn main() -> ExitCode {
         Some(Command::Reproduce(args)) => reproduce::run(args),
         Some(Command::Check(args)) if args.all => check_all::run(args),
         Some(Command::Check(args)) => check::run(args),
+        Some(Command::CheckEncoder(args)) => check_encoder::run(args),
         Some(Command::AdapterTest(args)) => adapter_test::run(args),
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         Some(Command::Prove(args)) => prove::run(args),
