@@ -62,17 +62,29 @@ pub const RULE_BASED: &[(&str, &[&[Category]])] = &[
     ("planted-five-byte", &[&[Category::Legacy5Or6Byte]]),
     ("planted-stop-at-nul", &[&[Category::OutputCutShort]]),
     ("planted-utf16-pairs", &[&[Category::ValidMisdecoded]]),
-    ("planted-noncharacters", &[&[Category::NoncharacterRejected]]),
+    (
+        "planted-noncharacters",
+        &[&[Category::NoncharacterRejected]],
+    ),
     ("planted-latin1-fallback", &[&[Category::ValidMisdecoded]]),
     ("planted-bom-strip", &[&[Category::BomStripped]]),
     ("planted-offset-after-bom", &[&[Category::OffsetMiscounted]]),
     ("planted-offset-in-chars", &[&[Category::OffsetMiscounted]]),
-    ("planted-off-by-one-past-64", &[&[Category::OffsetMiscounted]]),
+    (
+        "planted-off-by-one-past-64",
+        &[&[Category::OffsetMiscounted]],
+    ),
     ("planted-per-byte", &[&[Category::TruncatedAtEnd]]),
     ("planted-per-run", &[&[Category::UnexpectedContinuation]]),
     ("planted-per-lead-sized", &[&[Category::Overlong2]]),
-    ("planted-swallow-after-stray", &[&[Category::CharacterSwallowed]]),
-    ("planted-error-len-interrupter", &[&[Category::TruncatedInterrupted]]),
+    (
+        "planted-swallow-after-stray",
+        &[&[Category::CharacterSwallowed]],
+    ),
+    (
+        "planted-error-len-interrupter",
+        &[&[Category::TruncatedInterrupted]],
+    ),
     ("planted-error-len-at-end", &[&[Category::TruncatedAtEnd]]),
     ("planted-short-tail-c0-80", &[&[Category::Overlong2]]),
     ("planted-across-32", &[&[Category::ValidRejected]]),
@@ -87,7 +99,10 @@ pub const RULE_BASED: &[(&str, &[&[Category]])] = &[
     ),
     (
         "planted-two-swallow-and-past-64",
-        &[&[Category::CharacterSwallowed], &[Category::OffsetMiscounted]],
+        &[
+            &[Category::CharacterSwallowed],
+            &[Category::OffsetMiscounted],
+        ],
     ),
 ];
 

@@ -5,9 +5,11 @@
 //!
 //! A finding is attributed to the mechanisms it needs: mechanism `b` explains finding `f`
 //! when the decoder with `b` switched off decodes `f`'s witness differently. A mechanism
-//! is found when some finding is attributed to it, missed when none is, and split when
-//! more than one finding is attributed to it alone. A finding attributed to no mechanism
-//! alone (it needs two at once) is counted as unexplained.
+//! is found when some finding is attributed to it alone; merged when it is only ever
+//! attributed together with others (its finding's witness shows two mechanisms at once,
+//! so the report does not separate them); missed when no finding is attributed to it;
+//! split when more than one finding is attributed to it alone. A finding attributed to
+//! no mechanism is counted as unexplained.
 //!
 //! Run it with `cargo test --lib planted::baseline -- --ignored --nocapture`.
 
@@ -21,6 +23,7 @@ struct Row {
     mechanisms: usize,
     findings: usize,
     missed: Vec<&'static str>,
+    merged: Vec<&'static str>,
     split: Vec<&'static str>,
     unexplained: usize,
 }
@@ -46,6 +49,14 @@ fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
         .filter(|bug| !attributions.iter().any(|a| a.contains(bug)))
         .map(|bug| bug.id())
         .collect();
+    let merged = mechanisms
+        .iter()
+        .filter(|bug| {
+            attributions.iter().any(|a| a.contains(bug))
+                && !attributions.iter().any(|a| a[..] == [**bug])
+        })
+        .map(|bug| bug.id())
+        .collect();
     let split = mechanisms
         .iter()
         .filter(|&&bug| attributions.iter().filter(|a| a[..] == [bug]).count() > 1)
@@ -56,6 +67,7 @@ fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
         mechanisms: mechanisms.len(),
         findings: found.len(),
         missed,
+        merged,
         split,
         unexplained: attributions.iter().filter(|a| a.is_empty()).count(),
     }
@@ -69,22 +81,26 @@ fn rule_based_baseline() {
         .iter()
         .map(|entry| measure(entry, &inputs))
         .collect();
-    println!("| Planted decoder | Mechanisms | Findings | Missed | Split | Unexplained |");
-    println!("|---|---|---|---|---|---|");
+    println!("| Planted decoder | Mechanisms | Findings | Missed | Merged | Split | Unexplained |");
+    println!("|---|---|---|---|---|---|---|");
     let list = |ids: &[&str]| {
         if ids.is_empty() {
             "-".to_string()
         } else {
-            ids.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ")
+            ids.iter()
+                .map(|id| format!("`{id}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         }
     };
     for row in &rows {
         println!(
-            "| `{}` | {} | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} | {} |",
             row.name,
             row.mechanisms,
             row.findings,
             list(&row.missed),
+            list(&row.merged),
             list(&row.split),
             row.unexplained
         );
@@ -92,15 +108,21 @@ fn rule_based_baseline() {
     let total = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
     let exact = rows
         .iter()
-        .filter(|r| r.findings == r.mechanisms && r.missed.is_empty() && r.split.is_empty())
+        .filter(|r| {
+            r.findings == r.mechanisms
+                && r.missed.is_empty()
+                && r.merged.is_empty()
+                && r.split.is_empty()
+        })
         .count();
     println!(
-        "\n{} decoders, {} mechanisms, {} findings; {} missed, {} split, {} unexplained; \
-         exactly one finding per mechanism for {} decoders",
+        "\n{} decoders, {} mechanisms, {} findings; {} missed, {} merged, {} split, {} \
+         unexplained; exactly one finding per mechanism for {} decoders",
         rows.len(),
         total(|r| r.mechanisms),
         total(|r| r.findings),
         total(|r| r.missed.len()),
+        total(|r| r.merged.len()),
         total(|r| r.split.len()),
         total(|r| r.unexplained),
         exact
@@ -132,12 +154,24 @@ fn catalogue_table() {
                     expect::Condition::Always => "-".to_string(),
                     other => format!("{other:?}"),
                 },
-                if masked.is_empty() { "-".to_string() } else { masked.join(", ") }
+                if masked.is_empty() {
+                    "-".to_string()
+                } else {
+                    masked.join(", ")
+                }
             );
         }
     }
     println!();
     for entry in real_world::REAL_WORLD {
-        println!("- `{}`: {}", entry.name, entry.source.split_whitespace().collect::<Vec<_>>().join(" "));
+        println!(
+            "- `{}`: {}",
+            entry.name,
+            entry
+                .source
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
     }
 }

@@ -10,7 +10,9 @@ use crate::outcome::Outcome;
 
 /// The reference's outcome on `input`, keeping only the fields `decoder` reports.
 fn reference_as_seen_by(decoder: &Planted, input: &[u8]) -> Outcome {
-    let mut outcome = ReferenceDecoder.decode(input).expect("the reference decodes");
+    let mut outcome = ReferenceDecoder
+        .decode(input)
+        .expect("the reference decodes");
     let capabilities = decoder.capabilities();
     if !capabilities.valid_up_to {
         outcome.valid_up_to = None;
@@ -37,7 +39,11 @@ fn the_catalogue_has_sixty_cited_decoders_each_bug_with_one_expected_finding() {
     let mut names: Vec<&str> = entries.iter().map(|entry| entry.name).collect();
     names.sort_unstable();
     names.dedup();
-    assert_eq!(names.len(), entries.len(), "planted decoder names are unique");
+    assert_eq!(
+        names.len(),
+        entries.len(),
+        "planted decoder names are unique"
+    );
     for entry in &entries {
         assert!(entry.name.starts_with("planted-"), "{}", entry.name);
         assert!(!entry.source.is_empty(), "{} has no citation", entry.name);
@@ -53,7 +59,11 @@ fn the_catalogue_has_sixty_cited_decoders_each_bug_with_one_expected_finding() {
         let mut found: Vec<&str> = entry.findings.iter().map(|f| f.bug.id()).collect();
         planted.sort_unstable();
         found.sort_unstable();
-        assert_eq!(planted, found, "{}: one expected finding per bug", entry.name);
+        assert_eq!(
+            planted, found,
+            "{}: one expected finding per bug",
+            entry.name
+        );
     }
 }
 
@@ -61,7 +71,10 @@ fn the_catalogue_has_sixty_cited_decoders_each_bug_with_one_expected_finding() {
 fn the_catalogue_has_the_shapes_the_diagnosis_must_handle() {
     let entries: Vec<&Entry> = catalogue().collect();
     let several = entries.iter().filter(|e| e.findings.len() >= 2).count();
-    let lossy = entries.iter().filter(|e| e.bugs.contains(&Bug::NeverReports)).count();
+    let lossy = entries
+        .iter()
+        .filter(|e| e.bugs.contains(&Bug::NeverReports))
+        .count();
     let gated = entries
         .iter()
         .filter(|e| e.findings.iter().any(|f| f.condition != Condition::Always))
@@ -180,4 +193,23 @@ fn witnesses_and_outcomes_round_trip_through_their_text() {
         outside(&parse_witness("41*64 C0"), Condition::ErrorFrom(64)),
         Some(vec![0xC0])
     );
+}
+
+#[test]
+fn findings_md_lists_every_planted_decoder_and_each_real_world_finding() {
+    let doc = include_str!("../../../docs/FINDINGS.md");
+    for entry in catalogue() {
+        assert!(doc.contains(&format!("`{}`", entry.name)), "{}", entry.name);
+    }
+    for entry in real_world::REAL_WORLD {
+        for finding in entry.findings {
+            let row = format!("| `{}` | `{}` |", entry.name, finding.bug.id());
+            let cells = format!("| `{}` | `{}` |", finding.witness, finding.outcome);
+            assert!(
+                doc.lines()
+                    .any(|line| line.starts_with(&row) && line.contains(&cells)),
+                "docs/FINDINGS.md has no row {row} ... {cells}"
+            );
+        }
+    }
 }

@@ -160,7 +160,12 @@ pub fn outside(witness: &[u8], condition: Condition) -> Option<Vec<u8>> {
 
 /// An expected bug finding that shows everywhere and is masked by nothing; refine it
 /// with [`Expected::kind`], [`Expected::when`] and [`Expected::masked`].
-pub const fn expect(bug: Bug, input: Input, witness: &'static str, outcome: &'static str) -> Expected {
+pub const fn expect(
+    bug: Bug,
+    input: Input,
+    witness: &'static str,
+    outcome: &'static str,
+) -> Expected {
     Expected {
         bug,
         kind: Kind::Bug,

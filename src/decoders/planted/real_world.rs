@@ -20,15 +20,30 @@ const UNCHECKED: Expected = expect(
     "C2 41",
     "valid; 0081",
 );
-const SURROGATE: Expected = expect(AcceptsSurrogates, IllFormed(Surrogate), "ED A0 80", "valid; D800");
-const OVERLONG: Expected = expect(AcceptsOverlongAll, IllFormed(Overlong2), "C0 80", "valid; 0000");
+const SURROGATE: Expected = expect(
+    AcceptsSurrogates,
+    IllFormed(Surrogate),
+    "ED A0 80",
+    "valid; D800",
+);
+const OVERLONG: Expected = expect(
+    AcceptsOverlongAll,
+    IllFormed(Overlong2),
+    "C0 80",
+    "valid; 0000",
+);
 const FIVE_BYTE: Expected = expect(
     AcceptsFiveByte,
     IllFormed(Legacy5Or6Byte),
     "F8 88 80 80 80",
     "valid; 200000",
 );
-const F5: Expected = expect(AcceptsAboveMax, IllFormed(AboveMax), "F5 80 80 80", "valid; 140000");
+const F5: Expected = expect(
+    AcceptsAboveMax,
+    IllFormed(AboveMax),
+    "F5 80 80 80",
+    "valid; 140000",
+);
 const SUPPLEMENTARY: Expected = expect(
     RejectsSupplementary,
     WellFormed,
@@ -67,9 +82,19 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "CVE-2019-17362, libtomcrypt der_decode_utf8_string (libtom/libtomcrypt#507): \
                  a 10xxxxxx lead counted as a 1-byte length; no shortest-form, surrogate or \
                  range check",
-        bugs: &[StrayAsOneByte, AcceptsOverlongAll, AcceptsSurrogates, AcceptsAboveMax],
+        bugs: &[
+            StrayAsOneByte,
+            AcceptsOverlongAll,
+            AcceptsSurrogates,
+            AcceptsAboveMax,
+        ],
         findings: &[
-            expect(StrayAsOneByte, IllFormed(UnexpectedContinuation), "80", "valid; 0000"),
+            expect(
+                StrayAsOneByte,
+                IllFormed(UnexpectedContinuation),
+                "80",
+                "valid; 0000",
+            ),
             // Without the other bugs, the continuation bytes of these witnesses are
             // stray, and the first bug decodes them: they sit behind it.
             OVERLONG.masked(&[StrayAsOneByte]),
@@ -82,10 +107,20 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "lexbor/lexbor#354 and php-src GH-21734: lxb_encoding_decode_valid_utf_8_single() \
                  accepts overlong UTF-8, surrogates, and invalid continuation bytes \
                  (C1 A5 is 'e')",
-        bugs: &[ContinuationUnchecked, AcceptsOverlongAll, AcceptsSurrogates, AcceptsAboveMax],
+        bugs: &[
+            ContinuationUnchecked,
+            AcceptsOverlongAll,
+            AcceptsSurrogates,
+            AcceptsAboveMax,
+        ],
         findings: &[
             UNCHECKED,
-            expect(AcceptsOverlongAll, IllFormed(Overlong2), "C1 A5", "valid; 0065"),
+            expect(
+                AcceptsOverlongAll,
+                IllFormed(Overlong2),
+                "C1 A5",
+                "valid; 0065",
+            ),
             SURROGATE,
             F5,
         ],
@@ -96,16 +131,37 @@ pub const REAL_WORLD: &[Entry] = &[
                  t > 191 && t < 224, t > 239 && t < 365, else three bytes; four of its \
                  mechanisms (its overlong and surrogate acceptance are in \
                  planted-lexbor-decode-valid-single)",
-        bugs: &[NeverReports, ContinuationUnchecked, ContinuationAsLead3, HighLeadsAsFour, AboveMaxAsPairs],
+        bugs: &[
+            NeverReports,
+            ContinuationUnchecked,
+            ContinuationAsLead3,
+            HighLeadsAsFour,
+            AboveMaxAsPairs,
+        ],
         findings: &[
             LOSSY_ONLY,
             UNCHECKED.masked(&[NeverReports]),
-            expect(ContinuationAsLead3, IllFormed(UnexpectedContinuation), "81 80 80", "valid; 1000")
-                .masked(&[NeverReports]),
-            expect(HighLeadsAsFour, IllFormed(Legacy5Or6Byte), "F9 80 80 80", "valid; 40000")
-                .masked(&[NeverReports]),
-            expect(AboveMaxAsPairs, IllFormed(AboveMax), "F4 90 80 80", "valid; DC00 DC00")
-                .masked(&[NeverReports]),
+            expect(
+                ContinuationAsLead3,
+                IllFormed(UnexpectedContinuation),
+                "81 80 80",
+                "valid; 1000",
+            )
+            .masked(&[NeverReports]),
+            expect(
+                HighLeadsAsFour,
+                IllFormed(Legacy5Or6Byte),
+                "F9 80 80 80",
+                "valid; 40000",
+            )
+            .masked(&[NeverReports]),
+            expect(
+                AboveMaxAsPairs,
+                IllFormed(AboveMax),
+                "F4 90 80 80",
+                "valid; DC00 DC00",
+            )
+            .masked(&[NeverReports]),
         ],
     },
     Entry {
@@ -117,25 +173,45 @@ pub const REAL_WORLD: &[Entry] = &[
             NeverReports,
             When(
                 Gate::InputUnder(201),
-                &[ContinuationUnchecked, AcceptsSurrogates, AboveMaxWraps, InvalidByteAsLatin1],
+                &[
+                    ContinuationUnchecked,
+                    AcceptsSurrogates,
+                    AboveMaxWraps,
+                    InvalidByteAsLatin1,
+                ],
             ),
         ],
         findings: &[
-            expect(NeverReports, IllFormed(UnexpectedContinuation), "80", "valid; 0080")
-                .kind(Policy)
-                .masked(&[InvalidByteAsLatin1]),
+            expect(
+                NeverReports,
+                IllFormed(UnexpectedContinuation),
+                "80",
+                "valid; 0080",
+            )
+            .kind(Policy)
+            .masked(&[InvalidByteAsLatin1]),
             UNCHECKED
                 .when(InputUnder(201))
                 .masked(&[NeverReports, InvalidByteAsLatin1]),
             SURROGATE
                 .when(InputUnder(201))
                 .masked(&[NeverReports, InvalidByteAsLatin1]),
-            expect(AboveMaxWraps, IllFormed(AboveMax), "F4 90 80 80", "valid; 10000")
-                .when(InputUnder(201))
-                .masked(&[NeverReports, InvalidByteAsLatin1]),
-            expect(InvalidByteAsLatin1, IllFormed(UnexpectedContinuation), "80", "valid; 0080")
-                .when(InputUnder(201))
-                .masked(&[NeverReports]),
+            expect(
+                AboveMaxWraps,
+                IllFormed(AboveMax),
+                "F4 90 80 80",
+                "valid; 10000",
+            )
+            .when(InputUnder(201))
+            .masked(&[NeverReports, InvalidByteAsLatin1]),
+            expect(
+                InvalidByteAsLatin1,
+                IllFormed(UnexpectedContinuation),
+                "80",
+                "valid; 0080",
+            )
+            .when(InputUnder(201))
+            .masked(&[NeverReports]),
         ],
     },
     Entry {
@@ -144,7 +220,10 @@ pub const REAL_WORLD: &[Entry] = &[
                  the end is 0, and no shortest-form check; TextDecoder above 200 bytes",
         bugs: &[
             NeverReports,
-            When(Gate::InputUnder(201), &[TruncatedEndReadsZero, AcceptsOverlongAll]),
+            When(
+                Gate::InputUnder(201),
+                &[TruncatedEndReadsZero, AcceptsOverlongAll],
+            ),
         ],
         findings: &[
             LOSSY_ONLY,
@@ -159,10 +238,15 @@ pub const REAL_WORLD: &[Entry] = &[
         bugs: &[NeverReports, When(Gate::InputUnder(64), &[PerBytePolicy])],
         findings: &[
             LOSSY_ONLY,
-            expect(PerBytePolicy, IllFormed(TruncatedAtEnd), "E0 AC", "valid; FFFD FFFD")
-                .kind(Policy)
-                .when(InputUnder(64))
-                .masked(&[NeverReports]),
+            expect(
+                PerBytePolicy,
+                IllFormed(TruncatedAtEnd),
+                "E0 AC",
+                "valid; FFFD FFFD",
+            )
+            .kind(Policy)
+            .when(InputUnder(64))
+            .masked(&[NeverReports]),
         ],
     },
     Entry {
@@ -176,10 +260,25 @@ pub const REAL_WORLD: &[Entry] = &[
         name: "planted-java-modified-utf8",
         source: "java.io.DataInput readUTF, Modified UTF-8: C0 80 for U+0000, no shortest-form \
                  or surrogate check on 2- and 3-byte forms, 4-byte forms are malformed input",
-        bugs: &[AcceptsOverlong2, AcceptsOverlong3, AcceptsSurrogates, RejectsSupplementary],
+        bugs: &[
+            AcceptsOverlong2,
+            AcceptsOverlong3,
+            AcceptsSurrogates,
+            RejectsSupplementary,
+        ],
         findings: &[
-            expect(AcceptsOverlong2, IllFormed(Overlong2), "C0 80", "valid; 0000"),
-            expect(AcceptsOverlong3, IllFormed(Overlong3), "E0 80 80", "valid; 0000"),
+            expect(
+                AcceptsOverlong2,
+                IllFormed(Overlong2),
+                "C0 80",
+                "valid; 0000",
+            ),
+            expect(
+                AcceptsOverlong3,
+                IllFormed(Overlong3),
+                "E0 80 80",
+                "valid; 0000",
+            ),
             SURROGATE,
             SUPPLEMENTARY,
         ],
@@ -197,7 +296,12 @@ pub const REAL_WORLD: &[Entry] = &[
                  it cannot store, with a warning",
         bugs: &[RejectsSupplementary, TruncatesAtError],
         findings: &[
-            expect(RejectsSupplementary, WellFormed, "F0 9F 98 80", "invalid at 0 len 4; -"),
+            expect(
+                RejectsSupplementary,
+                WellFormed,
+                "F0 9F 98 80",
+                "invalid at 0 len 4; -",
+            ),
             expect(
                 TruncatesAtError,
                 IllFormed(UnexpectedContinuation),
@@ -242,8 +346,13 @@ pub const REAL_WORLD: &[Entry] = &[
             )
             .kind(Policy)
             .masked(&[ErrorLenAlwaysOne]),
-            expect(ErrorLenAlwaysOne, IllFormed(TruncatedAtEnd), "C2", "invalid at 0 len 1; FFFD")
-                .kind(Policy),
+            expect(
+                ErrorLenAlwaysOne,
+                IllFormed(TruncatedAtEnd),
+                "C2",
+                "invalid at 0 len 1; FFFD",
+            )
+            .kind(Policy),
         ],
     },
     Entry {
@@ -304,9 +413,14 @@ pub const REAL_WORLD: &[Entry] = &[
                  becomes U+DC00 + b, and no error is raised",
         bugs: &[NeverReports, SurrogateEscape],
         findings: &[
-            expect(NeverReports, IllFormed(UnexpectedContinuation), "80", "valid; DC80")
-                .kind(Policy)
-                .masked(&[SurrogateEscape]),
+            expect(
+                NeverReports,
+                IllFormed(UnexpectedContinuation),
+                "80",
+                "valid; DC80",
+            )
+            .kind(Policy)
+            .masked(&[SurrogateEscape]),
             expect(
                 SurrogateEscape,
                 IllFormed(TruncatedInterrupted),
@@ -328,12 +442,22 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "Python's ignore error handler: malformed data is dropped and decoding goes on",
         bugs: &[NeverReports, IgnoresErrors],
         findings: &[
-            expect(NeverReports, IllFormed(UnexpectedContinuation), "80", "valid; -")
-                .kind(Policy)
-                .masked(&[IgnoresErrors]),
-            expect(IgnoresErrors, IllFormed(UnexpectedContinuation), "80 41", "valid; 0041")
-                .kind(Policy)
-                .masked(&[NeverReports]),
+            expect(
+                NeverReports,
+                IllFormed(UnexpectedContinuation),
+                "80",
+                "valid; -",
+            )
+            .kind(Policy)
+            .masked(&[IgnoresErrors]),
+            expect(
+                IgnoresErrors,
+                IllFormed(UnexpectedContinuation),
+                "80 41",
+                "valid; 0041",
+            )
+            .kind(Policy)
+            .masked(&[NeverReports]),
         ],
     },
     Entry {
@@ -367,7 +491,12 @@ pub const REAL_WORLD: &[Entry] = &[
         bugs: &[AcceptsSurrogates, AcceptsAboveMax, AcceptsFiveByte],
         findings: &[
             SURROGATE,
-            expect(AcceptsAboveMax, IllFormed(AboveMax), "F4 90 80 80", "valid; 110000"),
+            expect(
+                AcceptsAboveMax,
+                IllFormed(AboveMax),
+                "F4 90 80 80",
+                "valid; 110000",
+            ),
             FIVE_BYTE,
         ],
     },
@@ -376,13 +505,23 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "Perl/perl5#9259: UTF-8 (strict) Encode and Decode detect only 1/66 \
                  non-characters (U+FFFF)",
         bugs: &[RejectsFFFF],
-        findings: &[expect(RejectsFFFF, WellFormed, "EF BF BF", "invalid at 0 len 3; FFFD")],
+        findings: &[expect(
+            RejectsFFFF,
+            WellFormed,
+            "EF BF BF",
+            "invalid at 0 len 3; FFFD",
+        )],
     },
     Entry {
         name: "planted-json-voorhees",
         source: "tgockel/json-voorhees#207: UTF-8 validation accepts overlong encodings, \
                  surrogates, and 5/6-byte sequences (and F5 80 80 80)",
-        bugs: &[AcceptsOverlongAll, AcceptsSurrogates, AcceptsFiveByte, AcceptsAboveMax],
+        bugs: &[
+            AcceptsOverlongAll,
+            AcceptsSurrogates,
+            AcceptsFiveByte,
+            AcceptsAboveMax,
+        ],
         findings: &[OVERLONG, SURROGATE, FIVE_BYTE, F5],
     },
     Entry {
@@ -397,7 +536,12 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "smlnj/smlnj#276: UTF8.getu should validate that its input is UTF-8 \
                  (non-shortest forms are decoded)",
         bugs: &[AcceptsOverlongAll],
-        findings: &[expect(AcceptsOverlongAll, IllFormed(Overlong3), "E0 81 81", "valid; 0041")],
+        findings: &[expect(
+            AcceptsOverlongAll,
+            IllFormed(Overlong3),
+            "E0 81 81",
+            "valid; 0041",
+        )],
     },
     Entry {
         name: "planted-simd-json-block-end",
@@ -430,7 +574,12 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "simdjson/simdjson#1187: validate_utf8() for fallback allows unnecessary \
                  leading zeros in four byte sequence (F0 8F BF BF)",
         bugs: &[AcceptsOverlong4],
-        findings: &[expect(AcceptsOverlong4, IllFormed(Overlong4), "F0 8F BF BF", "valid; FFFF")],
+        findings: &[expect(
+            AcceptsOverlong4,
+            IllFormed(Overlong4),
+            "F0 8F BF BF",
+            "valid; FFFF",
+        )],
     },
     Entry {
         name: "planted-msvc-mbrtowc",
@@ -438,7 +587,12 @@ pub const REAL_WORLD: &[Entry] = &[
                  returns early for results outside the Basic Multilingual Plane",
         bugs: &[AcceptsOverlongAll, RejectsSupplementary],
         findings: &[
-            expect(AcceptsOverlongAll, IllFormed(Overlong2), "C0 81", "valid; 0001"),
+            expect(
+                AcceptsOverlongAll,
+                IllFormed(Overlong2),
+                "C0 81",
+                "valid; 0001",
+            ),
             SUPPLEMENTARY,
         ],
     },
@@ -479,14 +633,24 @@ pub const REAL_WORLD: &[Entry] = &[
         source: "guanzhi/GmSSL#1894: asn1_string_is_utf8_string rejects legal multi-byte \
                  characters (a wrong continuation-byte mask)",
         bugs: &[RejectsMultibyte],
-        findings: &[expect(RejectsMultibyte, WellFormed, "C3 BC", "invalid at 0 len 2; FFFD")],
+        findings: &[expect(
+            RejectsMultibyte,
+            WellFormed,
+            "C3 BC",
+            "invalid at 0 len 2; FFFD",
+        )],
     },
     Entry {
         name: "planted-libtorrent-sequence-length",
         source: "arvidn/libtorrent#8618: don't report a utf8 sequence length longer than the \
                  input (F8..FB reported as 5 bytes)",
         bugs: &[ErrorLenAnnounced],
-        findings: &[expect(ErrorLenAnnounced, IllFormed(InvalidLead), "F8", "invalid at 0 len 5; FFFD")],
+        findings: &[expect(
+            ErrorLenAnnounced,
+            IllFormed(InvalidLead),
+            "F8",
+            "invalid at 0 len 5; FFFD",
+        )],
     },
     Entry {
         name: "planted-ugorji-go-codec",
@@ -501,9 +665,14 @@ pub const REAL_WORLD: &[Entry] = &[
                  field again as ISO-8859-1",
         bugs: &[NeverReports, Latin1Fallback],
         findings: &[
-            expect(NeverReports, IllFormed(UnexpectedContinuation), "80", "valid; 0080")
-                .kind(Policy)
-                .masked(&[Latin1Fallback]),
+            expect(
+                NeverReports,
+                IllFormed(UnexpectedContinuation),
+                "80",
+                "valid; 0080",
+            )
+            .kind(Policy)
+            .masked(&[Latin1Fallback]),
             expect(
                 Latin1Fallback,
                 IllFormed(UnexpectedContinuation),

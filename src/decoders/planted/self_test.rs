@@ -17,25 +17,45 @@ pub const SELF_TEST: &[Entry] = &[
         name: "planted-surrogates",
         source: "harness self-test; the shape of WTF-8 decoders",
         bugs: &[AcceptsSurrogates],
-        findings: &[expect(AcceptsSurrogates, IllFormed(Surrogate), "ED A0 80", "valid; D800")],
+        findings: &[expect(
+            AcceptsSurrogates,
+            IllFormed(Surrogate),
+            "ED A0 80",
+            "valid; D800",
+        )],
     },
     Entry {
         name: "planted-overlong-2",
         source: "harness self-test; Modified UTF-8's C0 80",
         bugs: &[AcceptsOverlong2],
-        findings: &[expect(AcceptsOverlong2, IllFormed(Overlong2), "C0 80", "valid; 0000")],
+        findings: &[expect(
+            AcceptsOverlong2,
+            IllFormed(Overlong2),
+            "C0 80",
+            "valid; 0000",
+        )],
     },
     Entry {
         name: "planted-overlong-3",
         source: SYNTHETIC,
         bugs: &[AcceptsOverlong3],
-        findings: &[expect(AcceptsOverlong3, IllFormed(Overlong3), "E0 80 80", "valid; 0000")],
+        findings: &[expect(
+            AcceptsOverlong3,
+            IllFormed(Overlong3),
+            "E0 80 80",
+            "valid; 0000",
+        )],
     },
     Entry {
         name: "planted-above-max",
         source: SYNTHETIC,
         bugs: &[AcceptsAboveMax],
-        findings: &[expect(AcceptsAboveMax, IllFormed(AboveMax), "F4 90 80 80", "valid; 110000")],
+        findings: &[expect(
+            AcceptsAboveMax,
+            IllFormed(AboveMax),
+            "F4 90 80 80",
+            "valid; 110000",
+        )],
     },
     Entry {
         name: "planted-five-byte",
@@ -58,7 +78,12 @@ pub const SELF_TEST: &[Entry] = &[
         name: "planted-utf16-pairs",
         source: "harness self-test; UTF-16 based runtimes",
         bugs: &[Utf16Pairs],
-        findings: &[expect(Utf16Pairs, WellFormed, "F0 9F 98 80", "valid; D83D DE00")],
+        findings: &[expect(
+            Utf16Pairs,
+            WellFormed,
+            "F0 9F 98 80",
+            "valid; D83D DE00",
+        )],
     },
     Entry {
         name: "planted-noncharacters",
@@ -184,10 +209,13 @@ pub const SELF_TEST: &[Entry] = &[
         name: "planted-short-tail-c0-80",
         source: "harness self-test; SIMD decoders' scalar tail",
         bugs: &[ShortTailAcceptsC080],
-        findings: &[
-            expect(ShortTailAcceptsC080, IllFormed(Overlong2), "C0 80", "valid; 0000")
-                .when(InputUnder(16)),
-        ],
+        findings: &[expect(
+            ShortTailAcceptsC080,
+            IllFormed(Overlong2),
+            "C0 80",
+            "valid; 0000",
+        )
+        .when(InputUnder(16))],
     },
     Entry {
         name: "planted-across-32",
@@ -213,7 +241,12 @@ pub const SELF_TEST: &[Entry] = &[
         bugs: &[StopsAtNul, AcceptsSurrogates],
         findings: &[
             expect(StopsAtNul, WellFormed, "00 41", "valid; -"),
-            expect(AcceptsSurrogates, IllFormed(Surrogate), "ED A0 80", "valid; D800"),
+            expect(
+                AcceptsSurrogates,
+                IllFormed(Surrogate),
+                "ED A0 80",
+                "valid; D800",
+            ),
         ],
     },
     Entry {
@@ -222,7 +255,12 @@ pub const SELF_TEST: &[Entry] = &[
         bugs: &[StripsBom, AcceptsOverlong2],
         findings: &[
             expect(StripsBom, WellFormed, "EF BB BF", "valid; -").kind(Unusual),
-            expect(AcceptsOverlong2, IllFormed(Overlong2), "C0 80", "valid; 0000"),
+            expect(
+                AcceptsOverlong2,
+                IllFormed(Overlong2),
+                "C0 80",
+                "valid; 0000",
+            ),
         ],
     },
     Entry {
@@ -253,4 +291,3 @@ const fn past_64() -> super::expect::Expected {
     )
     .when(ErrorFrom(64))
 }
-

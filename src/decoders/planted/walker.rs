@@ -239,7 +239,8 @@ impl Planted {
             let taken = if lenient {
                 self.lenient(rest, offset, total)
             } else {
-                self.accepted(rest, total).map(|(s, len)| (([s, 0], 1), len))
+                self.accepted(rest, total)
+                    .map(|(s, len)| (([s, 0], 1), len))
             };
             if let Some(((units, count), len)) = taken {
                 scalars.extend_from_slice(&units[..count]);
@@ -303,7 +304,8 @@ impl Planted {
         };
         if let ErrorLen::Invalid(len) = error_len {
             let category = input.get(at).and_then(|_| taxonomy::category_at(input, at));
-            if has(Bug::ErrorLenTakesInterrupter) && category == Some(Category::TruncatedInterrupted)
+            if has(Bug::ErrorLenTakesInterrupter)
+                && category == Some(Category::TruncatedInterrupted)
             {
                 *len += 1;
             }
@@ -311,7 +313,9 @@ impl Planted {
         if has(Bug::ErrorLenEndAsInvalid) && *error_len == ErrorLen::Incomplete {
             *error_len = ErrorLen::Invalid(input.len() - at);
         }
-        let announced = input.get(at).map_or(0, |&lead| taxonomy::announced_len(lead));
+        let announced = input
+            .get(at)
+            .map_or(0, |&lead| taxonomy::announced_len(lead));
         if has(Bug::ErrorLenAnnounced) && announced >= 2 {
             *error_len = ErrorLen::Invalid(announced);
         }
@@ -338,7 +342,11 @@ impl Planted {
         .into_iter()
         .find(|&(bug, _)| has(bug))?;
         let decoded = decoded();
-        Some(expected_scalars(input, &segments(input, &decoded), policy.1))
+        Some(expected_scalars(
+            input,
+            &segments(input, &decoded),
+            policy.1,
+        ))
     }
 }
 
