@@ -3,7 +3,7 @@
 //! The correct walker takes one unit at a time with `bstr::decode_utf8` (one U+FFFD per
 //! maximal subpart, Unicode §3.9) and reports `valid`, `valid_up_to`, `error_len` (Rust
 //! std's shape) and `scalars`. Before the correct step, a unit may be taken by the bugs:
-//! [`Planted::accepted`] for the original accepting bugs, or [`Planted::lenient`] for
+//! `Planted::accepted` for the original accepting bugs, or `Planted::lenient` for
 //! decoders that decode a unit from its lead byte's bit pattern and then ask which
 //! departures (an overlong, a surrogate, a value above U+10FFFF, an unchecked continuation
 //! byte) their bugs allow. After the walk, the bugs that change one field (the offset,
