@@ -37,7 +37,7 @@ use crate::taxonomy::Category;
 
 /// Every planted decoder, the self-test ones first.
 pub fn catalogue() -> impl Iterator<Item = &'static Entry> {
-    self_test::SELF_TEST.iter().chain(real_world::REAL_WORLD)
+    self_test::SELF_TEST.iter().chain(real_world::entries())
 }
 
 /// The catalogue entry named `name`.

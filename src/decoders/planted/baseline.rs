@@ -77,8 +77,7 @@ fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
 #[ignore = "a measurement: prints the baseline table of docs/FINDINGS.md"]
 fn rule_based_baseline() {
     let inputs = inputs();
-    let rows: Vec<Row> = real_world::REAL_WORLD
-        .iter()
+    let rows: Vec<Row> = real_world::entries()
         .map(|entry| measure(entry, &inputs))
         .collect();
     println!("| Planted decoder | Mechanisms | Findings | Missed | Merged | Split | Unexplained |");
@@ -136,7 +135,7 @@ fn rule_based_baseline() {
 fn catalogue_table() {
     println!("| Planted decoder | Mechanism | Kind | Input | Witness | Outcome | Condition | Masked by |");
     println!("|---|---|---|---|---|---|---|---|");
-    for entry in real_world::REAL_WORLD {
+    for entry in real_world::entries() {
         for finding in entry.findings {
             let masked: Vec<&str> = finding.masked_by.iter().map(|b| b.id()).collect();
             println!(
@@ -163,7 +162,7 @@ fn catalogue_table() {
         }
     }
     println!();
-    for entry in real_world::REAL_WORLD {
+    for entry in real_world::entries() {
         println!(
             "- `{}`: {}",
             entry.name,
