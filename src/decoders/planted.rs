@@ -14,7 +14,11 @@
 //! - [`self_test`]: the first 25 decoders, written for the harness's own tests;
 //! - [`real_world`]: decoders written from real bug reports and CVEs (libtomcrypt,
 //!   lexbor, protobuf.js, msgpack-javascript, cborg, Java, MySQL, PostgreSQL, Go, .NET,
-//!   Python, Perl, simdjson, Expat, ...), each citing its report.
+//!   Python, Perl, simdjson, Expat, ...), each citing its report;
+//! - the tests: `catalogue_tests` checks that every expected finding is true of its
+//!   decoder, `tests` that the rule-based diagnosis gives exactly the self-test decoders'
+//!   findings, and `baseline` (ignored: a measurement) prints that diagnosis's figures on
+//!   the real-world decoders.
 //!
 //! `docs/FINDINGS.md` lists the catalogue with its citations and the rule-based
 //! diagnosis's baseline on it.

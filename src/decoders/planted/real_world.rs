@@ -1,10 +1,10 @@
 //! Planted decoders written from real decoder bug reports and CVEs. Each decoder is the
 //! correct walker with the mechanisms the report describes (or, where a report describes
-//! more than four, a subset, said in its source line); its doc line names the report.
+//! more than four, a subset, said in its `source`); its `source` names the report.
 //! The decoders are models of the reported behaviour, not copies of the code: where a
 //! report leaves a detail open (what a read past the buffer returns, which lead bytes a
-//! policy counts), the choice is said in the source line.
-
+//! policy counts), the choice is said in the `source` too.
+//!
 //! The files: [`libraries`] (serialisation formats, parsers, crypto and SIMD validators)
 //! and [`platforms`] (language runtimes, databases and C libraries); this file holds the
 //! witnesses several of them share.

@@ -212,8 +212,11 @@ impl Planted {
     /// Appends what the decoder emits for the ill-formed (or rejected) `unit`.
     fn replace(&self, unit: &[u8], incomplete: bool, total: usize, scalars: &mut Vec<u32>) {
         let has = |bug| self.has_in(bug, total);
-        if (has(Bug::HoldsBackTail) && incomplete) || has(Bug::IgnoresErrors) {
-        } else if has(Bug::SurrogateEscape) {
+        let held_back = has(Bug::HoldsBackTail) && incomplete;
+        if held_back || has(Bug::IgnoresErrors) {
+            return;
+        }
+        if has(Bug::SurrogateEscape) {
             scalars.extend(unit.iter().map(|&b| 0xDC00 + u32::from(b)));
         } else if has(Bug::InvalidByteAsLatin1) {
             scalars.extend(unit.iter().map(|&b| u32::from(b)));
