@@ -23,8 +23,9 @@
 //! `docs/FINDINGS.md` lists the catalogue with its citations and the rule-based
 //! diagnosis's baseline on it.
 //!
-//! They are not in the default run; name them like any decoder
-//! (`utf8conf check --decoder planted-stop-at-nul`).
+//! They are not in the default run; name them like any built-in decoder
+//! (`utf8conf run --decoders planted-stop-at-nul`, `utf8conf decode --decoder
+//! planted-stop-at-nul --hex "00 41"`).
 
 pub mod bugs;
 pub mod expect;

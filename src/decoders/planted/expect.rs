@@ -17,7 +17,7 @@ use crate::taxonomy::Category;
 /// One planted decoder of the catalogue.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
-    /// The registry name (`utf8conf check --decoder NAME`).
+    /// The registry name (`utf8conf run --decoders NAME`, `utf8conf decode --decoder NAME`).
     pub name: &'static str,
     /// Where the bugs come from: the CVE id or the bug report's project and title.
     pub source: &'static str,
