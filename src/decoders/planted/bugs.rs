@@ -144,6 +144,8 @@ pub enum Bug {
     RejectsNul,
     /// Rejects the one noncharacter U+FFFF and accepts the 65 others. Breaks C2.
     RejectsFFFF,
+    /// Rejects the noncharacters U+FFFE and U+FFFF and accepts the 64 others. Breaks C2.
+    RejectsFFFEAndFFFF,
     /// The first error's `error_len` is always 1, whatever its maximal subpart (Go's
     /// `DecodeRune` returns `(RuneError, 1)`); an incomplete end is also reported as 1.
     ErrorLenAlwaysOne,
@@ -231,6 +233,7 @@ impl Bug {
             RejectsMultibyte => "rejects-multibyte",
             RejectsNul => "rejects-nul",
             RejectsFFFF => "rejects-ffff",
+            RejectsFFFEAndFFFF => "rejects-fffe-ffff",
             ErrorLenAlwaysOne => "error-len-always-one",
             ErrorLenAnnounced => "error-len-announced",
             When(..) => "gated",

@@ -207,6 +207,7 @@ impl Planted {
             || (has(Bug::RejectsMultibyte) && scalar >= 0x80)
             || (has(Bug::RejectsNul) && scalar == 0)
             || (has(Bug::RejectsFFFF) && scalar == 0xFFFF)
+            || (has(Bug::RejectsFFFEAndFFFF) && matches!(scalar, 0xFFFE | 0xFFFF))
     }
 
     /// Appends what the decoder emits for the ill-formed (or rejected) `unit`.

@@ -264,6 +264,33 @@ pub const PLATFORMS: &[Entry] = &[
         )],
     },
     Entry {
+        name: "planted-bionic-mbrtoc32",
+        source: "Android bionic mbrtoc32, 'Fix some long-standing UTF-8 bugs': U+FFFE and \
+                 U+FFFF were rejected and characters above U+10FFFF accepted",
+        bugs: &[RejectsFFFEAndFFFF, AcceptsAboveMax],
+        findings: &[
+            expect(
+                RejectsFFFEAndFFFF,
+                WellFormed,
+                "EF BF BE",
+                "invalid at 0 len 3; FFFD",
+            ),
+            expect(
+                AcceptsAboveMax,
+                IllFormed(AboveMax),
+                "F4 90 80 80",
+                "valid; 110000",
+            ),
+        ],
+    },
+    Entry {
+        name: "planted-freebsd-citrus-surrogates",
+        source: "FreeBSD libc citrus UTF-8, 'Avoid invalid code points' (from OpenBSD): the \
+                 decoder accepted byte sequences that decode to U+D800..U+DFFF",
+        bugs: &[AcceptsSurrogates],
+        findings: &[SURROGATE],
+    },
+    Entry {
         name: "planted-msvc-mbrtowc",
         source: "microsoft/STL#6060: _Mbrtowc accepted overlong forms (C0 80, C0 81), and \
                  returns early for results outside the Basic Multilingual Plane",
