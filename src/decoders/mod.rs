@@ -18,8 +18,8 @@
 //!   which makes one a [`Decoder`] under a chunk plan;
 //! - one file per decoded library: [`reference`](mod@reference), [`rust_std`],
 //!   [`encoding_rs`] (one-shot and streaming), [`simdutf8`], [`bstr`], [`fast`] (each
-//!   backend, and the streaming decoder), and [`mutants`], the deliberately wrong decoders
-//!   that test the harness.
+//!   backend, and the streaming decoder), and [`mutants`] and [`planted`], the
+//!   deliberately wrong decoders that test the harness.
 //!
 //! Shapes that look alike on purpose:
 //!
@@ -269,7 +269,7 @@ pub fn builtin() -> Vec<Box<dyn Decoder>> {
 }
 
 /// Finds a decoder by name: a built-in one, or one of the deliberately wrong
-/// [`mutants`] that exist to test the harness itself.
+/// [`mutants`] and [`planted`] decoders that exist to test the harness itself.
 pub fn by_name(name: &str) -> Option<Box<dyn Decoder>> {
     builtin()
         .into_iter()

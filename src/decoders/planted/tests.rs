@@ -12,7 +12,7 @@ use crate::reference::Reference;
 
 /// A small input set with the shapes of `check`'s: probes, short boundary inputs, and
 /// generated faults and placements (errors at block boundaries and past byte 64).
-fn inputs() -> Vec<Vec<u8>> {
+pub(crate) fn inputs() -> Vec<Vec<u8>> {
     let mut inputs: Vec<Vec<u8>> = probes().collect();
     for &a in &BOUNDARY_BYTES {
         inputs.push(vec![a]);
@@ -61,8 +61,8 @@ pub(crate) fn findings_of(decoder: &dyn Decoder, inputs: &[Vec<u8>]) -> Vec<Find
 fn each_planted_bug_gives_one_finding_with_its_own_categories() {
     let inputs = inputs();
     let mut failures = Vec::new();
-    for &(name, bugs, expected) in PLANTED {
-        let decoder = Planted { name, bugs };
+    for &(name, expected) in RULE_BASED {
+        let decoder = Planted::new(name, entry(name).expect("in the catalogue").bugs);
         let found = findings_of(&decoder, &inputs);
         let mut got: Vec<Vec<Category>> = found.iter().map(|f| f.categories.clone()).collect();
         let mut want: Vec<Vec<Category>> = expected.iter().map(|c| c.to_vec()).collect();
@@ -83,9 +83,6 @@ fn each_planted_bug_gives_one_finding_with_its_own_categories() {
 
 #[test]
 fn a_correct_decoder_gives_no_finding() {
-    let decoder = Planted {
-        name: "planted-none",
-        bugs: &[],
-    };
+    let decoder = Planted::new("planted-none", &[]);
     assert!(findings_of(&decoder, &inputs()).is_empty());
 }
