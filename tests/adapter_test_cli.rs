@@ -1,4 +1,4 @@
-//! `utf8conf adapter-test` (issue 14): a correct adapter passes every check, and each
+//! `utf8conf adapter-test`: a correct adapter passes every check, and each
 //! common mistake is named exactly: no flush, a late hello, debug output on stdout,
 //! `scalars` sent as a string, a crash on the empty input.
 

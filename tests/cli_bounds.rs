@@ -1,4 +1,4 @@
-//! Issue 10 items 9 and 12 through the binary: argument values that once panicked,
+//! Hostile and absurd arguments through the binary: argument values that once panicked,
 //! wrapped or spawned threads forever are one-line errors with exit 2; I/O errors name
 //! their path; `reproduce` names an unsupported schema; `decode` stops endless input.
 
@@ -120,7 +120,8 @@ fn decode_stops_endless_stdin_at_its_limit() {
     );
 }
 
-/// Issue 10 item 6: SIGTERM during `run` exited with 143 and no `summary.json`.
+/// SIGTERM during `run` must leave a partial `summary.json` and exit 130 (it once exited
+/// with 143 and wrote nothing).
 #[cfg(unix)]
 #[test]
 fn sigterm_during_run_writes_the_summary() {

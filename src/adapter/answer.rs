@@ -247,8 +247,8 @@ mod tests {
         assert_eq!(numbered.seq, Some(7));
     }
 
-    /// Issue 10 item 4: a hello name with newlines printed a fake "conformant" line and
-    /// opened an HTML comment in the Markdown report.
+    /// An adapter's hello name is text from another program: with newlines it once
+    /// printed a fake "conformant" line and opened an HTML comment in the Markdown report.
     #[test]
     fn hello_names_and_error_texts_are_single_bounded_lines() {
         let hello = parse_hello(

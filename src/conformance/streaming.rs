@@ -1,5 +1,5 @@
 //! Streaming grading: how an adapter's streaming API behaves when one input arrives in
-//! chunks (issue 14; the protocol is docs/PROTOCOL.md, "Streaming mode").
+//! chunks (the protocol is docs/PROTOCOL.md, "Streaming mode").
 //!
 //! A streaming decoder is what network and file code calls, and its bugs live in the
 //! state carried between chunks. Two properties are graded, each against the adapter's

@@ -112,8 +112,8 @@ mod tests {
         assert!(Budget::parse("5ks").is_err());
     }
 
-    /// Issue 10 item 12: `18446744073709551615s` panicked and `307445734561825861m`
-    /// silently became 44 s.
+    /// `18446744073709551615s` once panicked and `307445734561825861m` silently became
+    /// 44 s: a budget too large to add to the clock is an error.
     #[test]
     fn huge_time_budgets_are_errors_not_panics_or_wraps() {
         for huge in [

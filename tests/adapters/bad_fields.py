@@ -6,7 +6,7 @@
 - `string-scalars`: `"scalars": "a"` (a string where an array belongs)
 - `zero-error-len`: `"valid": false, "error_len": 0`
 
-Expected harness outcome (issue 10 item 1): each answer is a `protocol` failure; after a
+Expected harness outcome: each answer is a `protocol` failure; after a
 few in a row the probe input 61 fails the same way, and the check stops as "adapter
 unusable", naming the malformed field.
 """

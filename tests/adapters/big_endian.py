@@ -2,8 +2,8 @@
 """Reads the frame length big-endian instead of little-endian (a plausible porting bug).
 
 The empty input (length 0 either way) is answered; any other length N is read as a
-huge number, so the adapter waits for bytes that never come. Expected harness outcome
-(issue 10 item 1): timeouts, then the probe input 61 (read as length 16,777,216) times
+huge number, so the adapter waits for bytes that never come. Expected harness outcome:
+timeouts, then the probe input 61 (read as length 16,777,216) times
 out too, and the check stops as "adapter unusable" within 60 s.
 """
 

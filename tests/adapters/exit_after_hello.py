@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Exits right after a correct hello, with status 0, before answering anything.
 
-Expected harness outcome (issue 10 item 1): every input is a crash (retried once), the
+Expected harness outcome: every input is a crash (retried once), the
 circuit breaker's probe input 61 crashes too, and the check stops as "adapter unusable"
 instead of restarting the adapter for every input.
 """

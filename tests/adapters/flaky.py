@@ -2,7 +2,7 @@
 """Crashes on every Nth frame it receives (N is the first argument, default 50),
 whatever the input; answers every other frame correctly.
 
-Expected harness outcome (issue 10 item 11): each crash is retried once on a fresh
+Expected harness outcome: each crash is retried once on a fresh
 process, where it answers correctly: the adapter is reported as flaky (a count and the
 first example), and no input is blamed with a departure.
 """

@@ -4,7 +4,7 @@
 - `lines`: after the hello, writes answer lines as fast as it can, forever;
 - `long-line`: answers each frame with one 32 MiB line (a JSON string of that size).
 
-Expected harness outcome (issue 10 item 3): the harness's memory stays bounded (a
+Expected harness outcome: the harness's memory stays bounded (a
 bounded line queue and a bounded line length); `lines` is out of step, `long-line` is a
 `protocol` failure per input ("answer line longer than ... bytes") and then unusable.
 """

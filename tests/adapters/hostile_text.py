@@ -5,7 +5,7 @@
 correct except on inputs containing the byte F5, whose scalars it drops (so that a
 departure shows the error text in the report).
 
-Expected harness outcome (issue 10 item 4): the text appears only escaped, on one line,
+Expected harness outcome: the text appears only escaped, on one line,
 in the terminal summary and in conformance.md; no raw tag, comment or escape byte.
 """
 

@@ -6,7 +6,7 @@
 - `trailing`: answers correctly, and writes one extra line after the end of its input.
 
 Each shifts every later answer by one, which would grade a correct decoder as failing.
-Expected harness outcome (issue 10 item 2): "out of step" is detected (the answer
+Expected harness outcome: "out of step" is detected (the answer
 nobody asked for is named), never silently shifted.
 """
 

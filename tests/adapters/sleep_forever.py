@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sleeps forever: says a correct hello, then never reads or answers anything.
 
-Expected harness outcome (issue 10 item 1): a few timeouts, then the circuit breaker's
+Expected harness outcome: a few timeouts, then the circuit breaker's
 probe input 61 times out too, and the check stops as "adapter unusable" well within
 60 s instead of waiting 5 s for each of the check's inputs.
 """

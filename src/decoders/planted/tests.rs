@@ -1,5 +1,5 @@
 //! Each planted decoder gives exactly one finding per planted bug, with the bug's own
-//! categories (issue "one bug, one finding").
+//! categories: a report a reader can act on names each cause once.
 
 use super::*;
 use crate::conformance::inputs::{probes, BOUNDARY_BYTES};
