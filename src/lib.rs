@@ -33,6 +33,7 @@ pub mod exhaustive;
 pub mod fast;
 pub mod finding;
 pub mod hex;
+pub mod model;
 #[cfg(unix)]
 pub mod native;
 pub mod outcome;
