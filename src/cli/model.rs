@@ -57,8 +57,7 @@ pub fn run(args: ModelArgs) -> Result<u8, CliError> {
             ))
         })?
     } else if let Some(command_line) = &args.cmd {
-        let argv =
-            split_command_line(command_line).map_err(|e| CliError(format!("--cmd: {e}")))?;
+        let argv = split_command_line(command_line).map_err(|e| CliError(format!("--cmd: {e}")))?;
         let config = AdapterConfig {
             argv,
             name: None,

@@ -8,7 +8,9 @@
 //! lead-sized sequence where only a *valid* lead byte (`C2..F4`) sizes a unit, so that
 //! `C0 80` or `F8 88 80 80 80` is one U+FFFD per byte while `E0 80` is one.
 
-use crate::conformance::policy::{expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment};
+use crate::conformance::policy::{
+    expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment,
+};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{Outcome, REPLACEMENT};
 use crate::reference::Reference;
@@ -83,7 +85,12 @@ fn valid_lead_sized(input: &[u8], segments: &[Segment]) -> Vec<u32> {
             Segment::Error { offset, .. } if offset >= covered_until => {
                 scalars.push(REPLACEMENT);
                 let sized = matches!(input[offset], 0xC2..=0xF4);
-                covered_until = offset + if sized { lead_sized_len(input, offset) } else { 1 };
+                covered_until = offset
+                    + if sized {
+                        lead_sized_len(input, offset)
+                    } else {
+                        1
+                    };
             }
             Segment::Error { .. } => {}
         }
@@ -131,6 +138,9 @@ mod tests {
         assert_eq!(per(Convention::LeadSizedValidLeads, &[0xC0, 0x80]), fffd(2));
         let lead_sized = Convention::Policy(ReplacementPolicy::PerLeadSizedSequence);
         assert_eq!(per(lead_sized, &[0xC0, 0x80]), fffd(1));
-        assert_eq!(per(Convention::Latin1Fallback, &[0x41, 0x80]), vec![0x41, 0x80]);
+        assert_eq!(
+            per(Convention::Latin1Fallback, &[0x41, 0x80]),
+            vec![0x41, 0x80]
+        );
     }
 }

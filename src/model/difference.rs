@@ -97,7 +97,10 @@ pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Differe
     (found, parent.len())
 }
 
-fn path_to(parent: &HashMap<(usize, usize), Option<((usize, usize), u8)>>, mut pair: (usize, usize)) -> Vec<u8> {
+fn path_to(
+    parent: &HashMap<(usize, usize), Option<((usize, usize), u8)>>,
+    mut pair: (usize, usize),
+) -> Vec<u8> {
     let mut input = Vec::new();
     while let Some(&Some((previous, byte))) = parent.get(&pair) {
         input.push(byte);

@@ -31,7 +31,13 @@ pub const FAULTS_PER_CATEGORY: u64 = 12;
 const SEED: u64 = 0x5EED_0F_3629;
 
 /// The characters a fault is put between.
-const CONTEXTS: [&[u8]; 5] = [b"", b"A", "\u{E9}".as_bytes(), "\u{20AC}".as_bytes(), "\u{1F600}".as_bytes()];
+const CONTEXTS: [&[u8]; 5] = [
+    b"",
+    b"A",
+    "\u{E9}".as_bytes(),
+    "\u{20AC}".as_bytes(),
+    "\u{1F600}".as_bytes(),
+];
 
 /// The test words for `hypothesis`, shortest first, without duplicates.
 pub fn test_words(hypothesis: &Hypothesis) -> Vec<Vec<u8>> {

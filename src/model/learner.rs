@@ -61,8 +61,7 @@ impl Hypothesis {
 
     /// The state after `word`.
     pub fn state_after(&self, word: &[u8]) -> usize {
-        word.iter()
-            .fold(0, |state, &byte| self.step(state, byte).0)
+        word.iter().fold(0, |state, &byte| self.step(state, byte).0)
     }
 
     /// The outputs along `word`.
@@ -142,7 +141,10 @@ impl Table<'_, '_> {
         let suffixes = std::mem::take(&mut self.suffixes);
         let mut row = Vec::new();
         for suffix in &suffixes {
-            row.extend(self.oracle.outputs_from(&join(prefix, suffix), prefix.len()));
+            row.extend(
+                self.oracle
+                    .outputs_from(&join(prefix, suffix), prefix.len()),
+            );
         }
         self.suffixes = suffixes;
         row

@@ -141,34 +141,110 @@ pub fn findings(
             });
         }
     }
-    for (key, members) in families(differences) {
+    let categories: Vec<Option<Category>> = differences
+        .iter()
+        .map(|d| title::category(&d.witness))
+        .collect();
+    for members in families(differences) {
         let changes = family_changes(decoder, reference, differences, &members);
+        let category = categories[members[0]];
         let explains = differences
             .iter()
             .zip(&observed)
-            .map(|(d, seen)| run_changed(reference, &changes, &d.witness) == *seen)
+            .enumerate()
+            .map(|(index, (d, seen))| {
+                // The changed machine must give the decoder's outputs on the whole
+                // witness, and about bytes of the same kind: a changed transition of a
+                // state the reference shares between contexts must not claim another
+                // context's bug.
+                members.contains(&index)
+                    || (categories[index] == category
+                        && run_changed(reference, &changes, &d.witness) == *seen)
+                    || members.iter().any(|&m| {
+                        same_place(&differences[m], d, categories[m] == categories[index])
+                    })
+            })
             .collect();
-        let _ = key;
         candidates.push(Candidate {
             mechanism: Mechanism::Transition,
             explains,
             seed: Some(members[0]),
         });
     }
-    cover(differences, candidates)
+    let origins: Vec<Option<usize>> = differences
+        .iter()
+        .map(|d| first_difference(decoder, reference, differences, &d.witness))
+        .collect();
+    let consequences: Vec<bool> = differences
+        .iter()
+        .zip(&origins)
+        .map(|(d, origin)| {
+            consequence(reference, d) || origin.is_some_and(|o| differences[o].decoder == d.decoder)
+        })
+        .collect();
+    cover(differences, candidates, &origins, &consequences)
 }
 
-/// Primary differences grouped by their pair of outputs, in order of first appearance.
-fn families(differences: &[Difference]) -> Vec<((StepOutput, StepOutput), Vec<usize>)> {
-    let mut families: Vec<((StepOutput, StepOutput), Vec<usize>)> = Vec::new();
+/// A difference reached through another one is a consequence of it when the decoder
+/// does there what the reference does in *some* state (it is only in another state
+/// because of the earlier difference) or what it did at that difference (the same
+/// departure going on); otherwise it is a bug behind that one.
+fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
+    d.primary || (0..reference.state_count()).any(|r| reference.step(r, d.bytes[0]).1 == d.decoder)
+}
+
+/// Whether `d` shows at the place `first` does: the same bytes after the same context,
+/// later in an input (`d`'s context ends with `first`'s: `80 ED A0` then `80..BF` is
+/// `ED A0` then `80..BF` after an error; `C2 00` is `00` inside a character), or, for
+/// bytes of the same category, any byte after that context, or any continuation of
+/// `first`'s context (`80 C2 80` continues `80` as `80 41` does).
+fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
+    let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
+    let (cf, cd) = (context(first), context(d));
+    let meets = d.bytes.iter().any(|b| first.bytes.contains(b));
+    (cd.ends_with(&cf) && (meets || same_category))
+        || (same_category && !cf.is_empty() && cd.starts_with(&cf))
+}
+
+/// The primary difference taken first along `word`: where the machines part.
+fn first_difference(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    word: &[u8],
+) -> Option<usize> {
+    let (mut d, mut r) = (0, 0);
+    for &byte in word {
+        let (dn, dout) = decoder.step(d, byte);
+        let (rn, rout) = reference.step(r, byte);
+        if dout != rout {
+            return differences.iter().position(|x| {
+                x.primary
+                    && x.decoder_state == d
+                    && x.reference_state == r
+                    && x.bytes.contains(&byte)
+            });
+        }
+        (d, r) = (dn, rn);
+    }
+    None
+}
+
+/// Primary differences grouped by the change of behaviour they show and the category of
+/// their witness, in order of first appearance.
+fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
+    let mut families: Vec<((Behaviour, Option<Category>), Vec<usize>)> = Vec::new();
     for (index, d) in differences.iter().enumerate().filter(|(_, d)| d.primary) {
-        let key = (d.reference, d.decoder);
+        let key = (
+            behaviour(d.reference, d.decoder),
+            title::category(&d.witness),
+        );
         match families.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(index),
             None => families.push((key, vec![index])),
         }
     }
-    families
+    families.into_iter().map(|(_, members)| members).collect()
 }
 
 type Changes = HashMap<(usize, u8), (usize, StepOutput)>;
@@ -221,54 +297,94 @@ fn run_changed(reference: &Hypothesis, changes: &Changes, word: &[u8]) -> Vec<St
         .collect()
 }
 
-/// Greedy set cover, then one finding per chosen candidate, then one per difference left.
-fn cover(differences: &[Difference], candidates: Vec<Candidate>) -> Vec<Finding> {
+/// Greedy set cover of the primary differences, then one finding per chosen candidate and
+/// one per primary difference left; every other difference is a manifestation of the
+/// finding that holds the primary difference where its witness first departs.
+fn cover(
+    differences: &[Difference],
+    candidates: Vec<Candidate>,
+    origins: &[Option<usize>],
+    consequences: &[bool],
+) -> Vec<Finding> {
+    let primary: Vec<usize> = (0..differences.len())
+        .filter(|&i| differences[i].primary)
+        .collect();
     let mut covered = vec![false; differences.len()];
-    let mut findings = Vec::new();
+    // (candidate, mechanism, witness, explained primary differences)
+    let mut groups: Vec<(Option<usize>, Mechanism, usize, Vec<usize>)> = Vec::new();
     loop {
+        let gain = |c: &Candidate| {
+            primary
+                .iter()
+                .filter(|&&i| c.explains[i] && !covered[i])
+                .count()
+        };
+        // The first of the largest: conventions come first among candidates. A
+        // convention must explain two differences, so that one coincidence is not a
+        // policy.
         let best = candidates
             .iter()
-            .map(|c| {
-                let gain = c
-                    .explains
-                    .iter()
-                    .zip(&covered)
-                    .filter(|&(&e, &done)| e && !done)
-                    .count();
-                (gain, c)
-            })
-            .filter(|&(gain, _)| gain > 0)
-            // The first of the largest: conventions come first among candidates.
-            .fold(None, |best: Option<(usize, &Candidate)>, (gain, c)| match best {
-                Some((g, _)) if g >= gain => best,
-                _ => Some((gain, c)),
-            });
+            .map(|c| (gain(c), c))
+            .filter(|&(g, c)| g > 1 || (g == 1 && c.seed.is_some()))
+            .fold(
+                None,
+                |best: Option<(usize, &Candidate)>, (g, c)| match best {
+                    Some((b, _)) if b >= g => best,
+                    _ => Some((g, c)),
+                },
+            );
         let Some((_, candidate)) = best else { break };
-        let explained: Vec<usize> = (0..differences.len())
+        let chosen = candidates.iter().position(|c| std::ptr::eq(c, candidate));
+        let explained: Vec<usize> = primary
+            .iter()
+            .copied()
             .filter(|&i| candidate.explains[i] && !covered[i])
             .collect();
         for &i in &explained {
             covered[i] = true;
         }
-        let witness_index = candidate
+        let witness = candidate
             .seed
             .filter(|s| explained.contains(s))
-            .or_else(|| explained.iter().copied().find(|&i| differences[i].primary))
             .unwrap_or(explained[0]);
-        findings.push(finding(
-            differences,
-            candidate.mechanism.clone(),
-            witness_index,
-            &explained,
-        ));
+        groups.push((chosen, candidate.mechanism.clone(), witness, explained));
     }
-    for index in (0..differences.len()).filter(|&i| !covered[i]) {
-        findings.push(finding(
-            differences,
-            Mechanism::Unexplained,
-            index,
-            &[index],
-        ));
+    for &index in primary.iter().filter(|&&i| !covered[i]) {
+        groups.push((None, Mechanism::Unexplained, index, vec![index]));
+    }
+    let mut findings: Vec<Finding> = groups
+        .iter()
+        .map(|(_, mechanism, witness, explained)| {
+            finding(differences, mechanism.clone(), *witness, explained)
+        })
+        .collect();
+    let mut behind: Vec<(Option<Category>, Vec<usize>)> = Vec::new();
+    for (index, origin) in origins.iter().enumerate() {
+        if differences[index].primary {
+            continue;
+        }
+        let home = origin.and_then(|o| groups.iter().position(|(_, _, _, e)| e.contains(&o)));
+        let explained_there =
+            home.is_some_and(|h| groups[h].0.is_some_and(|c| candidates[c].explains[index]));
+        match home {
+            Some(home) if consequences[index] || explained_there => {
+                findings[home].manifestations.push(index);
+            }
+            _ => {
+                let category = title::category(&differences[index].witness);
+                match behind.iter_mut().find(|(c, _)| *c == category) {
+                    Some((_, members)) => members.push(index),
+                    None => behind.push((category, vec![index])),
+                }
+            }
+        }
+    }
+    // A bug behind another bug: what the decoder does after the first departure that
+    // the reference does nowhere, one finding per category of bytes.
+    for (_, members) in behind {
+        let mut finding = finding(differences, Mechanism::Transition, members[0], &members);
+        finding.differences = members;
+        findings.push(finding);
     }
     findings
 }
@@ -284,14 +400,17 @@ fn finding(
     let category = title::category(&d.witness);
     let title = match &mechanism {
         Mechanism::Convention { name, policy: true } => {
-            format!("replaces ill-formed bytes {name}: one U+FFFD per {}", title::policy_unit(name))
+            format!(
+                "replaces ill-formed bytes {name}: one U+FFFD per {}",
+                title::policy_unit(name)
+            )
         }
         Mechanism::Convention { name, .. } => format!("{name}: {}", title::convention_phrase(name)),
         Mechanism::Transition | Mechanism::Unexplained => {
             let family: Vec<&Difference> = explained
                 .iter()
                 .map(|&i| &differences[i])
-                .filter(|x| x.primary && x.reference == d.reference && x.decoder == d.decoder)
+                .filter(|x| x.primary == d.primary && x.decoder == d.decoder)
                 .collect();
             title::transition_title(&family, behaviour, category)
         }
@@ -312,11 +431,30 @@ fn finding(
         behaviour,
         witness: d.witness.clone(),
         differences: primary,
-        manifestations: explained
-            .iter()
-            .copied()
-            .filter(|&i| !differences[i].primary)
-            .collect(),
+        manifestations: Vec::new(),
+    }
+}
+
+/// The finding of a decoder whose strict answer is always "valid": witnessed by the first
+/// difference (the shortest ill-formed input).
+pub fn never_reports_errors(differences: &[Difference]) -> Finding {
+    let witness = differences
+        .first()
+        .map(|d| d.witness.clone())
+        .unwrap_or_default();
+    Finding {
+        mechanism: Mechanism::Convention {
+            name: "never-reports-errors",
+            policy: false,
+        },
+        title:
+            "never reports an error: every input is valid, only the scalars show ill-formed bytes"
+                .to_string(),
+        category: title::category(&witness),
+        behaviour: Behaviour::AcceptsIllFormed,
+        witness,
+        differences: (0..differences.len().min(1)).collect(),
+        manifestations: (1..differences.len()).collect(),
     }
 }
 
@@ -328,7 +466,9 @@ fn accepts(strict: Strict) -> bool {
 pub fn behaviour(reference: StepOutput, decoder: StepOutput) -> Behaviour {
     use Strict::*;
     match (reference.strict, decoder.strict) {
-        (Incomplete, Error { .. } | Invalid) => return Behaviour::IncompleteAsError,
+        (Incomplete, Error { .. } | Invalid | Revised | Settled) => {
+            return Behaviour::IncompleteAsError
+        }
         (Error { .. }, Incomplete) => return Behaviour::ErrorAsIncomplete,
         (r, d) if !accepts(r) && accepts(d) => return Behaviour::AcceptsIllFormed,
         (r, d) if accepts(r) && !accepts(d) => return Behaviour::RejectsWellFormed,

@@ -110,7 +110,12 @@ pub struct ModelReport {
     pub equivalent: bool,
     /// Pairs of states reachable in the product.
     pub product_pairs: usize,
-    /// Every differing transition family, breadth-first.
+    /// Differences of the machines that the decoders themselves do not show on the
+    /// witness (a machine wrong there, which the equivalence oracle did not catch):
+    /// dropped, and counted here.
+    pub unconfirmed: usize,
+    /// Every differing transition family, breadth-first, each confirmed by asking both
+    /// decoders for its witness.
     pub differences: Vec<Difference>,
     /// The differences explained by mechanism.
     pub findings: Vec<Finding>,
@@ -173,14 +178,39 @@ pub fn compare_with(
 ) -> ModelReport {
     let capabilities = decoder.capabilities();
     let model = learn_machine(decoder, capabilities, grammar, limits);
-    let (differences, product_pairs) =
+    let (mut differences, product_pairs) =
         difference::differences(model.hypothesis(), reference.hypothesis());
-    let findings = mechanism::findings(
-        model.hypothesis(),
-        reference.hypothesis(),
-        &differences,
-        capabilities,
-    );
+    let unconfirmed = confirm(decoder, capabilities, &mut differences);
+    let findings = if never_reports_errors(model.hypothesis(), reference.hypothesis()) {
+        // One finding says so; the rest is diagnosed from the scalars alone, or every
+        // other bug would show only as "valid where the grammar has an error".
+        let (lossy_model, lossy_reference) = (
+            lossy_only(model.hypothesis()),
+            lossy_only(reference.hypothesis()),
+        );
+        let (lossy_differences, _) = difference::differences(&lossy_model, &lossy_reference);
+        let mut findings = vec![mechanism::never_reports_errors(&differences)];
+        let mut rest = mechanism::findings(
+            &lossy_model,
+            &lossy_reference,
+            &lossy_differences,
+            capabilities,
+        );
+        // Their indices are into the lossy differences, which are not reported.
+        for finding in &mut rest {
+            finding.differences.clear();
+            finding.manifestations.clear();
+        }
+        findings.extend(rest);
+        findings
+    } else {
+        mechanism::findings(
+            model.hypothesis(),
+            reference.hypothesis(),
+            &differences,
+            capabilities,
+        )
+    };
     ModelReport {
         schema: MODEL_SCHEMA,
         decoder: decoder.name().to_string(),
@@ -190,9 +220,52 @@ pub fn compare_with(
         reference,
         equivalent: differences.is_empty(),
         product_pairs,
+        unconfirmed,
         differences,
         findings,
     }
+}
+
+/// Asks the decoder and the reference for every difference's witness and drops the
+/// differences they do not show; returns how many were dropped.
+fn confirm(
+    decoder: &dyn Decoder,
+    capabilities: Capabilities,
+    differences: &mut Vec<Difference>,
+) -> usize {
+    let mut subject = Oracle::new(decoder, capabilities);
+    let mut reference = Oracle::new(&ReferenceDecoder, capabilities);
+    let words: Vec<&[u8]> = differences.iter().map(|d| d.witness.as_slice()).collect();
+    subject.prefetch(words.iter().copied());
+    reference.prefetch(words.iter().copied());
+    let before = differences.len();
+    // Indices into the list change; primary and witness stay with each difference.
+    differences.retain(|d| {
+        let last = d.witness.len() - 1;
+        subject.outputs_from(&d.witness, last) == [d.decoder]
+            && reference.outputs_from(&d.witness, last) == [d.reference]
+    });
+    before - differences.len()
+}
+
+/// True when the decoder's strict answer is always "valid" and the reference's is not.
+fn never_reports_errors(decoder: &learner::Hypothesis, reference: &learner::Hypothesis) -> bool {
+    let always_valid = |h: &learner::Hypothesis| {
+        h.output
+            .iter()
+            .flatten()
+            .all(|o| o.strict == output::Strict::Valid)
+    };
+    always_valid(decoder) && !always_valid(reference)
+}
+
+/// `hypothesis` with every strict output set to "valid": its lossy side alone.
+fn lossy_only(hypothesis: &learner::Hypothesis) -> learner::Hypothesis {
+    let mut lossy = hypothesis.clone();
+    for output in lossy.output.iter_mut().flatten() {
+        output.strict = output::Strict::Valid;
+    }
+    lossy
 }
 
 #[cfg(test)]

@@ -57,7 +57,10 @@ impl<'a> Oracle<'a> {
     }
 
     fn child(&mut self, node: usize, byte: u8) -> usize {
-        let slot = match self.nodes[node].children.binary_search_by_key(&byte, |&(b, _)| b) {
+        let slot = match self.nodes[node]
+            .children
+            .binary_search_by_key(&byte, |&(b, _)| b)
+        {
             Ok(found) => return self.nodes[node].children[found].1 as usize,
             Err(slot) => slot,
         };

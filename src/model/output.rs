@@ -127,7 +127,12 @@ fn cap(value: usize) -> u8 {
     value.min(usize::from(CAP)) as u8
 }
 
-fn strict_step(capabilities: Capabilities, len: usize, before: &Outcome, after: &Outcome) -> Strict {
+fn strict_step(
+    capabilities: Capabilities,
+    len: usize,
+    before: &Outcome,
+    after: &Outcome,
+) -> Strict {
     if after.valid {
         return Strict::Valid;
     }
@@ -142,7 +147,8 @@ fn strict_step(capabilities: Capabilities, len: usize, before: &Outcome, after: 
     }
     let definite_before = !before.valid && error_len(before) != Some(ErrorLen::Incomplete);
     if definite_before && len > 1 {
-        let same = valid_up_to(before) == valid_up_to(after) && error_len(before) == error_len(after);
+        let same =
+            valid_up_to(before) == valid_up_to(after) && error_len(before) == error_len(after);
         return if same {
             Strict::Settled
         } else {
@@ -174,7 +180,13 @@ fn lossy_step(word: &[u8], old: &[u32], new: &[u32]) -> Lossy {
         // per-byte policy) and for the last unit of every decoder.
         let back = appended.len() - 1 - j;
         let single = appended.len() == 1;
-        kinds[slot] = Some(classify(word, end.saturating_sub(back), scalar, back == 0, single));
+        kinds[slot] = Some(classify(
+            word,
+            end.saturating_sub(back),
+            scalar,
+            back == 0,
+            single,
+        ));
     }
     let count = |n: usize| n.min(usize::from(COUNT_CAP)) as u8;
     Lossy {
@@ -337,13 +349,28 @@ mod tests {
 
     #[test]
     fn the_last_unit_is_its_own_character_first() {
-        assert_eq!(classify(&[0xC2, 0x80], 2, 0x80, true, true), UnitKind::Scalar);
-        assert_eq!(classify(&[0xC2, 0x80], 2, 0x80, false, false), UnitKind::OwnByte);
+        assert_eq!(
+            classify(&[0xC2, 0x80], 2, 0x80, true, true),
+            UnitKind::Scalar
+        );
+        assert_eq!(
+            classify(&[0xC2, 0x80], 2, 0x80, false, false),
+            UnitKind::OwnByte
+        );
         assert_eq!(classify(&[0x80], 1, 0x80, true, true), UnitKind::OwnByte);
         assert_eq!(classify(&[0xC0, 0x80], 2, 0, true, true), UnitKind::Bits);
-        assert_eq!(classify(&[0xE0, 0x82, 0x80], 3, 0x80, true, true), UnitKind::Bits);
-        assert_eq!(classify(&[0xE0, 0x82, 0x80], 3, 0x80, true, false), UnitKind::OwnByte);
+        assert_eq!(
+            classify(&[0xE0, 0x82, 0x80], 3, 0x80, true, true),
+            UnitKind::Bits
+        );
+        assert_eq!(
+            classify(&[0xE0, 0x82, 0x80], 3, 0x80, true, false),
+            UnitKind::OwnByte
+        );
         assert_eq!(classify(&[0x41], 1, 0x42, true, true), UnitKind::Other);
-        assert_eq!(classify(&[0xEF, 0xBF, 0xBD], 3, REPLACEMENT, true, true), UnitKind::Scalar);
+        assert_eq!(
+            classify(&[0xEF, 0xBF, 0xBD], 3, REPLACEMENT, true, true),
+            UnitKind::Scalar
+        );
     }
 }

@@ -93,7 +93,11 @@ pub fn transition_title(
             "reports the error at {bytes} as {} where RFC 3629 has {}",
             d.strict, r.strict
         ),
-        Behaviour::Replacement => format!("emits {} on {bytes} where maximal subparts give {}", lossy(d), lossy(r)),
+        Behaviour::Replacement => format!(
+            "emits {} on {bytes} where maximal subparts give {}",
+            lossy(d),
+            lossy(r)
+        ),
         Behaviour::Misdecodes => format!("decodes {bytes} to {} instead of its scalar", lossy(d)),
         Behaviour::DropsOutput => format!("drops the output of {bytes}"),
         Behaviour::DecodesIllFormed => {
