@@ -37,6 +37,11 @@ pub struct Difference {
     pub primary: bool,
 }
 
+/// A pair of states (decoder, reference) of the product.
+type Pair = (usize, usize);
+/// For each pair reached, the pair and byte it was first reached from.
+type Parents = HashMap<Pair, Option<(Pair, u8)>>;
+
 /// The order bytes are tried in: the representatives of both machines first, so that
 /// witnesses are made of the bytes the classes are known by (`41` rather than `00`).
 fn byte_order(a: &Hypothesis, b: &Hypothesis) -> Vec<u8> {
@@ -53,8 +58,7 @@ fn byte_order(a: &Hypothesis, b: &Hypothesis) -> Vec<u8> {
 pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Difference>, usize) {
     let order = byte_order(decoder, reference);
     let agreeing = agreeing_pairs(decoder, reference, &order);
-    let mut parent: HashMap<(usize, usize), Option<((usize, usize), u8)>> =
-        HashMap::from([((0, 0), None)]);
+    let mut parent: Parents = HashMap::from([((0, 0), None)]);
     let mut queue = VecDeque::from([(0usize, 0usize)]);
     let mut found = Vec::new();
     while let Some((d, r)) = queue.pop_front() {
@@ -97,10 +101,7 @@ pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Differe
     (found, parent.len())
 }
 
-fn path_to(
-    parent: &HashMap<(usize, usize), Option<((usize, usize), u8)>>,
-    mut pair: (usize, usize),
-) -> Vec<u8> {
+fn path_to(parent: &Parents, mut pair: Pair) -> Vec<u8> {
     let mut input = Vec::new();
     while let Some(&Some((previous, byte))) = parent.get(&pair) {
         input.push(byte);

@@ -28,7 +28,7 @@ pub const MAX_LEN: usize = 24;
 /// Faults drawn per ill-formed category.
 pub const FAULTS_PER_CATEGORY: u64 = 12;
 /// The fixed seed of the fault draws (the learned model must not vary between runs).
-const SEED: u64 = 0x5EED_0F_3629;
+const SEED: u64 = 0x0005_EED0_3629;
 
 /// The characters a fault is put between.
 const CONTEXTS: [&[u8]; 5] = [

@@ -186,8 +186,8 @@ impl Table<'_, '_> {
             let mut added = false;
             for word in extensions {
                 let row = self.row(&word);
-                if !known.contains_key(&row) {
-                    known.insert(row, self.access.len());
+                if let std::collections::hash_map::Entry::Vacant(entry) = known.entry(row) {
+                    entry.insert(self.access.len());
                     self.access.push(word);
                     added = true;
                     if self.access.len() > limit {

@@ -233,7 +233,8 @@ fn first_difference(
 /// Primary differences grouped by the change of behaviour they show and the category of
 /// their witness, in order of first appearance.
 fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
-    let mut families: Vec<((Behaviour, Option<Category>), Vec<usize>)> = Vec::new();
+    type Key = (Behaviour, Option<Category>);
+    let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
     for (index, d) in differences.iter().enumerate().filter(|(_, d)| d.primary) {
         let key = (
             behaviour(d.reference, d.decoder),
