@@ -20,6 +20,9 @@ pub const BATCH: usize = 4096;
 /// (sorted, for binary search).
 struct Node {
     answer: Option<Answer>,
+    /// The output of the step into this node, once computed (it depends only on the
+    /// answers here and at the parent, and on the word).
+    step: Option<StepOutput>,
     children: Vec<(u8, u32)>,
 }
 
@@ -44,6 +47,7 @@ impl<'a> Oracle<'a> {
             capabilities,
             nodes: vec![Node {
                 answer: None,
+                step: None,
                 children: Vec::new(),
             }],
             lookups: 0,
@@ -67,6 +71,7 @@ impl<'a> Oracle<'a> {
         let next = self.nodes.len();
         self.nodes.push(Node {
             answer: None,
+            step: None,
             children: Vec::new(),
         });
         self.nodes[node].children.insert(slot, (byte, next as u32));
@@ -125,7 +130,9 @@ impl<'a> Oracle<'a> {
             .iter()
             .enumerate()
             .skip(from)
-            .filter(|&(_, &node)| self.nodes[node].answer.is_none())
+            .filter(|&(_, &node)| {
+                self.nodes[node].step.is_none() && self.nodes[node].answer.is_none()
+            })
             .map(|(len, _)| len)
             .collect();
         if !missing.is_empty() {
@@ -137,9 +144,14 @@ impl<'a> Oracle<'a> {
         }
         (from..word.len())
             .map(|k| {
+                if let Some(step) = self.nodes[path[k + 1]].step {
+                    return step;
+                }
                 let before = self.nodes[path[k]].answer.as_ref().expect("answered");
                 let after = self.nodes[path[k + 1]].answer.as_ref().expect("answered");
-                step_output(self.capabilities, &word[..=k], before, after)
+                let step = step_output(self.capabilities, &word[..=k], before, after);
+                self.nodes[path[k + 1]].step = Some(step);
+                step
             })
             .collect()
     }
