@@ -15,7 +15,9 @@ use clap::Args;
 
 use super::CliError;
 use crate::adapter::command::split_command_line;
-use crate::adapter::{AdapterConfig, ExternalDecoder, DEFAULT_HELLO_TIMEOUT};
+use crate::adapter::{
+    AdapterConfig, ExternalDecoder, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
+};
 use crate::decoders::{self, Decoder};
 use crate::model::learner::Limits;
 use crate::model::model_report;
@@ -48,7 +50,7 @@ pub fn run(args: ModelArgs) -> Result<u8, CliError> {
         max_states: args.max_states,
         ..Limits::default()
     };
-    let answer_timeout = Duration::from_secs(5);
+    let answer_timeout = DEFAULT_ANSWER_TIMEOUT;
     let decoder: Box<dyn Decoder> = if let Some(name) = &args.decoder {
         decoders::by_name(name).ok_or_else(|| {
             CliError(format!(
@@ -68,6 +70,17 @@ pub fn run(args: ModelArgs) -> Result<u8, CliError> {
     } else {
         native(&args, answer_timeout)?
     };
+    // An adapter's capabilities are the fields seen in its answers so far: a few
+    // answers first, so that the learning compares everything it reports.
+    let probes: [&[u8]; 6] = [
+        b"A",
+        b"\x80",
+        b"\xE0\x80",
+        b"\xE0\xA0",
+        b"\xC3\xA9",
+        b"\xF0\x9F\x98",
+    ];
+    let _ = decoder.decode_batch(&probes);
     let report = model_report(&*decoder, limits)?;
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(if report.equivalent { 0 } else { 1 })

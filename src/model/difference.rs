@@ -37,6 +37,13 @@ pub struct Difference {
     pub primary: bool,
 }
 
+/// Whether two outputs agree: the same strict side, and the same lossy side where both
+/// have one (a decoder that gives scalars only for valid input, as a fatal decoder does,
+/// is not compared on scalars it did not give).
+pub fn agree(a: StepOutput, b: StepOutput) -> bool {
+    a.strict == b.strict && (a.lossy.is_none() || b.lossy.is_none() || a.lossy == b.lossy)
+}
+
 /// A pair of states (decoder, reference) of the product.
 type Pair = (usize, usize);
 /// For each pair reached, the pair and byte it was first reached from.
@@ -67,7 +74,7 @@ pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Differe
         for &byte in &order {
             let (dn, dout) = decoder.step(d, byte);
             let (rn, rout) = reference.step(r, byte);
-            if dout != rout {
+            if !agree(dout, rout) {
                 match groups
                     .iter_mut()
                     .find(|g| g.decoder == dout && g.reference == rout)
@@ -123,7 +130,7 @@ fn agreeing_pairs(
         for &byte in order {
             let (dn, dout) = decoder.step(d, byte);
             let (rn, rout) = reference.step(r, byte);
-            if dout == rout && seen.insert((dn, rn), ()).is_none() {
+            if agree(dout, rout) && seen.insert((dn, rn), ()).is_none() {
                 queue.push_back((dn, rn));
             }
         }

@@ -217,7 +217,7 @@ fn first_difference(
     for &byte in word {
         let (dn, dout) = decoder.step(d, byte);
         let (rn, rout) = reference.step(r, byte);
-        if dout != rout {
+        if !super::difference::agree(dout, rout) {
             return differences.iter().position(|x| {
                 x.primary
                     && x.decoder_state == d
