@@ -3,22 +3,26 @@
 //!
 //! Grouping differences by the shape of the graph alone fails as soon as a decoder has a
 //! broad bug beside a narrow one (a Latin-1 fallback touches every byte after an error).
-//! So each difference's shortest witness is *re-tested* against hypotheses, each one change
-//! to the reference:
+//! So each primary difference's shortest witness is *re-tested* against hypotheses, each
+//! one change to the reference:
 //!
 //! - a known convention ([`Convention`]): another U+FFFD policy, or a Latin-1 fallback;
-//! - a changed transition family: the reference's machine with every transition whose
-//!   difference has the same pair of outputs (the same change of behaviour, over every
-//!   state and byte range where it shows) replaced by the decoder's output and target
-//!   (the decoder's target is mapped to the reference state that behaves most like it).
+//! - a changed transition family: the primary differences with the same change of
+//!   behaviour on bytes of the same category (over every state and byte range where it
+//!   shows), as the reference's machine with those transitions replaced by the decoder's
+//!   output and target (the decoder's target mapped to the reference state that behaves
+//!   most like it). It also explains the same change at the same place later in an input
+//!   (after an error, inside another character).
 //!
 //! A hypothesis *explains* a difference when it gives the decoder's outputs on every step
-//! of the difference's witness. The smallest set of hypotheses explaining every
+//! of the difference's witness. The smallest set of hypotheses explaining every primary
 //! difference is chosen greedily (the one explaining most of what is left, conventions
-//! first on ties); each chosen hypothesis is a finding, its first explained difference
-//! its witness, and the differences it explains that are reached only through another
-//! difference its manifestations. A difference no hypothesis explains is a finding of its
-//! own, described by the difference.
+//! first on ties, a convention only for two differences or more); each chosen hypothesis
+//! is a finding, and a primary difference none explains is a finding of its own. Every
+//! other difference goes where its witness first departs: a manifestation of the finding
+//! holding that departure when the decoder does there what the reference does in some
+//! state (or what it did at the departure), otherwise a bug behind that one, one finding
+//! per category of bytes.
 
 use std::collections::HashMap;
 
