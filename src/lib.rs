@@ -6,6 +6,8 @@
 //! - [`cli`]: the `utf8conf` commands.
 //! - [`author`]: the crate authors' API: check your own decoder in `cargo test` and
 //!   `cargo fuzz` with `check`'s grading.
+//! - [`model`]: a decoder's finite-state machine learned by active automata learning,
+//!   its difference from RFC 3629's machine, and findings by mechanism (`utf8conf model`).
 //! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
 //!   (`utf8conf check`).
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
@@ -34,6 +36,7 @@ pub mod exhaustive;
 pub mod fast;
 pub mod finding;
 pub mod hex;
+pub mod model;
 #[cfg(unix)]
 pub mod native;
 pub mod outcome;

@@ -14,6 +14,7 @@ mod decoders;
 mod exhaustive;
 mod formats;
 mod lib_worker;
+mod model;
 mod prove;
 mod reproduce;
 mod run;
@@ -59,6 +60,9 @@ enum Command {
     /// Prove the fast decoder's automata (shift-DFA table, SIMD lookup check, UTF-32
     /// step table) equal to the RFC 3629 grammar; `--dot DIR` writes them as Graphviz.
     Prove(prove::ProveArgs),
+    /// Learn a decoder's machine, compare it with RFC 3629's and print both, the
+    /// differences and the findings by mechanism as JSON.
+    Model(model::ModelArgs),
     /// Every input up to --max-len bytes through the decoders, compared with the
     /// reference; shardable (--shard I/N) and mergeable (--merge DIR...).
     Exhaustive(exhaustive::ExhaustiveArgs),
@@ -95,6 +99,7 @@ pub fn main() -> ExitCode {
         Some(Command::SeedCorpus(args)) => seed_corpus::run(args),
         Some(Command::Prove(args)) => prove::run(args),
         Some(Command::Exhaustive(args)) => exhaustive::run(args),
+        Some(Command::Model(args)) => model::run(args),
         Some(Command::LibWorker(args)) => Ok(lib_worker::run(args)),
         // Plain `utf8conf` is `utf8conf run` with defaults (docs/DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),

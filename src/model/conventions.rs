@@ -1,0 +1,146 @@
+//! Known lossy conventions as decoders: the reference's strict answers with another
+//! U+FFFD policy, or a Latin-1 fallback. Each is a single-fault hypothesis that
+//! [`super::mechanism`] tests a difference's witness against: a decoder whose differences
+//! one of them explains *has that policy*; it is not a set of bugs.
+//!
+//! The policies are those of [`crate::conformance::policy`] (one U+FFFD per ill-formed
+//! byte, per run, per lead-sized sequence) and one more seen in real decoders: one per
+//! lead-sized sequence where only a *valid* lead byte (`C2..F4`) sizes a unit, so that
+//! `C0 80` or `F8 88 80 80 80` is one U+FFFD per byte while `E0 80` is one.
+
+use crate::conformance::policy::{
+    expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment,
+};
+use crate::decoders::{Capabilities, Decoder, DecoderFailure};
+use crate::outcome::{Outcome, REPLACEMENT};
+use crate::reference::Reference;
+
+/// A known convention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// One of the U+FFFD policies of [`ReplacementPolicy`].
+    Policy(ReplacementPolicy),
+    /// One U+FFFD per lead-sized sequence, sized only by valid lead bytes (`C2..F4`).
+    LeadSizedValidLeads,
+    /// On ill-formed input, every byte decoded as its own value.
+    Latin1Fallback,
+}
+
+impl Convention {
+    /// Every convention other than the reference's own.
+    pub const ALL: [Convention; 5] = [
+        Convention::Policy(ReplacementPolicy::PerByte),
+        Convention::Policy(ReplacementPolicy::PerRun),
+        Convention::Policy(ReplacementPolicy::PerLeadSizedSequence),
+        Convention::LeadSizedValidLeads,
+        Convention::Latin1Fallback,
+    ];
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Policy(policy) => policy.as_str(),
+            Convention::LeadSizedValidLeads => "per-lead-sized-sequence-valid-leads",
+            Convention::Latin1Fallback => "latin-1-fallback",
+        }
+    }
+
+    /// Whether it is a U+FFFD policy (a policy is reported as such, not as a bug).
+    pub fn is_policy(self) -> bool {
+        !matches!(self, Convention::Latin1Fallback)
+    }
+
+    /// One line saying what it does.
+    pub fn description(self) -> &'static str {
+        match self {
+            Convention::Policy(policy) => policy.description(),
+            Convention::LeadSizedValidLeads => {
+                "one U+FFFD per lead-byte-sized sequence, only valid lead bytes (C2..F4) sizing one"
+            }
+            Convention::Latin1Fallback => {
+                "decodes the whole input as Latin-1 when it is ill-formed"
+            }
+        }
+    }
+
+    /// The scalars it gives for `input`.
+    pub fn scalars(self, input: &[u8]) -> Vec<u32> {
+        let decoded = Reference::rfc3629().decode(input);
+        let segments = segments(input, &decoded);
+        match self {
+            Convention::Policy(policy) => expected_scalars(input, &segments, policy),
+            Convention::LeadSizedValidLeads => valid_lead_sized(input, &segments),
+            Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars,
+            Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
+        }
+    }
+}
+
+fn valid_lead_sized(input: &[u8], segments: &[Segment]) -> Vec<u32> {
+    let mut scalars = Vec::with_capacity(segments.len());
+    let mut covered_until = 0;
+    for segment in segments {
+        match *segment {
+            Segment::Char { scalar } => scalars.push(scalar),
+            Segment::Error { offset, .. } if offset >= covered_until => {
+                scalars.push(REPLACEMENT);
+                let sized = matches!(input[offset], 0xC2..=0xF4);
+                covered_until = offset
+                    + if sized {
+                        lead_sized_len(input, offset)
+                    } else {
+                        1
+                    };
+            }
+            Segment::Error { .. } => {}
+        }
+    }
+    scalars
+}
+
+/// A convention as a [`Decoder`]: the reference's strict answer, the convention's scalars.
+pub struct ConventionDecoder(pub Convention);
+
+impl Decoder for ConventionDecoder {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn version(&self) -> String {
+        format!("utf8conf {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::FIRST_ERROR_AND_SCALARS
+    }
+
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        *outcome = Reference::rfc3629().outcome(self.0.name(), input);
+        outcome.errors = None;
+        outcome.scalars = Some(self.0.scalars(input));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_leads_alone_size_a_unit() {
+        let fffd = |n| vec![REPLACEMENT; n];
+        let per = |c: Convention, input: &[u8]| c.scalars(input);
+        assert_eq!(per(Convention::LeadSizedValidLeads, &[0xE0, 0x80]), fffd(1));
+        assert_eq!(per(Convention::LeadSizedValidLeads, &[0xC0, 0x80]), fffd(2));
+        let lead_sized = Convention::Policy(ReplacementPolicy::PerLeadSizedSequence);
+        assert_eq!(per(lead_sized, &[0xC0, 0x80]), fffd(1));
+        assert_eq!(
+            per(Convention::Latin1Fallback, &[0x41, 0x80]),
+            vec![0x41, 0x80]
+        );
+    }
+}

@@ -1,0 +1,504 @@
+//! Findings by mechanism: the differences of a decoder's machine from the reference's,
+//! explained by the fewest single-fault hypotheses.
+//!
+//! Grouping differences by the shape of the graph alone fails as soon as a decoder has a
+//! broad bug beside a narrow one (a Latin-1 fallback touches every byte after an error).
+//! So each primary difference's shortest witness is *re-tested* against hypotheses, each
+//! one change to the reference:
+//!
+//! - a known convention ([`Convention`]): another U+FFFD policy, or a Latin-1 fallback;
+//! - a changed transition family: the primary differences with the same change of
+//!   behaviour on bytes of the same category (over every state and byte range where it
+//!   shows), as the reference's machine with those transitions replaced by the decoder's
+//!   output and target (the decoder's target mapped to the reference state that behaves
+//!   most like it). It also explains the same change at the same place later in an input
+//!   (after an error, inside another character).
+//!
+//! A hypothesis *explains* a difference when it gives the decoder's outputs on every step
+//! of the difference's witness. The smallest set of hypotheses explaining every primary
+//! difference is chosen greedily (the one explaining most of what is left, conventions
+//! first on ties, a convention only for two differences or more); each chosen hypothesis
+//! is a finding, and a primary difference none explains is a finding of its own. Every
+//! other difference goes where its witness first departs: a manifestation of the finding
+//! holding that departure when the decoder does there what the reference does in some
+//! state (or what it did at the departure), otherwise a bug behind that one, one finding
+//! per category of bytes.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::conventions::{Convention, ConventionDecoder};
+use super::difference::Difference;
+use super::learner::Hypothesis;
+use super::oracle::Oracle;
+use super::output::{Lossy, StepOutput, Strict, UnitKind};
+use super::title;
+use crate::decoders::Capabilities;
+use crate::taxonomy::Category;
+
+/// What a finding's hypothesis is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Mechanism {
+    /// A known convention explains the differences.
+    Convention {
+        /// Its name.
+        name: &'static str,
+        /// True for a U+FFFD policy: a policy, not a bug.
+        policy: bool,
+    },
+    /// One changed transition family of the reference's machine.
+    Transition,
+    /// No single hypothesis explains the difference.
+    Unexplained,
+}
+
+/// What a decoder does differently, independent of what the bytes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Behaviour {
+    /// Takes bytes RFC 3629 rejects as (part of) a character.
+    AcceptsIllFormed,
+    /// Rejects bytes RFC 3629 accepts.
+    RejectsWellFormed,
+    /// Reports a definite error where more input could still complete a character.
+    IncompleteAsError,
+    /// Waits for more input where the error is already definite.
+    ErrorAsIncomplete,
+    /// Reports the first error at another offset or with another length.
+    ErrorSpan,
+    /// Replaces ill-formed bytes by another number of U+FFFD.
+    Replacement,
+    /// Decodes a well-formed character to another value.
+    Misdecodes,
+    /// Produces nothing where the reference produces a scalar.
+    DropsOutput,
+    /// Decodes ill-formed bytes to values other than U+FFFD.
+    DecodesIllFormed,
+    /// Any other change.
+    Other,
+}
+
+/// One finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// The hypothesis.
+    pub mechanism: Mechanism,
+    /// Generated from the witness difference.
+    pub title: String,
+    /// What the witness's bytes are (`None`: well-formed).
+    pub category: Option<Category>,
+    /// What the decoder did with them.
+    pub behaviour: Behaviour,
+    /// The shortest input showing it.
+    #[serde(serialize_with = "super::json::serialize_hex")]
+    pub witness: Vec<u8>,
+    /// Indices of the differences it explains that are reached through agreeing
+    /// transitions (the witness's first).
+    pub differences: Vec<usize>,
+    /// Indices of the differences it explains that are reached only through another
+    /// difference.
+    pub manifestations: Vec<usize>,
+}
+
+/// A candidate hypothesis and the differences it explains.
+struct Candidate {
+    mechanism: Mechanism,
+    explains: Vec<bool>,
+    /// The difference the candidate was built from (for a transition family).
+    seed: Option<usize>,
+}
+
+/// The findings for `differences` between `decoder` and `reference`, both learned for
+/// `capabilities`.
+pub fn findings(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    capabilities: Capabilities,
+) -> Vec<Finding> {
+    if differences.is_empty() {
+        return Vec::new();
+    }
+    let observed: Vec<Vec<StepOutput>> = differences
+        .iter()
+        .map(|d| decoder.run(&d.witness))
+        .collect();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    if capabilities.scalars {
+        for convention in Convention::ALL {
+            let subject = ConventionDecoder(convention);
+            let mut oracle = Oracle::new(&subject, capabilities);
+            let explains = differences
+                .iter()
+                .zip(&observed)
+                .map(|(d, seen)| oracle.outputs(&d.witness) == *seen)
+                .collect();
+            candidates.push(Candidate {
+                mechanism: Mechanism::Convention {
+                    name: convention.name(),
+                    policy: convention.is_policy(),
+                },
+                explains,
+                seed: None,
+            });
+        }
+    }
+    let categories: Vec<Option<Category>> = differences
+        .iter()
+        .map(|d| title::category(&d.witness))
+        .collect();
+    for members in families(differences) {
+        let changes = family_changes(decoder, reference, differences, &members);
+        let category = categories[members[0]];
+        let explains = differences
+            .iter()
+            .zip(&observed)
+            .enumerate()
+            .map(|(index, (d, seen))| {
+                // The changed machine must give the decoder's outputs on the whole
+                // witness, and about bytes of the same kind: a changed transition of a
+                // state the reference shares between contexts must not claim another
+                // context's bug.
+                members.contains(&index)
+                    || (categories[index] == category
+                        && run_changed(reference, &changes, &d.witness) == *seen)
+                    || members.iter().any(|&m| {
+                        same_place(&differences[m], d, categories[m] == categories[index])
+                    })
+            })
+            .collect();
+        candidates.push(Candidate {
+            mechanism: Mechanism::Transition,
+            explains,
+            seed: Some(members[0]),
+        });
+    }
+    let origins: Vec<Option<usize>> = differences
+        .iter()
+        .map(|d| first_difference(decoder, reference, differences, &d.witness))
+        .collect();
+    let consequences: Vec<bool> = differences
+        .iter()
+        .zip(&origins)
+        .map(|(d, origin)| {
+            consequence(reference, d) || origin.is_some_and(|o| differences[o].decoder == d.decoder)
+        })
+        .collect();
+    cover(differences, candidates, &origins, &consequences)
+}
+
+/// A difference reached through another one is a consequence of it when the decoder
+/// does there what the reference does in *some* state (it is only in another state
+/// because of the earlier difference) or what it did at that difference (the same
+/// departure going on); otherwise it is a bug behind that one.
+fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
+    d.primary || (0..reference.state_count()).any(|r| reference.step(r, d.bytes[0]).1 == d.decoder)
+}
+
+/// Whether `d` shows at the place `first` does: the same bytes after the same context,
+/// later in an input (`d`'s context ends with `first`'s: `80 ED A0` then `80..BF` is
+/// `ED A0` then `80..BF` after an error; `C2 00` is `00` inside a character), or, for
+/// bytes of the same category, any byte after that context, or any continuation of
+/// `first`'s context (`80 C2 80` continues `80` as `80 41` does).
+fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
+    let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
+    let (cf, cd) = (context(first), context(d));
+    let meets = d.bytes.iter().any(|b| first.bytes.contains(b));
+    (cd.ends_with(&cf) && (meets || same_category))
+        || (same_category && !cf.is_empty() && cd.starts_with(&cf))
+}
+
+/// The primary difference taken first along `word`: where the machines part.
+fn first_difference(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    word: &[u8],
+) -> Option<usize> {
+    let (mut d, mut r) = (0, 0);
+    for &byte in word {
+        let (dn, dout) = decoder.step(d, byte);
+        let (rn, rout) = reference.step(r, byte);
+        if !super::difference::agree(dout, rout) {
+            return differences.iter().position(|x| {
+                x.primary
+                    && x.decoder_state == d
+                    && x.reference_state == r
+                    && x.bytes.contains(&byte)
+            });
+        }
+        (d, r) = (dn, rn);
+    }
+    None
+}
+
+/// Primary differences grouped by the change of behaviour they show and the category of
+/// their witness, in order of first appearance.
+fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
+    type Key = (Behaviour, Option<Category>);
+    let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
+    for (index, d) in differences.iter().enumerate().filter(|(_, d)| d.primary) {
+        let key = (
+            behaviour(d.reference, d.decoder),
+            title::category(&d.witness),
+        );
+        match families.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(index),
+            None => families.push((key, vec![index])),
+        }
+    }
+    families.into_iter().map(|(_, members)| members).collect()
+}
+
+type Changes = HashMap<(usize, u8), (usize, StepOutput)>;
+
+/// The reference's transitions a family changes: to the decoder's output, and to the
+/// reference state most like the decoder's target.
+fn family_changes(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    members: &[usize],
+) -> Changes {
+    let mut changes = Changes::new();
+    for &index in members {
+        let d = &differences[index];
+        for &byte in &d.bytes {
+            let (target, output) = decoder.step(d.decoder_state, byte);
+            changes.insert(
+                (d.reference_state, byte),
+                (closest_state(decoder, target, reference), output),
+            );
+        }
+    }
+    changes
+}
+
+/// The reference state whose one-step outputs differ from decoder state `state`'s on the
+/// fewest bytes.
+fn closest_state(decoder: &Hypothesis, state: usize, reference: &Hypothesis) -> usize {
+    (0..reference.state_count())
+        .min_by_key(|&r| {
+            (0..=255u8)
+                .filter(|&b| decoder.step(state, b).1 != reference.step(r, b).1)
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+fn run_changed(reference: &Hypothesis, changes: &Changes, word: &[u8]) -> Vec<StepOutput> {
+    let mut state = 0;
+    word.iter()
+        .map(|&byte| {
+            let (next, output) = changes
+                .get(&(state, byte))
+                .copied()
+                .unwrap_or_else(|| reference.step(state, byte));
+            state = next;
+            output
+        })
+        .collect()
+}
+
+/// Greedy set cover of the primary differences, then one finding per chosen candidate and
+/// one per primary difference left; every other difference is a manifestation of the
+/// finding that holds the primary difference where its witness first departs.
+fn cover(
+    differences: &[Difference],
+    candidates: Vec<Candidate>,
+    origins: &[Option<usize>],
+    consequences: &[bool],
+) -> Vec<Finding> {
+    let primary: Vec<usize> = (0..differences.len())
+        .filter(|&i| differences[i].primary)
+        .collect();
+    let mut covered = vec![false; differences.len()];
+    // (candidate, mechanism, witness, explained primary differences)
+    let mut groups: Vec<(Option<usize>, Mechanism, usize, Vec<usize>)> = Vec::new();
+    loop {
+        let gain = |c: &Candidate| {
+            primary
+                .iter()
+                .filter(|&&i| c.explains[i] && !covered[i])
+                .count()
+        };
+        // The first of the largest: conventions come first among candidates. A
+        // convention must explain two differences, so that one coincidence is not a
+        // policy.
+        let best = candidates
+            .iter()
+            .map(|c| (gain(c), c))
+            .filter(|&(g, c)| g > 1 || (g == 1 && c.seed.is_some()))
+            .fold(
+                None,
+                |best: Option<(usize, &Candidate)>, (g, c)| match best {
+                    Some((b, _)) if b >= g => best,
+                    _ => Some((g, c)),
+                },
+            );
+        let Some((_, candidate)) = best else { break };
+        let chosen = candidates.iter().position(|c| std::ptr::eq(c, candidate));
+        let explained: Vec<usize> = primary
+            .iter()
+            .copied()
+            .filter(|&i| candidate.explains[i] && !covered[i])
+            .collect();
+        for &i in &explained {
+            covered[i] = true;
+        }
+        let witness = candidate
+            .seed
+            .filter(|s| explained.contains(s))
+            .unwrap_or(explained[0]);
+        groups.push((chosen, candidate.mechanism.clone(), witness, explained));
+    }
+    for &index in primary.iter().filter(|&&i| !covered[i]) {
+        groups.push((None, Mechanism::Unexplained, index, vec![index]));
+    }
+    let mut findings: Vec<Finding> = groups
+        .iter()
+        .map(|(_, mechanism, witness, explained)| {
+            finding(differences, mechanism.clone(), *witness, explained)
+        })
+        .collect();
+    let mut behind: Vec<(Option<Category>, Vec<usize>)> = Vec::new();
+    for (index, origin) in origins.iter().enumerate() {
+        if differences[index].primary {
+            continue;
+        }
+        let home = origin.and_then(|o| groups.iter().position(|(_, _, _, e)| e.contains(&o)));
+        let explained_there =
+            home.is_some_and(|h| groups[h].0.is_some_and(|c| candidates[c].explains[index]));
+        match home {
+            Some(home) if consequences[index] || explained_there => {
+                findings[home].manifestations.push(index);
+            }
+            _ => {
+                let category = title::category(&differences[index].witness);
+                match behind.iter_mut().find(|(c, _)| *c == category) {
+                    Some((_, members)) => members.push(index),
+                    None => behind.push((category, vec![index])),
+                }
+            }
+        }
+    }
+    // A bug behind another bug: what the decoder does after the first departure that
+    // the reference does nowhere, one finding per category of bytes.
+    for (_, members) in behind {
+        let mut finding = finding(differences, Mechanism::Transition, members[0], &members);
+        finding.differences = members;
+        findings.push(finding);
+    }
+    findings
+}
+
+fn finding(
+    differences: &[Difference],
+    mechanism: Mechanism,
+    witness_index: usize,
+    explained: &[usize],
+) -> Finding {
+    let d = &differences[witness_index];
+    let behaviour = behaviour(d.reference, d.decoder);
+    let category = title::category(&d.witness);
+    let title = match &mechanism {
+        Mechanism::Convention { name, policy: true } => {
+            format!(
+                "replaces ill-formed bytes {name}: one U+FFFD per {}",
+                title::policy_unit(name)
+            )
+        }
+        Mechanism::Convention { name, .. } => format!("{name}: {}", title::convention_phrase(name)),
+        Mechanism::Transition | Mechanism::Unexplained => {
+            let family: Vec<&Difference> = explained
+                .iter()
+                .map(|&i| &differences[i])
+                .filter(|x| x.primary == d.primary && x.decoder == d.decoder)
+                .collect();
+            title::transition_title(&family, behaviour, category)
+        }
+    };
+    let mut primary: Vec<usize> = explained
+        .iter()
+        .copied()
+        .filter(|&i| differences[i].primary)
+        .collect();
+    if let Some(position) = primary.iter().position(|&i| i == witness_index) {
+        primary.remove(position);
+        primary.insert(0, witness_index);
+    }
+    Finding {
+        mechanism,
+        title,
+        category,
+        behaviour,
+        witness: d.witness.clone(),
+        differences: primary,
+        manifestations: Vec::new(),
+    }
+}
+
+/// The finding of a decoder whose strict answer is always "valid": witnessed by the first
+/// difference (the shortest ill-formed input).
+pub fn never_reports_errors(differences: &[Difference]) -> Finding {
+    let witness = differences
+        .first()
+        .map(|d| d.witness.clone())
+        .unwrap_or_default();
+    Finding {
+        mechanism: Mechanism::Convention {
+            name: "never-reports-errors",
+            policy: false,
+        },
+        title:
+            "never reports an error: every input is valid, only the scalars show ill-formed bytes"
+                .to_string(),
+        category: title::category(&witness),
+        behaviour: Behaviour::AcceptsIllFormed,
+        witness,
+        differences: (0..differences.len().min(1)).collect(),
+        manifestations: (1..differences.len()).collect(),
+    }
+}
+
+fn accepts(strict: Strict) -> bool {
+    matches!(strict, Strict::Valid | Strict::Incomplete)
+}
+
+/// The behaviour a change of output shows.
+pub fn behaviour(reference: StepOutput, decoder: StepOutput) -> Behaviour {
+    use Strict::*;
+    match (reference.strict, decoder.strict) {
+        (Incomplete, Error { .. } | Invalid | Revised | Settled) => {
+            return Behaviour::IncompleteAsError
+        }
+        (Error { .. }, Incomplete) => return Behaviour::ErrorAsIncomplete,
+        (r, d) if !accepts(r) && accepts(d) => return Behaviour::AcceptsIllFormed,
+        (r, d) if accepts(r) && !accepts(d) => return Behaviour::RejectsWellFormed,
+        (r, d) if r != d => return Behaviour::ErrorSpan,
+        _ => {}
+    }
+    match (reference.lossy, decoder.lossy) {
+        (Some(r), Some(d)) => lossy_behaviour(r, d),
+        _ => Behaviour::Other,
+    }
+}
+
+fn lossy_behaviour(reference: Lossy, decoder: Lossy) -> Behaviour {
+    let only = |l: Lossy, kind: UnitKind| l.kinds.iter().flatten().all(|&k| k == kind);
+    if decoder.appended == 0 && reference.appended > 0 {
+        return Behaviour::DropsOutput;
+    }
+    if only(reference, UnitKind::Replacement) && only(decoder, UnitKind::Replacement) {
+        return Behaviour::Replacement;
+    }
+    if only(reference, UnitKind::Replacement) {
+        return Behaviour::DecodesIllFormed;
+    }
+    if reference.kinds.contains(&Some(UnitKind::Scalar)) {
+        return Behaviour::Misdecodes;
+    }
+    Behaviour::Other
+}

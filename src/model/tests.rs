@@ -1,0 +1,328 @@
+//! The learner judged on decoders whose bugs are known: the correct ones learn the
+//! reference's machine, each planted bug that does not depend on position or length gives
+//! one mechanism, and decoders with several bugs come apart into them.
+
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use super::learner::Limits;
+use super::mechanism::{Behaviour, Finding, Mechanism};
+use super::{compare_with, learn_machine, LearnedMachine, ModelReport};
+use crate::automaton::grammar::Grammar;
+use crate::decoders::reference::ReferenceDecoder;
+use crate::decoders::{self, Capabilities, Decoder, DecoderFailure};
+use crate::outcome::{Outcome, REPLACEMENT};
+use crate::taxonomy::Category;
+
+fn grammar() -> &'static Grammar {
+    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
+    GRAMMAR.get_or_init(|| Grammar::rfc3629().unwrap())
+}
+
+/// The reference's machine for a set of capabilities, learned once per test binary.
+fn reference(capabilities: Capabilities) -> LearnedMachine {
+    static CACHE: OnceLock<Mutex<Vec<(Capabilities, LearnedMachine)>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let mut cache = cache.lock().unwrap();
+    if let Some((_, machine)) = cache.iter().find(|(c, _)| *c == capabilities) {
+        return machine.clone();
+    }
+    let machine = learn_machine(
+        &ReferenceDecoder,
+        capabilities,
+        grammar(),
+        Limits::default(),
+    );
+    cache.push((capabilities, machine.clone()));
+    machine
+}
+
+fn report(decoder: &dyn Decoder) -> ModelReport {
+    let start = Instant::now();
+    let reference = reference(decoder.capabilities());
+    let report = compare_with(decoder, reference, grammar(), Limits::default());
+    eprintln!(
+        "{}: {} states, {} classes, {} decodes, {} rounds, {:?}; {} differences ({} unconfirmed), {} findings",
+        decoder.name(),
+        report.model.machine.states.len(),
+        report.model.machine.classes.len(),
+        report.model.queries.decodes,
+        report.model.queries.equivalence_rounds,
+        start.elapsed(),
+        report.differences.len(),
+        report.unconfirmed,
+        report.findings.len(),
+    );
+    for finding in &report.findings {
+        eprintln!(
+            "  {:?} {:?} {:?} [{}] {}",
+            finding.mechanism,
+            finding.behaviour,
+            finding.category,
+            crate::hex::format_hex(&finding.witness),
+            finding.title
+        );
+    }
+    report
+}
+
+fn by_name(name: &str) -> Box<dyn Decoder> {
+    decoders::by_name(name).unwrap_or_else(|| panic!("no decoder {name}"))
+}
+
+#[test]
+fn correct_decoders_learn_the_reference_machine() {
+    for name in [
+        "reference",
+        "std",
+        "std-from_utf8",
+        "std-lossy",
+        "fast",
+        "encoding_rs",
+        "bstr",
+    ] {
+        let report = report(&*by_name(name));
+        assert_eq!(report.model.incomplete, None, "{name}");
+        assert!(report.equivalent, "{name}: {:#?}", report.differences);
+        assert!(report.findings.is_empty(), "{name}");
+    }
+}
+
+/// Each planted bug the learner can see: the one finding it must give.
+const SINGLE: &[(&str, Behaviour, Option<Category>)] = &[
+    (
+        "planted-surrogates",
+        Behaviour::AcceptsIllFormed,
+        Some(Category::Surrogate),
+    ),
+    (
+        "planted-overlong-2",
+        Behaviour::AcceptsIllFormed,
+        Some(Category::Overlong2),
+    ),
+    (
+        "planted-overlong-3",
+        Behaviour::AcceptsIllFormed,
+        Some(Category::Overlong3),
+    ),
+    (
+        "planted-above-max",
+        Behaviour::AcceptsIllFormed,
+        Some(Category::AboveMax),
+    ),
+    (
+        "planted-five-byte",
+        Behaviour::AcceptsIllFormed,
+        Some(Category::Legacy5Or6Byte),
+    ),
+    ("planted-stop-at-nul", Behaviour::DropsOutput, None),
+    ("planted-utf16-pairs", Behaviour::Misdecodes, None),
+    ("planted-noncharacters", Behaviour::RejectsWellFormed, None),
+    ("planted-misdecodes-e9", Behaviour::Misdecodes, None),
+    ("planted-bom-strip", Behaviour::DropsOutput, None),
+    ("planted-per-byte", Behaviour::Replacement, None),
+    ("planted-per-run", Behaviour::Replacement, None),
+    ("planted-per-lead-sized", Behaviour::Replacement, None),
+    ("planted-swallow-after-stray", Behaviour::Misdecodes, None),
+    ("planted-error-len-interrupter", Behaviour::ErrorSpan, None),
+    (
+        "planted-error-len-at-end",
+        Behaviour::IncompleteAsError,
+        None,
+    ),
+    ("planted-latin1-fallback", Behaviour::DecodesIllFormed, None),
+];
+
+#[test]
+fn each_planted_bug_gives_one_mechanism() {
+    let mut wrong = Vec::new();
+    for &(name, behaviour, category) in SINGLE {
+        let report = report(&*by_name(name));
+        let findings: Vec<&Finding> = report.findings.iter().collect();
+        let ok = findings.len() == 1
+            && (findings[0].behaviour == behaviour
+                || matches!(findings[0].mechanism, Mechanism::Convention { .. }))
+            && (category.is_none() || findings[0].category == category);
+        if !ok {
+            wrong.push(name);
+        }
+    }
+    assert!(wrong.is_empty(), "not exactly their one finding: {wrong:?}");
+}
+
+/// A lax decoder with chosen bugs: decodes one unit at a time like a correct decoder,
+/// except where a bug says otherwise.
+struct Lax {
+    name: &'static str,
+    /// Never reports an error: `valid` is always true, only the scalars show anything.
+    lossy_only: bool,
+    /// Decodes `ED A0..BF xx` as the surrogate code point.
+    surrogates: bool,
+    /// Decodes `F8..FB` and four continuation bytes as their value.
+    five_byte: bool,
+    /// Decodes `C0`/`C1` and a continuation byte as their value.
+    overlong_2: bool,
+    /// On ill-formed input, decodes every byte as Latin-1.
+    latin1: bool,
+}
+
+impl Lax {
+    fn accepted(&self, rest: &[u8]) -> Option<(u32, usize)> {
+        let cont = |i: usize| rest.get(i).is_some_and(|&b| b & 0xC0 == 0x80);
+        let bits = |i: usize| u32::from(rest[i] & 0x3F);
+        let lead = rest[0];
+        if self.surrogates
+            && lead == 0xED
+            && rest.get(1).is_some_and(|&b| b >= 0xA0)
+            && cont(1)
+            && cont(2)
+        {
+            return Some((0xD000 | bits(1) << 6 | bits(2), 3));
+        }
+        if self.five_byte && (0xF8..=0xFB).contains(&lead) && (1..5).all(cont) {
+            let value =
+                u32::from(lead & 3) << 24 | bits(1) << 18 | bits(2) << 12 | bits(3) << 6 | bits(4);
+            return Some((value, 5));
+        }
+        if self.overlong_2 && matches!(lead, 0xC0 | 0xC1) && cont(1) {
+            return Some((u32::from(lead & 0x1F) << 6 | bits(1), 2));
+        }
+        None
+    }
+}
+
+impl Decoder for Lax {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn version(&self) -> String {
+        String::new()
+    }
+    fn description(&self) -> &str {
+        "a test decoder with chosen bugs"
+    }
+    fn capabilities(&self) -> Capabilities {
+        if self.lossy_only {
+            Capabilities::SCALARS
+        } else {
+            Capabilities::FIRST_ERROR_AND_SCALARS
+        }
+    }
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        decoders::reset_outcome(outcome, self.name);
+        outcome.errors = None;
+        let mut scalars = Vec::new();
+        let mut offset = 0;
+        while offset < input.len() {
+            let rest = &input[offset..];
+            if let Some((scalar, len)) = self.accepted(rest) {
+                scalars.push(scalar);
+                offset += len;
+                continue;
+            }
+            let (decoded, len) = bstr::decode_utf8(rest);
+            let len = len.max(1);
+            match decoded {
+                Some(c) => scalars.push(u32::from(c)),
+                None => {
+                    if outcome.valid && !self.lossy_only {
+                        let error = std::str::from_utf8(rest).unwrap_err();
+                        outcome.valid = false;
+                        outcome.valid_up_to = Some(offset);
+                        outcome.error_len =
+                            Some(crate::outcome::ErrorLen::from_std(error.error_len()));
+                    }
+                    scalars.push(REPLACEMENT);
+                }
+            }
+            offset += len;
+        }
+        if self.latin1 && !outcome.valid {
+            scalars = input.iter().map(|&b| u32::from(b)).collect();
+        }
+        outcome.scalars = Some(scalars);
+        Ok(())
+    }
+}
+
+fn lax(name: &'static str) -> Lax {
+    Lax {
+        name,
+        lossy_only: false,
+        surrogates: false,
+        five_byte: false,
+        overlong_2: false,
+        latin1: false,
+    }
+}
+
+/// The categories of a report's findings, in order.
+fn categories(report: &ModelReport) -> Vec<Option<Category>> {
+    report.findings.iter().map(|f| f.category).collect()
+}
+
+#[test]
+fn several_bugs_come_apart() {
+    use Category::*;
+    // A Latin-1 fallback touches every byte after an error; the surrogates it accepts
+    // sit behind it (the fallback departs at `ED` already) and are still found.
+    let latin1 = Lax {
+        latin1: true,
+        surrogates: true,
+        ..lax("latin1-and-surrogates")
+    };
+    let found = report(&latin1);
+    assert_eq!(
+        categories(&found),
+        [Some(UnexpectedContinuation), Some(Surrogate)]
+    );
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention {
+            name: "latin-1-fallback",
+            policy: false
+        }
+    );
+    assert_eq!(found.findings[1].behaviour, Behaviour::AcceptsIllFormed);
+    // A decoder that never reports an error: that is one finding, and its three
+    // decoding bugs are found from the scalars alone.
+    let lossy_only = Lax {
+        lossy_only: true,
+        surrogates: true,
+        five_byte: true,
+        overlong_2: true,
+        ..lax("lossy-only-three-bugs")
+    };
+    let found = report(&lossy_only);
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention {
+            name: "never-reports-errors",
+            policy: false
+        }
+    );
+    let mut rest = categories(&found)[1..].to_vec();
+    rest.sort();
+    assert_eq!(
+        rest,
+        [Some(Overlong2), Some(Surrogate), Some(Legacy5Or6Byte)]
+    );
+    assert!(found.findings[1..]
+        .iter()
+        .all(|f| f.behaviour == Behaviour::DecodesIllFormed));
+    let two = Lax {
+        surrogates: true,
+        overlong_2: true,
+        ..lax("surrogates-and-overlong")
+    };
+    assert_eq!(
+        categories(&report(&two)),
+        [Some(Overlong2), Some(Surrogate)]
+    );
+    for (name, expected) in [
+        ("planted-two-nul-and-surrogates", 2),
+        ("planted-two-bom-and-overlong", 2),
+    ] {
+        assert_eq!(report(&*by_name(name)).findings.len(), expected, "{name}");
+    }
+}

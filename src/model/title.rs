@@ -1,0 +1,118 @@
+//! Titles generated from differences: where (the input before the byte, as hex), which
+//! bytes (as ranges), what the decoder does there (the [`Behaviour`]) and what the bytes
+//! are (the witness's [`Category`]), e.g. "after `E0`, accepts `80..9F`: overlong-3".
+//!
+//! Every part is read off the difference, so a title is true of its witness by
+//! construction: the witness is the context followed by one of the bytes.
+
+use super::alphabet::format_ranges;
+use super::difference::Difference;
+use super::mechanism::Behaviour;
+use crate::hex::format_hex;
+use crate::reference::Reference;
+use crate::taxonomy::{self, Category};
+
+/// At most this many contexts are named in a title.
+const CONTEXTS: usize = 3;
+
+/// The category of the witness's bytes: that of the reference's first error unit, or
+/// `None` when the witness is well-formed (an incomplete tail counts as its category).
+pub fn category(witness: &[u8]) -> Option<Category> {
+    let decoded = Reference::rfc3629().decode(witness);
+    let (offset, _) = decoded.first_error()?;
+    taxonomy::category_at(witness, offset)
+}
+
+/// The unit a policy counts, for its title.
+pub fn policy_unit(name: &str) -> &'static str {
+    match name {
+        "per-byte" => "ill-formed byte",
+        "per-run" => "run of ill-formed bytes",
+        "per-lead-sized-sequence" => "lead-byte-sized sequence",
+        "per-lead-sized-sequence-valid-leads" => {
+            "lead-byte-sized sequence, only valid leads (C2..F4) sizing one"
+        }
+        _ => "unit",
+    }
+}
+
+/// What a non-policy convention does, for its title.
+pub fn convention_phrase(name: &str) -> &'static str {
+    match name {
+        "latin-1-fallback" => "decodes an ill-formed input's bytes as their own values",
+        _ => "a known convention",
+    }
+}
+
+/// The title of a transition family (its differences, the witness's first).
+pub fn transition_title(
+    family: &[&Difference],
+    behaviour: Behaviour,
+    category: Option<Category>,
+) -> String {
+    let Some(first) = family.first() else {
+        return String::from("differs from RFC 3629");
+    };
+    let mut contexts: Vec<String> = Vec::new();
+    let mut bytes: Vec<u8> = Vec::new();
+    for d in family {
+        let context = &d.witness[..d.witness.len() - 1];
+        let name = if context.is_empty() {
+            "at a character boundary".to_string()
+        } else {
+            format!("after `{}`", format_hex(context))
+        };
+        if !contexts.contains(&name) {
+            contexts.push(name);
+        }
+        bytes.extend(&d.bytes);
+    }
+    bytes.sort_unstable();
+    bytes.dedup();
+    let mut place = contexts
+        .iter()
+        .take(CONTEXTS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if contexts.len() > CONTEXTS {
+        place.push_str(&format!(" and {} more states", contexts.len() - CONTEXTS));
+    }
+    let bytes = format!("`{}`", format_ranges(&bytes));
+    let (r, d) = (first.reference, first.decoder);
+    let what = match behaviour {
+        Behaviour::AcceptsIllFormed => format!("accepts {bytes}"),
+        Behaviour::RejectsWellFormed => format!("rejects {bytes}"),
+        Behaviour::IncompleteAsError => {
+            format!("reports {bytes} as a definite error where more input could complete it")
+        }
+        Behaviour::ErrorAsIncomplete => {
+            format!("waits for more input after {bytes} where the error is already definite")
+        }
+        Behaviour::ErrorSpan => format!(
+            "reports the error at {bytes} as {} where RFC 3629 has {}",
+            d.strict, r.strict
+        ),
+        Behaviour::Replacement => format!(
+            "emits {} on {bytes} where maximal subparts give {}",
+            lossy(d),
+            lossy(r)
+        ),
+        Behaviour::Misdecodes => format!("decodes {bytes} to {} instead of its scalar", lossy(d)),
+        Behaviour::DropsOutput => format!("drops the output of {bytes}"),
+        Behaviour::DecodesIllFormed => {
+            format!("decodes {bytes} to {} instead of U+FFFD", lossy(d))
+        }
+        Behaviour::Other => format!("on {bytes}, gives {d} where RFC 3629 gives {r}"),
+    };
+    match category {
+        Some(category) => format!("{place}, {what}: {}", category.as_str()),
+        None => format!("{place}, {what}"),
+    }
+}
+
+fn lossy(output: super::output::StepOutput) -> String {
+    output
+        .lossy
+        .map_or_else(|| "nothing".to_string(), |l| l.to_string())
+}

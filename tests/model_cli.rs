@@ -1,0 +1,63 @@
+//! `utf8conf model` end to end: the JSON it prints validates against
+//! `schemas/model.schema.json`, a correct decoder exits 0 with no difference, and a
+//! planted bug exits 1 with its one finding.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn model(decoder: &str) -> (i32, Value) {
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["model", "--decoder", decoder])
+        .output()
+        .expect("utf8conf runs");
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{decoder}: not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap_or(-1), json)
+}
+
+fn validator() -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(include_str!("../schemas/model.schema.json"))
+        .expect("the schema is JSON");
+    jsonschema::meta::validate(&schema).expect("a valid JSON Schema");
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}
+
+fn assert_valid(validator: &jsonschema::Validator, json: &Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(json)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+#[test]
+fn model_json_validates_and_diagnoses() {
+    let validator = validator();
+    let (code, json) = model("std");
+    assert_valid(&validator, &json, "std");
+    assert_eq!(code, 0);
+    assert_eq!(json["equivalent"], true);
+    assert!(json["model"]["queries"]["decodes"].as_u64().unwrap() > 0);
+
+    let (code, json) = model("planted-overlong-3");
+    assert_valid(&validator, &json, "planted-overlong-3");
+    assert_eq!(code, 1);
+    let findings = json["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0]["category"], "overlong-3");
+    assert_eq!(findings[0]["behaviour"], "accepts-ill-formed");
+    assert_eq!(findings[0]["witness"], "E0 80 80");
+
+    // The schema is not vacuous: a finding without its behaviour is rejected.
+    let mut broken = json.clone();
+    broken["findings"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("behaviour");
+    assert!(!validator.is_valid(&broken));
+}
