@@ -21,7 +21,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
         out,
         "Verdict: **{}**. {}\n",
         report.verdict,
-        markdown_text(&verdict_sentence(report))
+        verdict_sentence(report, markdown_text)
     );
     if report.summary.partial {
         let _ = writeln!(
@@ -154,14 +154,14 @@ pub fn markdown(report: &ConformanceReport) -> String {
     for (index, departure) in report.departures.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. {} **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
+            "{}. {} **{}** on {}: `{}`{} ({}): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
             index + 1,
             crate::security::render::impact_label(&departure.security),
             departure.aspect,
             categories_text(&departure.categories),
             departure.input_hex,
             if departure.minimised { " (shrunk)" } else { "" },
-            departure.count,
+            super::counted(departure.count as usize, "input", "inputs"),
             departure.summary,
             markdown_code(&departure.decoder_answer.to_string()),
             departure.reference,
