@@ -195,8 +195,6 @@ fn print_table(result: &RunResult, summary_written: bool) {
         }
         rows.push(row);
     }
-    // The cells are two counts with no unit of their own: the legend says which.
-    println!("each cell: inputs compared/divergent, for that decoder and aspect");
     let widths: Vec<usize> = (0..rows[0].len())
         .map(|column| rows.iter().map(|row| row[column].len()).max().unwrap_or(0))
         .collect();
@@ -215,6 +213,8 @@ fn print_table(result: &RunResult, summary_written: bool) {
             .collect();
         println!("{}", cells.join("  ").trim_end());
     }
+    // The cells are two counts with no unit of their own: the legend says which.
+    println!("(each cell: inputs compared/divergent, for that decoder and aspect)");
     println!();
     let sources: Vec<String> = summary
         .sources
