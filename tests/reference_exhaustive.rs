@@ -55,7 +55,7 @@ fn check_range(range: std::ops::Range<u32>) {
 fn check_input(reference: &Reference, decoded: &mut Decoded, input: &[u8]) {
     reference.decode_into(input, decoded);
 
-    let std_first_error = std::str::from_utf8(&input)
+    let std_first_error = std::str::from_utf8(input)
         .err()
         .map(|e| (e.valid_up_to(), ErrorLen::from_std(e.error_len())));
     assert_eq!(
@@ -64,7 +64,7 @@ fn check_input(reference: &Reference, decoded: &mut Decoded, input: &[u8]) {
         "strict, std, {input:02X?}"
     );
 
-    let std_lossy = String::from_utf8_lossy(&input);
+    let std_lossy = String::from_utf8_lossy(input);
     assert!(
         decoded
             .scalars
@@ -93,14 +93,14 @@ fn check_input(reference: &Reference, decoded: &mut Decoded, input: &[u8]) {
 
     if decoded.errors.is_empty() {
         // Valid input: encoding_rs must agree it is valid (and borrows it unchanged).
-        let (text, had_errors) = encoding_rs::UTF_8.decode_without_bom_handling(&input);
+        let (text, had_errors) = encoding_rs::UTF_8.decode_without_bom_handling(input);
         assert!(
             !had_errors && text.as_bytes() == input,
             "encoding_rs, {input:02X?}"
         );
         return;
     }
-    let (text, _) = encoding_rs::UTF_8.decode_without_bom_handling(&input);
+    let (text, _) = encoding_rs::UTF_8.decode_without_bom_handling(input);
     assert!(
         decoded
             .scalars
@@ -109,7 +109,7 @@ fn check_input(reference: &Reference, decoded: &mut Decoded, input: &[u8]) {
             .eq(text.chars().map(u32::from)),
         "scalars, encoding_rs, {input:02X?}"
     );
-    let (units, last_incomplete) = streaming_error_units(&input);
+    let (units, last_incomplete) = streaming_error_units(input);
     let last = units.len().wrapping_sub(1);
     assert!(
         decoded
