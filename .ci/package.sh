@@ -3,7 +3,8 @@
 # decides what is in it), the file list is checked against what must and must not ship,
 # and the unpacked tarball is built and its unit tests run on their own, so a file the
 # crate needs but the package leaves out fails here rather than on a user's machine.
-# The build shares ./target, so only utf8conf itself is compiled again.
+# The build shares ./target and cargo test's profile, so after `cargo test` only utf8conf
+# itself is compiled again.
 # Environment: PACKAGE_MAX_KIB (default 2048): the largest .crate allowed, in KiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +36,7 @@ unpacked="$(mktemp -d)"
 trap 'rm -rf "$unpacked"' EXIT
 tar -xzf "$crate" -C "$unpacked"
 
-step "the unpacked crate builds and passes its unit tests"
+step "the unpacked crate builds (library and binary) and passes its unit tests"
+target="$PWD/target"
 (cd "$unpacked/utf8conf-$version" \
-  && CARGO_TARGET_DIR="$OLDPWD/target" cargo build --release --locked --bins \
-  && CARGO_TARGET_DIR="$OLDPWD/target" cargo test --locked --lib)
+  && CARGO_TARGET_DIR="$target" cargo test --locked --lib --bins)

@@ -53,7 +53,7 @@ fn one_line(rendered: &str) -> String {
     };
     format!(
         "utf8conf: error: {}; see '{command} --help'",
-        sanitize::single_line(&message.join(" "), 400)
+        sanitize::single_line(&message.join("; "), 400)
     )
 }
 
@@ -66,7 +66,7 @@ mod tests {
         let rendered = "error: unexpected argument '--nope' found\n\n  tip: to pass '--nope' as a value, use '-- --nope'\n\nUsage: utf8conf decode [OPTIONS] [-]\n\nFor more information, try '--help'.\n";
         assert_eq!(
             one_line(rendered),
-            "utf8conf: error: unexpected argument '--nope' found tip: to pass '--nope' as a value, use '-- --nope'; see 'utf8conf decode --help'"
+            "utf8conf: error: unexpected argument '--nope' found; tip: to pass '--nope' as a value, use '-- --nope'; see 'utf8conf decode --help'"
         );
         let bare = "error: unrecognized subcommand 'nope'\n\nUsage: utf8conf [COMMAND]\n\nFor more information, try '--help'.\n";
         assert_eq!(

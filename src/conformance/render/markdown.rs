@@ -82,6 +82,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
                 .join("; ")
         } else if let Some(example) = &row.policy_example_hex {
             format!("policy shows on `{example}`")
+        } else if !row.findings.is_empty() {
+            format!("finding {}", row.findings.join(", "))
+        } else if !row.affected_by.is_empty() {
+            format!("shows finding {}", row.affected_by.join(", "))
         } else {
             String::new()
         };
