@@ -75,15 +75,8 @@ pub fn library_flags(path: &str, symbol: &str) -> String {
 
 /// The command that shows the decoder's answer on `witness`.
 pub fn decode_command(invocation: Invocation<'_>, witness: &[u8]) -> String {
-    match invocation.decoder_flags() {
-        Some(flags) => format!(
-            "utf8conf decode {flags} --hex {}",
-            shell_quote(&format_hex(witness))
-        ),
-        None => {
-            let Invocation::Program(argv) = invocation else {
-                unreachable!("only an adapter program has no decoder flags")
-            };
+    match invocation {
+        Invocation::Program(argv) => {
             let frame: String = (witness.len() as u32)
                 .to_le_bytes()
                 .iter()
@@ -93,6 +86,11 @@ pub fn decode_command(invocation: Invocation<'_>, witness: &[u8]) -> String {
             let argv: Vec<String> = argv.iter().map(|a| shell_quote(a)).collect();
             format!("printf '{frame}' | {}", argv.join(" "))
         }
+        Invocation::BuiltIn(_) | Invocation::Library { .. } => format!(
+            "utf8conf decode {} --hex {}",
+            invocation.decoder_flags().unwrap_or_default(),
+            shell_quote(&format_hex(witness))
+        ),
     }
 }
 
