@@ -78,6 +78,32 @@ fn a_planted_departure_fails_the_assertion_unless_expected() {
     Expectations::conformant()
         .failing(&[Category::Overlong2])
         .assert(&report);
+
+    // The report names the call that replays it, and the call does: the finding is
+    // still there for the same decoder, and gone for a fixed one.
+    assert!(report.findings.iter().all(|finding| finding
+        .reproduce
+        .starts_with("utf8conf::author::reproduce(")
+        && finding.reproduce.contains(&finding.witness_hex)));
+    let directory =
+        std::env::temp_dir().join(format!("utf8conf-author-replay-{}", std::process::id()));
+    report.write(&directory).unwrap();
+    let written = directory.join("conformance.json");
+    let replay = utf8conf::author::reproduce(&written, &AcceptsOverlongNul).unwrap();
+    assert_eq!(
+        replay.reproduced.len(),
+        report.findings.len(),
+        "{replay:#?}"
+    );
+    assert!(replay.gone.is_empty());
+    assert!(std::panic::catch_unwind(|| replay.assert_fixed()).is_err());
+    let fixed = utf8conf::author::reproduce(&written, &Std).unwrap();
+    assert!(fixed.reproduced.is_empty(), "{fixed:#?}");
+    fixed.assert_fixed();
+    let missing = utf8conf::author::reproduce(directory.join("nothing.json"), &Std);
+    assert!(missing.unwrap_err().starts_with("cannot read "));
+    let _ = std::fs::remove_dir_all(&directory);
+
     // Expecting a failure that does not happen is a mismatch too.
     let wrong = Expectations::conformant().failing(&[Category::Surrogate]);
     assert!(wrong

@@ -203,3 +203,32 @@ fn a_missing_adapter_is_exit_2_with_one_line() {
     assert_eq!(code, 2);
     assert!(stderr.contains("unterminated"), "{stderr}");
 }
+
+/// Usage errors are one line on stderr with the `--help` to read; `check` without a
+/// decoder names all three ways to give one; `--help` itself still prints the whole help.
+#[test]
+fn usage_errors_are_one_line_with_a_help_hint() {
+    let (code, stdout, stderr) = check(&[]);
+    assert_eq!(code, 2, "stdout: {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    for way in [
+        "--cmd",
+        "--lib PATH --symbol NAME",
+        "--all",
+        "utf8conf check --help",
+    ] {
+        assert!(stderr.contains(way), "{way}: {stderr}");
+    }
+    let (code, _, stderr) = check(&["--cmd", "x", "--no-such-flag"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("'--no-such-flag'"), "{stderr}");
+    assert!(stderr.contains("see 'utf8conf check --help'"), "{stderr}");
+    let (code, _, stderr) = check(&["--lib", "x.so"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--symbol"), "{stderr}");
+    let (code, stdout, _) = check(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.lines().count() > 10, "{stdout}");
+}

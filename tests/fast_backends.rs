@@ -1,9 +1,12 @@
 //! Every available backend of `utf8conf::fast` against Rust std, whose `from_utf8` error
 //! positions and `String::from_utf8_lossy` are exactly the maximal-subpart semantics.
 //!
-//! * all inputs of length 0..=3 (exhaustive);
+//! * all inputs of length 0..=3 (exhaustive; in `cargo test`, every input up to 2 bytes and
+//!   the 3-byte inputs over Table 3-7's boundary bytes, the whole sweep being `#[ignore]`d
+//!   and run by `.ci/run` in release mode);
 //! * error vectors padded with 0..=128 ASCII or non-ASCII bytes before and after, so that
-//!   errors fall on every position of the 16/32/64-byte blocks;
+//!   errors fall on every position of the 16/32/64-byte blocks (in `cargo test`, on and
+//!   next to each block edge only);
 //! * random inputs (a fixed-seed generator): random bytes, and text with corruptions;
 //! * long well-formed text in every script, at every alignment, across the conversion
 //!   kernel's chunk boundaries.
@@ -113,7 +116,38 @@ fn backends_are_listed_and_the_scalar_one_is_available() {
     );
 }
 
+/// The bytes where the byte classes of Unicode Table 3-7 begin and end: every class of
+/// lead, second and continuation byte is represented by both of its edges.
+const BOUNDARY_BYTES: [u8; 24] = [
+    0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
+    0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+];
+
+/// The quick form of [`exhaustive_inputs_up_to_three_bytes`], in every `cargo test`:
+/// every input up to 2 bytes, and every 3-byte input over the boundary bytes.
 #[test]
+fn inputs_up_to_two_bytes_and_boundary_triples() {
+    for backend in Backend::available() {
+        let mut checker = Checker::default();
+        checker.check(backend, b"");
+        for a in 0..=255u8 {
+            checker.check(backend, &[a]);
+            for b in 0..=255u8 {
+                checker.check(backend, &[a, b]);
+            }
+        }
+        for a in BOUNDARY_BYTES {
+            for b in BOUNDARY_BYTES {
+                for c in BOUNDARY_BYTES {
+                    checker.check(backend, &[a, b, c]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "long sweep (16.8M inputs per backend): .ci/run runs it in release mode with --include-ignored"]
 fn exhaustive_inputs_up_to_three_bytes() {
     for backend in Backend::available() {
         let mut checker = Checker::default();
@@ -169,8 +203,24 @@ fn error_vectors() -> Vec<Vec<u8>> {
     vectors
 }
 
+/// The quick form of [`error_vectors_padded_across_block_boundaries`], in every `cargo
+/// test`: the vectors start on and next to each 16/32/64-byte block edge, not at every
+/// offset.
 #[test]
+fn error_vectors_padded_to_block_edges() {
+    let befores = [0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128];
+    padded_error_vectors(&befores);
+}
+
+#[test]
+#[ignore = "long sweep (every offset 0..=128): .ci/run runs it in release mode with --include-ignored"]
 fn error_vectors_padded_across_block_boundaries() {
+    let befores: Vec<usize> = (0..=128).collect();
+    padded_error_vectors(&befores);
+}
+
+/// Every error vector after `before` bytes of each padding and before a few more.
+fn padded_error_vectors(befores: &[usize]) {
     let paddings: [&[u8]; 4] = [
         b"a",
         "\u{e9}".as_bytes(),
@@ -183,7 +233,7 @@ fn error_vectors_padded_across_block_boundaries() {
         let mut checker = Checker::default();
         for vector in &vectors {
             for padding in paddings {
-                for before in 0..=128 {
+                for &before in befores {
                     for after in [0, 1, 2, 3, 17, 64] {
                         bytes.clear();
                         while bytes.len() + padding.len() <= before {

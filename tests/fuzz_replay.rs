@@ -181,9 +181,24 @@ fn findings_of_every_target_are_schema_valid_reports() {
 
 /// Outside `F4 90..BF` the buggy decoder agrees with the reference, so every divergence it
 /// causes is the planted bug: checked on every input of up to 2 bytes and on every
-/// 3-byte input whose first byte is a lead byte E0..F4.
+/// 3-byte input whose first byte is a lead byte E0..F4 (`#[ignore]`d, run by `.ci/run` in
+/// release mode; every `cargo test` runs the leads at the edges of Table 3-7's classes).
 #[test]
+#[ignore = "long sweep (1.4M inputs): .ci/run runs it in release mode with --include-ignored"]
 fn the_buggy_decoder_differs_only_above_max() {
+    buggy_decoder_differs_only_above_max(&(0xE0..=0xF4).collect::<Vec<u8>>());
+}
+
+/// The quick form of [`the_buggy_decoder_differs_only_above_max`]: 3-byte inputs after the
+/// leads that begin or end a class of Table 3-7 (E0, E1, EC, ED, EE, EF, F0, F1, F3, F4).
+#[test]
+fn the_buggy_decoder_differs_only_above_max_after_edge_leads() {
+    buggy_decoder_differs_only_above_max(&[
+        0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4,
+    ]);
+}
+
+fn buggy_decoder_differs_only_above_max(three_byte_leads: &[u8]) {
     let planted = |input: &[u8]| {
         input
             .windows(2)
@@ -194,7 +209,7 @@ fn the_buggy_decoder_differs_only_above_max() {
     for a in 0..=255u8 {
         inputs.extend((0..=255u8).map(|b| vec![a, b]));
     }
-    for a in 0xE0..=0xF4u8 {
+    for &a in three_byte_leads {
         for b in 0..=255u8 {
             inputs.extend((0..=255u8).map(|c| vec![a, b, c]));
         }

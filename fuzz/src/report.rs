@@ -119,6 +119,7 @@ fn build_report(
                 .conditions
                 .map(|conditions| format!("fuzz target {}: {conditions}", context.target)),
             finding: None,
+            library: None,
         },
     )
 }

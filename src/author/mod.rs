@@ -44,6 +44,7 @@
 //! finds. A panic in the decoder is contained and graded as a `crash` departure.
 
 pub mod expect;
+pub mod replay;
 pub mod stream;
 
 use std::path::PathBuf;
@@ -55,7 +56,9 @@ use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::{Input, Origin};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
+use crate::report::reproduction::author_replay;
 pub use expect::Expectations;
+pub use replay::{reproduce, Replay};
 pub use stream::{Chunked, YourStreamingDecoder};
 
 /// Your decoder, as the harness calls it.
@@ -150,7 +153,16 @@ pub fn check_inputs_of<D: YourDecoder + ?Sized>(
         &CheckOptions::default(),
         &mut |_, _| {},
     );
-    ConformanceReport::from_run(&run, utc_now().0)
+    let mut report = ConformanceReport::from_run(&run, utc_now().0);
+    // `utf8conf decode` cannot reach a decoder in the author's crate: the reports name the
+    // call that replays them in the author's own test instead.
+    for finding in &mut report.findings {
+        finding.reproduce = author_replay(&finding.witness_hex);
+    }
+    for departure in &mut report.departures {
+        departure.reproduce = author_replay(&departure.input_hex);
+    }
+    report
 }
 
 /// Where [`fuzz_one`] writes reports: `$UTF8CONF_FINDINGS`, else `findings/` in the

@@ -50,6 +50,10 @@ use crate::security::Severity;
 /// Time limit for an adapter's hello under `--all`, where compiled adapters build
 /// themselves on first use.
 const ALL_HELLO_TIMEOUT: Duration = Duration::from_secs(300);
+/// `check` without a decoder: the three ways to give one.
+const NO_DECODER: &str = "check needs a decoder: --cmd 'PROGRAM ARG...' (an adapter program), \
+     --lib PATH --symbol NAME (a C library) or --all (every built-in decoder and adapter); \
+     see 'utf8conf check --help'";
 /// How often progress is printed while a check runs.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
@@ -60,8 +64,7 @@ pub struct CheckArgs {
     #[arg(
         long,
         value_name = "'PROGRAM ARG...'",
-        conflicts_with_all = ["all", "lib"],
-        required_unless_present_any = ["all", "lib"]
+        conflicts_with_all = ["all", "lib"]
     )]
     pub(super) cmd: Option<String>,
     /// A C or C++ decoder as a shared library exporting the function of
@@ -158,10 +161,9 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         drop(native);
         return finish_one(&args, &report, stopped, &stamp);
     }
-    let command_line = args
-        .cmd
-        .as_deref()
-        .expect("clap requires --cmd without --all");
+    let Some(command_line) = args.cmd.as_deref() else {
+        return Err(CliError(NO_DECODER.into()));
+    };
     let argv = split_command_line(command_line).map_err(|e| CliError(format!("--cmd: {e}")))?;
     let config = AdapterConfig {
         argv,
@@ -218,11 +220,12 @@ fn finish_one(
             &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
         )?,
     };
-    print_summary(report, &directory);
+    print_summary(report);
     // The error names every file that could not be written; the others are in place.
     report
         .write(&directory)
         .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
+    print_report_path(&directory);
     let written = [(report.clone(), directory.clone())];
     super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
     match stopped {
@@ -266,8 +269,8 @@ pub(super) fn check_one(
     let batches_done = std::sync::atomic::AtomicUsize::new(0);
     let finished = AtomicBool::new(false);
     let total = inputs.len();
-    let print = |done: usize, end: bool| {
-        let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
+    let rate_now = |done: usize| done as f64 / started.elapsed().as_secs_f64().max(1e-9);
+    let print = |done: usize, rate: f64, end: bool| {
         let mut line = format!("{name}: {done}/{total} inputs ({rate:.0}/s)");
         if let Subject::External(external) = subject {
             let statistics = external.statistics_snapshot();
@@ -299,7 +302,8 @@ pub(super) fn check_one(
                     std::thread::sleep(Duration::from_millis(50));
                     if last.elapsed() >= PROGRESS_EVERY {
                         last = Instant::now();
-                        print(done_now(), false);
+                        let done = done_now();
+                        print(done, rate_now(done), false);
                     }
                 }
             });
@@ -311,11 +315,16 @@ pub(super) fn check_one(
         finished.store(true, Ordering::Relaxed);
         run
     });
-    if !limits.quiet {
-        print(run.inputs_per_source.values().sum::<u64>() as usize, true);
-    }
     let stopped = run.stopped.clone();
     let mut report = ConformanceReport::from_run(&run, created);
+    if !limits.quiet {
+        // The report's own speed, so the terminal and the report give one figure.
+        print(
+            report.summary.inputs as usize,
+            report.summary.inputs_per_second,
+            true,
+        );
+    }
     // The exploit-shaped probes, answered by the decoder itself (not after a stop: the
     // decoder may be unusable, or the user asked to stop).
     if stopped.is_none() {
@@ -355,7 +364,9 @@ pub(super) fn claim_directory(parent: &Path, name: &str) -> Result<PathBuf, CliE
     )))
 }
 
-pub(super) fn print_summary(report: &ConformanceReport, directory: &Path) {
+/// Prints a check's summary line and its findings (the report's path follows once the
+/// report is written: [`print_report_path`]).
+pub(super) fn print_summary(report: &ConformanceReport) {
     let failed: Vec<&str> = report
         .categories
         .iter()
@@ -363,11 +374,12 @@ pub(super) fn print_summary(report: &ConformanceReport, directory: &Path) {
         .map(|row| row.category.as_str())
         .collect();
     println!(
-        "{} ({}): {}; {} findings; highest severity: {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
+        "{} ({}): {}; {} finding{}; highest severity: {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
         sanitize::terminal(&report.decoder.name),
         sanitize::terminal(&report.decoder.version),
         report.verdict,
         report.summary.findings,
+        if report.summary.findings == 1 { "" } else { "s" },
         report
             .security
             .highest_severity
@@ -389,6 +401,10 @@ pub(super) fn print_summary(report: &ConformanceReport, directory: &Path) {
             finding.witness_hex
         );
     }
+}
+
+/// Prints where a check's report is, once it has been written there.
+pub(super) fn print_report_path(directory: &Path) {
     println!("report: {}", directory.join("conformance.md").display());
 }
 

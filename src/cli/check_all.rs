@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::check::{
-    check_one, claim_directory, exit_status, file_name_part, print_summary, CheckArgs, Limits,
+    check_one, claim_directory, exit_status, file_name_part, print_report_path, print_summary,
+    CheckArgs, Limits,
 };
 use super::CliError;
 use crate::adapter::interrupt::{self, EXIT_INTERRUPTED};
@@ -57,10 +58,11 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
          written: &mut Vec<(ConformanceReport, PathBuf)>| {
             let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
             // The summary first, so a disk error loses nothing that was found.
-            print_summary(&report, &directory.join(&sub));
+            print_summary(&report);
             report
                 .write(&directory.join(&sub))
                 .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
+            print_report_path(&directory.join(&sub));
             rows.push(MatrixRow::from_report(&report, &sub));
             failing |= exit_status(&report, args.fail_on) == 1;
             written.push((report, directory.join(&sub)));

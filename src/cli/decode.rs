@@ -1,4 +1,6 @@
-//! `utf8conf decode --decoder NAME (--hex HEX | --file PATH | -)`: one outcome as JSON.
+//! `utf8conf decode --decoder NAME (--hex HEX | --file PATH | -)`: one outcome as JSON;
+//! `--lib PATH --symbol NAME` instead of `--decoder` for a C library (as for `check --lib`,
+//! in a worker process, so a crash is reported rather than taken).
 //!
 //! The outcome is serialised straight to stdout as it is walked (no JSON tree in
 //! memory: a tree for 100 MB of random bytes took over 9 GB), and the input is read up
@@ -10,13 +12,13 @@
 //! stops with a clear error instead of eating all memory.
 
 use std::io::{BufWriter, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::{Serialize, Serializer};
 
 use super::CliError;
-use crate::decoders;
+use crate::decoders::{self, Decoder};
 use crate::engine::check::REFERENCE_NAME;
 use crate::hex::parse_hex;
 use crate::outcome::{ErrorUnit, Outcome, REPLACEMENT};
@@ -30,8 +32,14 @@ pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 #[derive(Debug, Args)]
 pub struct DecodeArgs {
     /// The decoder to run (see `utf8conf decoders`).
-    #[arg(long, default_value = "reference")]
+    #[arg(long, default_value = "reference", conflicts_with = "lib")]
     decoder: String,
+    /// A C library implementing include/utf8conf.h, instead of a built-in decoder.
+    #[arg(long, value_name = "PATH", requires = "symbol")]
+    lib: Option<PathBuf>,
+    /// The exported decode function of --lib.
+    #[arg(long, value_name = "NAME", requires = "lib")]
+    symbol: Option<String>,
     /// The input as hex bytes, e.g. "61 F1 80 80".
     #[arg(long, conflicts_with_all = ["file", "stdin"])]
     hex: Option<String>,
@@ -48,13 +56,8 @@ pub struct DecodeArgs {
 
 /// Runs `utf8conf decode`.
 pub fn run(args: DecodeArgs) -> Result<u8, CliError> {
-    let decoder = decoders::by_name(&args.decoder).ok_or_else(|| {
-        CliError(format!(
-            "unknown decoder '{}' (known: {})",
-            args.decoder,
-            decoders::builtin_names().join(", ")
-        ))
-    })?;
+    let library = args.lib.as_deref().zip(args.symbol.as_deref());
+    let decoder = chosen_decoder(&args.decoder, library)?;
     let input = if let Some(text) = &args.hex {
         parse_hex(text)?
     } else if let Some(path) = &args.file {
@@ -105,6 +108,38 @@ pub fn run(args: DecodeArgs) -> Result<u8, CliError> {
         .and_then(|()| out.flush())
         .map_err(|e| CliError(format!("cannot write to standard output: {e}")))?;
     Ok(0)
+}
+
+/// The decoder a command line names: `library` (`--lib PATH --symbol NAME`, started in
+/// its worker process) when given, else the built-in decoder called `name`.
+pub(super) fn chosen_decoder(
+    name: &str,
+    library: Option<(&Path, &str)>,
+) -> Result<Box<dyn Decoder>, CliError> {
+    if let Some((path, symbol)) = library {
+        return library_decoder(path, symbol);
+    }
+    decoders::by_name(name).ok_or_else(|| {
+        CliError(format!(
+            "unknown decoder '{}' (known: {})",
+            crate::report::sanitize::single_line(name, 100),
+            decoders::builtin_names().join(", ")
+        ))
+    })
+}
+
+#[cfg(unix)]
+fn library_decoder(path: &Path, symbol: &str) -> Result<Box<dyn Decoder>, CliError> {
+    use crate::native::{NativeConfig, NativeDecoder};
+    let config = NativeConfig::new(path.to_path_buf(), symbol.to_string())
+        .map_err(|e| CliError(format!("cannot find the utf8conf executable: {e}")))?;
+    let native = NativeDecoder::start(config).map_err(|e| CliError(e.0))?;
+    Ok(Box::new(native))
+}
+
+#[cfg(not(unix))]
+fn library_decoder(_path: &Path, _symbol: &str) -> Result<Box<dyn Decoder>, CliError> {
+    Err(CliError("--lib is supported on Unix only".into()))
 }
 
 /// Reads all of `source`, failing beyond `limit` bytes.

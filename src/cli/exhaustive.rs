@@ -82,6 +82,7 @@ pub fn run(args: ExhaustiveArgs) -> Result<u8, CliError> {
     };
     if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
         decoders.push(library_decoder(library, symbol, options.threads)?);
+        options.library = Some((library.display().to_string(), symbol.clone()));
     }
     let stop = options.stop.clone();
     // Ctrl-C: finish the blocks under way and write what was found (a second one quits).

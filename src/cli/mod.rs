@@ -11,6 +11,7 @@ mod check_all;
 mod check_encoder;
 mod decode;
 mod decoders;
+mod doc_figures;
 mod exhaustive;
 mod formats;
 mod lib_worker;
@@ -19,6 +20,7 @@ mod prove;
 mod reproduce;
 mod run;
 pub mod seed_corpus;
+mod usage;
 
 use std::process::ExitCode;
 
@@ -68,6 +70,9 @@ enum Command {
     Exhaustive(exhaustive::ExhaustiveArgs),
     /// Write the fuzz targets' seed corpus (corpus/<target>/) from the embedded vectors.
     SeedCorpus(seed_corpus::SeedCorpusArgs),
+    /// Internal: the figures the docs quote, for the docs check (.ci/docs-figures.sh).
+    #[command(hide = true)]
+    DocFigures(doc_figures::DocFiguresArgs),
     /// Internal: serve a C library to `check --lib` (started by the harness itself).
     #[command(hide = true)]
     LibWorker(lib_worker::LibWorkerArgs),
@@ -85,7 +90,10 @@ impl<E: std::fmt::Display> From<E> for CliError {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match usage::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     crate::adapter::interrupt::install();
     let result = match cli.command {
         Some(Command::Decode(args)) => decode::run(args),
@@ -101,6 +109,7 @@ pub fn main() -> ExitCode {
         Some(Command::Exhaustive(args)) => exhaustive::run(args),
         Some(Command::Model(args)) => model::run(args),
         Some(Command::LibWorker(args)) => Ok(lib_worker::run(args)),
+        Some(Command::DocFigures(args)) => doc_figures::run(args),
         // Plain `utf8conf` is `utf8conf run` with defaults (docs/DESIGN.md §3.1).
         None => run::run(run::RunArgs::defaults()),
     };

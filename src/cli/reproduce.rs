@@ -5,11 +5,15 @@
 //! categories and shape), 0 when it is gone (the decoder was fixed, or the report was made
 //! by another version), 2 when the report cannot be read or names an unknown decoder. The
 //! exit code makes it usable as a regression check: `utf8conf reproduce r.json || ...`.
+//!
+//! A report about a C library (`exhaustive --lib`) names the library by its symbol only;
+//! `--lib PATH --symbol NAME` loads it again (the report's own `reproduce` line has them).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
+use super::decode::chosen_decoder;
 use super::CliError;
 use crate::decoders;
 use crate::engine::check::{PairChecker, REFERENCE_NAME};
@@ -23,6 +27,12 @@ use crate::report::sanitize;
 pub struct ReproduceArgs {
     /// A divergence report (`reports/<run>/divergences/<id>.json`).
     report: PathBuf,
+    /// The C library the report is about (`exhaustive --lib` reports).
+    #[arg(long, value_name = "PATH", requires = "symbol")]
+    lib: Option<PathBuf>,
+    /// The exported decode function of --lib; the report's decoder name.
+    #[arg(long, value_name = "NAME", requires = "lib")]
+    symbol: Option<String>,
 }
 
 /// Runs `utf8conf reproduce`.
@@ -68,12 +78,27 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
             sanitize::single_line(reference_name, 100)
         )));
     }
-    let decoder = decoders::by_name(decoder_name).ok_or_else(|| {
-        CliError(format!(
-            "unknown decoder '{}'",
-            sanitize::single_line(decoder_name, 100)
-        ))
-    })?;
+    if let Some(symbol) = args
+        .symbol
+        .as_deref()
+        .filter(|symbol| symbol != decoder_name)
+    {
+        return Err(CliError(format!(
+            "the report is about '{}', not --symbol {}",
+            sanitize::single_line(decoder_name, 100),
+            sanitize::single_line(symbol, 100)
+        )));
+    }
+    let library = args.lib.as_deref().zip(args.symbol.as_deref());
+    let decoder = match chosen_decoder(decoder_name, library) {
+        Err(_) if library.is_none() && decoders::by_name(decoder_name).is_none() => {
+            return Err(CliError(format!(
+                "unknown decoder '{}' (a C library's report needs --lib PATH --symbol {0})",
+                sanitize::single_line(decoder_name, 100)
+            )))
+        }
+        other => other?,
+    };
     let expected = Signature {
         reference: reference_name.clone(),
         decoder: decoder_name.clone(),

@@ -213,6 +213,8 @@ fn print_table(result: &RunResult, summary_written: bool) {
             .collect();
         println!("{}", cells.join("  ").trim_end());
     }
+    // The cells are two counts with no unit of their own: the legend says which.
+    println!("(each cell: inputs compared/divergent, for that decoder and aspect)");
     println!();
     let sources: Vec<String> = summary
         .sources

@@ -49,9 +49,8 @@ use crate::corpus::{Input, Origin};
 use crate::decoders::{Capabilities, DecoderFailure};
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
-use crate::hex;
 use crate::outcome::Outcome;
-use crate::report::shell_quote;
+use crate::report::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
 pub use policy::{policies_matching_error_len, policy_predictions, recognise_policy};
@@ -285,26 +284,10 @@ fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, Stop> 
 }
 
 /// The command that shows a decoder's answer on `witness`: `utf8conf decode` for a
-/// built-in decoder; for an adapter, one protocol frame (4-byte little-endian length, then
-/// the bytes) piped into its command, which prints its hello and its answer.
+/// built-in decoder or a C library; for an adapter, one protocol frame piped into its
+/// command ([`crate::report::reproduction`]).
 pub fn reproduce_command(name: &str, command: Option<&[String]>, witness: &[u8]) -> String {
-    match command {
-        None => format!(
-            "utf8conf decode --decoder {} --hex {}",
-            shell_quote(name),
-            shell_quote(&hex::format_hex(witness))
-        ),
-        Some(argv) => {
-            let frame: String = (witness.len() as u32)
-                .to_le_bytes()
-                .iter()
-                .chain(witness)
-                .map(|b| format!("\\{b:03o}"))
-                .collect();
-            let argv: Vec<String> = argv.iter().map(|a| shell_quote(a)).collect();
-            format!("printf '{frame}' | {}", argv.join(" "))
-        }
-    }
+    reproduction::decode_command(reproduction::Invocation::of(name, command), witness)
 }
 
 fn record(

@@ -235,6 +235,7 @@ impl<'e> Collector<'e> {
                 first_input: found.first_input,
                 conditions: None,
                 finding,
+                library: None,
             },
         );
         self.write(&report_path(&self.run_dir, &report.id), &report);

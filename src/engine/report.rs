@@ -11,7 +11,8 @@ use crate::finding::Finding;
 use crate::hex::format_hex;
 use crate::reference::{Decoded, Reference};
 use crate::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
-use crate::report::{shell_quote, time};
+use crate::report::reproduction::{self, Invocation};
+use crate::report::time;
 
 use super::check::{PairChecker, REFERENCE_NAME};
 use super::explain;
@@ -44,6 +45,9 @@ pub struct ReportContext<'a> {
     /// The finding the report is about, when the caller has diagnosed it; otherwise
     /// [`build_report`] diagnoses the minimised input itself.
     pub finding: Option<Finding>,
+    /// The `--lib` library and symbol when the decoder is a C library (its reproduction
+    /// commands must load it again); `None` for a built-in decoder.
+    pub library: Option<(&'a str, &'a str)>,
 }
 
 /// Builds the report of `signature`, first seen in `input`, minimised to `minimized`: the
@@ -100,10 +104,7 @@ pub fn build_report(
     let id = finding.id.clone();
     let hex = format_hex(bytes);
     let path = context.report_dir.join(format!("{id}.json"));
-    let reproduce = format!(
-        "utf8conf reproduce {}",
-        shell_quote(&path.to_string_lossy())
-    );
+    let reproduce = reproduction::reproduce_command(&path, context.library);
     finding.reproduce = reproduce.clone();
     finding.occurrences = context.occurrences;
     if finding.security.is_none() {
@@ -152,16 +153,16 @@ pub fn build_report(
         first_seen: time::rfc3339(SystemTime::now()),
         first_input_index: context.first_input,
         reproduce,
-        reproduce_decode: [signature.reference.as_str(), signature.decoder.as_str()]
-            .iter()
-            .map(|name| {
-                format!(
-                    "utf8conf decode --decoder {} --hex {}",
-                    shell_quote(name),
-                    shell_quote(&hex)
-                )
-            })
-            .collect(),
+        reproduce_decode: vec![
+            reproduction::decode_command(Invocation::BuiltIn(&signature.reference), bytes),
+            reproduction::decode_command(
+                match context.library {
+                    Some((path, symbol)) => Invocation::Library { path, symbol },
+                    None => Invocation::BuiltIn(&signature.decoder),
+                },
+                bytes,
+            ),
+        ],
         minimization: Minimization {
             input_len: input.len(),
             minimized_len: bytes.len(),

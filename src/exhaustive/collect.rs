@@ -227,6 +227,12 @@ impl<'r> Collector<'r> {
                 first_input: found.first_index,
                 conditions: None,
                 finding: None,
+                library: self
+                    .options
+                    .library
+                    .as_ref()
+                    .filter(|_| decoder.name() == self.options.library_name())
+                    .map(|(path, symbol)| (path.as_str(), symbol.as_str())),
             },
         );
         write_json_atomically(&report_path(&self.run_dir, &report.id), &report)?;

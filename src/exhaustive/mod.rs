@@ -74,6 +74,9 @@ pub struct ExhaustiveOptions {
     pub max_reports: usize,
     /// Raised to stop early (Ctrl-C): blocks already taken are finished.
     pub stop: Arc<AtomicBool>,
+    /// The `--lib` library and symbol, as given on the command line, when a C library
+    /// is among the decoders (its reports' reproduction commands load it again).
+    pub library: Option<(String, String)>,
 }
 
 impl ExhaustiveOptions {
@@ -90,7 +93,15 @@ impl ExhaustiveOptions {
             minimization_calls: run.minimization_calls,
             max_reports: run.max_reports,
             stop: run.stop,
+            library: None,
         }
+    }
+
+    /// The name a `--lib` decoder reports under (its symbol), or `""` without one.
+    pub fn library_name(&self) -> &str {
+        self.library
+            .as_ref()
+            .map_or("", |(_, symbol)| symbol.as_str())
     }
 
     /// The generator name in origins and `sources`: `exhaustive-upto-4`.

@@ -16,6 +16,7 @@
 pub mod divergence;
 pub mod export;
 pub mod junit;
+pub mod reproduction;
 pub mod sanitize;
 pub mod sarif;
 pub mod summary;

@@ -12,4 +12,11 @@ fn utf8_decode_departs_exactly_where_known() {
     report.write(&directory).expect("report written");
     println!("report: {}", directory.join("conformance.md").display());
     known_departures().assert(&report);
+
+    // The report's findings replay in this test, as each finding's `reproduce` line says:
+    // all are still there (a fix would move them to `gone`).
+    let replay = utf8conf::author::reproduce(directory.join("conformance.json"), &Utf8DecodeCrate)
+        .expect("the report just written reads back");
+    assert_eq!(replay.reproduced.len(), report.findings.len(), "{replay:#?}");
+    assert!(replay.gone.is_empty(), "{:#?}", replay.gone);
 }

@@ -46,14 +46,14 @@ pub fn markdown(out: &mut String, findings: &[Finding]) {
     for (index, finding) in findings.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. {}**{}** (`{}`): categories {}; aspects {}; {} inputs.  \n   Witness: `{}`  \n   Reference: {}  \n   Decoder: {}  \n   Reproduce: {}",
+            "{}. {}**{}** (`{}`): categories {}; aspects {}; {}.  \n   Witness: `{}`  \n   Reference: {}  \n   Decoder: {}  \n   Reproduce: {}",
             index + 1,
             security_label(finding),
             finding.title,
             finding.id,
             categories_text(finding),
             aspects_text(finding),
-            finding.occurrences,
+            super::counted(finding.occurrences as usize, "input", "inputs"),
             finding.witness_hex,
             finding.cause.reference_does,
             markdown_code(&finding.decoder_answer.to_string()),

@@ -23,6 +23,8 @@ code { font: 12px ui-monospace, monospace; background: #f6f6f6; padding: 0 2px; 
 #map-wrap { position: relative; display: inline-block; margin-left: 28px; margin-top: 16px; }
 #map-tip { font: 12px ui-monospace, monospace; min-height: 16px; }
 #departures { table-layout: fixed; width: 100%; } #departures code { word-break: break-all; }
+#departures pre.json { font: 11px/1.3 ui-monospace, monospace; margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+details > summary { cursor: pointer; margin: 8px 0; }
 #findings code { word-break: break-all; } .affected { background: #fbe3c8; }
 "#;
 
@@ -50,7 +52,7 @@ pub fn html(report: &ConformanceReport) -> String {
     let _ = writeln!(
         out,
         "<p id=\"verdict\" class=\"verdict-{v}\">Verdict: <strong>{v}</strong>. {}</p>",
-        escape_html(&verdict_sentence(report)),
+        verdict_sentence(report, escape_html),
         v = report.verdict
     );
     let summary = &report.summary;
@@ -72,6 +74,27 @@ pub fn html(report: &ConformanceReport) -> String {
     );
 
     findings::html(&mut out, &report.findings);
+    // The map right after the findings: a reader sees the whole two-byte space before
+    // the detail tables below.
+    let map = &report.first_two_bytes_map;
+    let _ = writeln!(
+        out,
+        "<h2>Two-byte map</h2><p>{}.</p><p class=\"legend\">",
+        escape_html(map.description)
+    );
+    for (code, color) in MAP_COLORS {
+        let code = code.to_string();
+        if let Some(meaning) = map.legend.get(&code) {
+            let _ = write!(
+                out,
+                "<span style=\"background:{color}\"></span>{} ({})",
+                escape_html(meaning),
+                map.counts.get(&code).copied().unwrap_or(0)
+            );
+        }
+    }
+    let _ = writeln!(out, "</p>");
+    out.push_str(&map_canvas("map", &map.rows));
     let _ = writeln!(out, "<h2>Categories</h2>\n<table id=\"categories\"><tr><th>Category</th><th>Status</th><th>Inputs</th><th>Failing aspects (smallest input)</th></tr>");
     for row in &report.categories {
         let detail = if !row.failures.is_empty() {
@@ -90,7 +113,7 @@ pub fn html(report: &ConformanceReport) -> String {
         } else if let Some(example) = &row.policy_example_hex {
             format!("policy shows on <code>{}</code>", escape_html(example))
         } else {
-            String::new()
+            finding_links(&row.findings, &row.affected_by)
         };
         let status = row.status.as_str();
         let _ = writeln!(
@@ -154,11 +177,17 @@ pub fn html(report: &ConformanceReport) -> String {
     if report.departures.is_empty() {
         let _ = writeln!(out, "<p>None.</p>");
     } else {
-        let _ = writeln!(out, "<table id=\"departures\"><tr><th>#</th><th>Severity</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>Inputs</th><th>What differs</th><th>Decoder</th><th>Reference</th></tr>");
+        // Detail behind the findings: collapsed until asked for (or linked to).
+        let _ = writeln!(
+            out,
+            "<details id=\"departures-section\"><summary>{}, one row per aspect and category (click to show)</summary>",
+            super::counted(report.departures.len(), "distinct departure", "distinct departures")
+        );
+        let _ = writeln!(out, "<table id=\"departures\"><colgroup><col style=\"width:3%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:10%\"><col style=\"width:10%\"><col style=\"width:5%\"><col style=\"width:21%\"><col style=\"width:18%\"><col style=\"width:18%\"></colgroup><tr><th>#</th><th>Severity</th><th>Aspect</th><th>Categories</th><th>Smallest input</th><th>Inputs</th><th>What differs</th><th>Decoder</th><th>Reference</th></tr>");
         for (index, departure) in report.departures.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "<tr id=\"departure-{n}\"><td>{n}</td><td class=\"severity-{}\">{}<br><small>{}</small></td><td>{}</td><td>{}</td><td><code>{}</code>{}</td><td>{}</td><td>{}<br><small>{}</small></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                "<tr id=\"departure-{n}\"><td>{n}</td><td class=\"severity-{}\">{}<br><small>{}</small></td><td>{}</td><td>{}</td><td><code>{}</code>{}</td><td>{}</td><td>{}<br><small>{}</small></td><td><pre class=\"json\">{}</pre></td><td><pre class=\"json\">{}</pre></td></tr>",
                 departure.security.severity,
                 departure.security.severity,
                 departure.security.class,
@@ -169,33 +198,19 @@ pub fn html(report: &ConformanceReport) -> String {
                 departure.count,
                 escape_html(&departure.summary),
                 escape_html(&departure.explanation),
-                escape_html(&departure.decoder_answer.to_string()),
-                escape_html(&departure.reference.to_string()),
+                escape_html(&readable_json(&departure.decoder_answer)),
+                escape_html(&readable_json(&departure.reference)),
                 n = index + 1
             );
         }
-        let _ = writeln!(out, "</table>");
+        let _ = writeln!(out, "</table></details>");
+        // A link to a departure (from the categories table) opens the section first.
+        let _ = writeln!(
+            out,
+            "<script>(function () {{ var open = function () {{ if (/^#departure-/.test(location.hash)) {{ document.getElementById(\"departures-section\").open = true; var row = document.getElementById(location.hash.slice(1)); if (row) {{ row.scrollIntoView(); }} }} }}; window.addEventListener(\"hashchange\", open); open(); }})();</script>"
+        );
     }
 
-    let map = &report.first_two_bytes_map;
-    let _ = writeln!(
-        out,
-        "<h2>Two-byte map</h2><p>{}.</p><p class=\"legend\">",
-        escape_html(map.description)
-    );
-    for (code, color) in MAP_COLORS {
-        let code = code.to_string();
-        if let Some(meaning) = map.legend.get(&code) {
-            let _ = write!(
-                out,
-                "<span style=\"background:{color}\"></span>{} ({})",
-                escape_html(meaning),
-                map.counts.get(&code).copied().unwrap_or(0)
-            );
-        }
-    }
-    let _ = writeln!(out, "</p>");
-    out.push_str(&map_canvas("map", &map.rows));
     // Records the page's laid-out width, so a headless browser can check it fits.
     let _ = writeln!(
         out,
@@ -257,6 +272,39 @@ pub fn map_canvas(id: &str, rows: &[String]) -> String {
     )
 }
 
+/// JSON for a table cell: one field per line, a long array wrapped by the cell.
+fn readable_json(value: &serde_json::Value) -> String {
+    let mut text = String::new();
+    match value.as_object() {
+        Some(object) => {
+            for (key, field) in object {
+                let _ = writeln!(text, "{key}: {field}");
+            }
+        }
+        None => text = value.to_string(),
+    }
+    text.trim_end().to_string()
+}
+
+/// Links to the findings a `fail` or `affected` category row is about, when it has no
+/// failing aspect of its own to show.
+fn finding_links(findings: &[String], affected_by: &[String]) -> String {
+    let link = |id: &String| {
+        let id = escape_html(id);
+        format!("<a href=\"#finding-{id}\">{id}</a>")
+    };
+    let mut parts = Vec::new();
+    if !findings.is_empty() {
+        let links: Vec<String> = findings.iter().map(link).collect();
+        parts.push(format!("finding {}", links.join(", ")));
+    }
+    if !affected_by.is_empty() {
+        let links: Vec<String> = affected_by.iter().map(link).collect();
+        parts.push(format!("shows finding {}", links.join(", ")));
+    }
+    parts.join("; ")
+}
+
 fn html_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
     if examples.is_empty() {
         return;
@@ -267,7 +315,7 @@ fn html_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
             |name: &str| scalars_text(example.predictions.get(name).map_or(&[][..], |v| v));
         let _ = writeln!(
             out,
-            "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+            "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td><pre class=\"json\">{}</pre></td><td><pre class=\"json\">{}</pre></td></tr>",
             escape_html(&example.input_hex),
             categories_text(&example.categories),
             scalars_text(&example.decoder_scalars),

@@ -21,7 +21,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
         out,
         "Verdict: **{}**. {}\n",
         report.verdict,
-        markdown_text(&verdict_sentence(report))
+        verdict_sentence(report, markdown_text)
     );
     if report.summary.partial {
         let _ = writeln!(
@@ -82,6 +82,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
                 .join("; ")
         } else if let Some(example) = &row.policy_example_hex {
             format!("policy shows on `{example}`")
+        } else if !row.findings.is_empty() {
+            format!("finding {}", row.findings.join(", "))
+        } else if !row.affected_by.is_empty() {
+            format!("shows finding {}", row.affected_by.join(", "))
         } else {
             String::new()
         };
@@ -154,14 +158,14 @@ pub fn markdown(report: &ConformanceReport) -> String {
     for (index, departure) in report.departures.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{}. {} **{}** on {}: `{}`{} ({} inputs): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
+            "{}. {} **{}** on {}: `{}`{} ({}): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
             index + 1,
             crate::security::render::impact_label(&departure.security),
             departure.aspect,
             categories_text(&departure.categories),
             departure.input_hex,
             if departure.minimised { " (shrunk)" } else { "" },
-            departure.count,
+            super::counted(departure.count as usize, "input", "inputs"),
             departure.summary,
             markdown_code(&departure.decoder_answer.to_string()),
             departure.reference,

@@ -31,7 +31,15 @@ pub(super) fn categories_text(categories: &[crate::taxonomy::Category]) -> Strin
         .join(", ")
 }
 
-pub(super) fn verdict_sentence(report: &ConformanceReport) -> String {
+/// `count` and the noun, singular or plural: "1 finding", "2 findings".
+pub(super) fn counted(count: usize, singular: &str, plural: &str) -> String {
+    format!("{count} {}", if count == 1 { singular } else { plural })
+}
+
+/// The verdict in one sentence. The harness writes it, except the parts that quote the
+/// decoder (its exit note, the reason it stopped), which go through `escape` (Markdown
+/// or HTML), so the sentence's own punctuation is never escaped.
+pub(super) fn verdict_sentence(report: &ConformanceReport, escape: fn(&str) -> String) -> String {
     let lossy = if report.replacement_policy.recognised == "not-observed" {
         "no lossy decode reported"
     } else {
@@ -42,15 +50,28 @@ pub(super) fn verdict_sentence(report: &ConformanceReport) -> String {
     }
     let mut parts = Vec::new();
     if report.summary.findings > 0 {
-        parts.push(format!("{} findings", report.summary.findings));
+        parts.push(counted(report.summary.findings, "finding", "findings"));
     }
     if report.summary.categories_failed > 0 {
         parts.push(format!(
-            "{} categories fail ({} distinct departures)",
-            report.summary.categories_failed, report.summary.departures
+            "{} ({})",
+            counted(
+                report.summary.categories_failed,
+                "category fails",
+                "categories fail"
+            ),
+            counted(
+                report.summary.departures,
+                "distinct departure",
+                "distinct departures"
+            )
         ));
     } else if report.summary.departures > 0 {
-        parts.push(format!("{} distinct departures", report.summary.departures));
+        parts.push(counted(
+            report.summary.departures,
+            "distinct departure",
+            "distinct departures",
+        ));
     }
     let policy = &report.replacement_policy.recognised;
     if policy != "maximal-subpart" && policy != "not-observed" {
@@ -60,15 +81,15 @@ pub(super) fn verdict_sentence(report: &ConformanceReport) -> String {
         parts.push("strips a leading BOM".into());
     }
     if let Some(note) = &report.summary.exit_note {
-        parts.push(note.clone());
+        parts.push(escape(note));
     }
     if let Some(reason) = &report.summary.stopped_by {
-        parts.push(format!("partial: {reason}"));
+        parts.push(format!("partial: {}", escape(reason)));
     }
     if report.summary.flaky_crashes > 0 {
         parts.push(format!(
-            "adapter flaky: {} crashes did not recur on retry",
-            report.summary.flaky_crashes
+            "adapter flaky: {} did not recur on retry",
+            counted(report.summary.flaky_crashes as usize, "crash", "crashes")
         ));
     }
     format!("{}.", parts.join("; "))
