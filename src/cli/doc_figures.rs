@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::CliError;
 use crate::conformance::inputs::check_inputs;
-use crate::decoders::planted::PLANTED;
+use crate::decoders::planted;
 use crate::engine::progress::group_digits;
 use crate::taxonomy::Category;
 
@@ -25,7 +25,7 @@ pub fn figures() -> Result<Vec<(&'static str, String)>, CliError> {
     Ok(vec![
         ("check-inputs", group_digits(inputs.len() as u64)),
         ("categories", Category::ALL.len().to_string()),
-        ("planted-decoders", PLANTED.len().to_string()),
+        ("planted-decoders", planted::catalogue().count().to_string()),
     ])
 }
 
