@@ -46,6 +46,8 @@ pub const CHUNK_FLAG: u32 = 0x8000_0000;
 pub const END_MARK: u32 = 0xFFFF_FFFF;
 /// How often a wait for a line looks at [`interrupt::requested`].
 const INTERRUPT_POLL: Duration = Duration::from_millis(100);
+/// After the adapter exited, how long lines it wrote before exiting may take to arrive.
+const EXITED_GRACE: Duration = Duration::from_millis(50);
 /// How much of the adapter's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4096;
 /// The writer thread coalesces queued frames into writes of about this size.
@@ -105,6 +107,7 @@ impl AdapterProcess {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
         }
+        super::tree::become_subreaper();
         let mut child = command.spawn()?;
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
@@ -173,11 +176,19 @@ impl AdapterProcess {
         }
     }
 
-    /// Waits until `deadline` for the next stdout line (or a stop request).
+    /// Waits until `deadline` for the next stdout line (or a stop request). The adapter's
+    /// exit ends the wait even while a descendant still holds its stdout open: what it
+    /// wrote before exiting is still read, then the wait ends as [`NextLine::Ended`].
     pub fn next_line(&self, deadline: Instant) -> NextLine {
         loop {
             if interrupt::requested() {
                 return NextLine::Interrupted;
+            }
+            if !self.reaped && self.has_exited() {
+                return match self.lines.recv_timeout(EXITED_GRACE) {
+                    Ok(event) => event.into(),
+                    Err(_) => NextLine::Ended,
+                };
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
@@ -225,26 +236,11 @@ impl AdapterProcess {
         }
     }
 
-    /// True when the child has exited, *without reaping it* (waitid with WNOWAIT), so its
-    /// pid stays reserved and the group can still be killed safely.
+    /// True when the child has exited, *without reaping it*, so its pid stays reserved
+    /// and the group can still be killed safely.
     #[cfg(unix)]
     fn has_exited(&self) -> bool {
-        let pid: libc::id_t = self.child.id();
-        // SAFETY: siginfo_t is a plain C struct for which all-zero bytes are a valid value.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: `info` is a live, writable siginfo_t for the duration of the call; the
-        // flags make waitid return at once (WNOHANG) and leave the child waitable (WNOWAIT).
-        let result = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            )
-        };
-        // SAFETY: waitid filled `info` (or left it zeroed); si_pid is valid for SIGCHLD
-        // infos and 0 in a zeroed one, meaning "has not exited".
-        result == 0 && unsafe { info.si_pid() } != 0
+        super::tree::has_exited(self.child.id())
     }
 
     #[cfg(not(unix))]
@@ -308,6 +304,9 @@ impl AdapterProcess {
         }
         #[cfg(unix)]
         {
+            // Descendants that left the group (setsid) are found by parentage, before the
+            // group's end re-parents them.
+            super::tree::kill_descendants(self.child.id());
             if let Ok(process_group) = libc::pid_t::try_from(self.child.id()) {
                 // SAFETY: kill(2) takes plain integers and touches no memory of ours. The
                 // negative pid names the process group the child leads: it was spawned with
@@ -324,6 +323,8 @@ impl AdapterProcess {
         interrupt::unregister_group(self.child.id());
         let _ = self.child.wait();
         self.reaped = true;
+        // What the adapter's descendants left orphaned was re-parented to the harness.
+        super::tree::reap_strays(&interrupt::groups());
     }
 }
 
