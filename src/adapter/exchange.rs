@@ -71,7 +71,8 @@ impl ExternalDecoder {
                         if let Some(mut process) = state.process.take() {
                             process.kill();
                         }
-                        let retried = matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
+                        let retried =
+                            matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
                         let first_failure =
                             retried && retrying.as_ref().is_none_or(|(at, _)| *at != index);
                         if first_failure {

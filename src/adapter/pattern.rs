@@ -139,7 +139,10 @@ mod tests {
         lifetimes.failed(998);
         lifetimes.retried(true);
         let verdict = lifetimes.age_pattern().expect("a pattern");
-        assert!(verdict.starts_with("fails after about 1001 calls"), "{verdict}");
+        assert!(
+            verdict.starts_with("fails after about 1001 calls"),
+            "{verdict}"
+        );
         assert!(verdict.contains("1001, 1001, 998"), "{verdict}");
     }
 
@@ -150,7 +153,11 @@ mod tests {
             lifetimes.failed(calls);
             lifetimes.retried(passed);
         }
-        assert_eq!(lifetimes.age_pattern(), None, "the recurring failure broke the run");
+        assert_eq!(
+            lifetimes.age_pattern(),
+            None,
+            "the recurring failure broke the run"
+        );
         let mut lifetimes = Lifetimes::default();
         for calls in [10, 400, 3000] {
             lifetimes.failed(calls);

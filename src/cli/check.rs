@@ -71,6 +71,10 @@ pub struct CheckArgs {
     /// The exported decode function for --lib.
     #[arg(long, value_name = "NAME", requires = "lib")]
     pub(super) symbol: Option<String>,
+    /// The --lib worker's address-space limit in MiB (RLIMIT_AS); a worker that dies at it
+    /// is reported as a memory death.
+    #[arg(long, value_name = "MIB", default_value_t = 8192, requires = "lib")]
+    pub(super) memory_limit: u64,
     /// The name to report under (default: the name in the adapter's hello, or the symbol).
     #[arg(long, conflicts_with = "all")]
     pub(super) name: Option<String>,
@@ -152,6 +156,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         config.name = args.name.clone();
         config.answer_timeout = limits.answer_timeout;
         config.hello_timeout = limits.hello_timeout;
+        config.memory_limit = memory_limit_arg(args.memory_limit)?;
         let native = NativeDecoder::start(config).map_err(|e| CliError(e.0))?;
         let (created, stamp) = utc_now();
         let (report, stopped) = check_one(Subject::Native(&native), &inputs, &limits, created);
@@ -379,6 +384,9 @@ pub(super) fn print_summary(report: &ConformanceReport, directory: &Path) {
         report.summary.inputs,
         report.summary.duration_seconds
     );
+    if let Some(line) = crate::conformance::render::process_line(&report.summary) {
+        println!("  {line}");
+    }
     for finding in &report.findings {
         let categories: Vec<&str> = finding.categories.iter().map(|c| c.as_str()).collect();
         println!(
@@ -390,6 +398,19 @@ pub(super) fn print_summary(report: &ConformanceReport, directory: &Path) {
         );
     }
     println!("report: {}", directory.join("conformance.md").display());
+}
+
+/// `--memory-limit` in bytes: at least 64 MiB (the worker itself needs some), at most
+/// 1 TiB.
+fn memory_limit_arg(mib: u64) -> Result<u64, CliError> {
+    (64..=1 << 20)
+        .contains(&mib)
+        .then_some(mib << 20)
+        .ok_or_else(|| {
+            CliError(format!(
+                "--memory-limit: {mib} MiB is outside 64..=1048576 MiB"
+            ))
+        })
 }
 
 fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {

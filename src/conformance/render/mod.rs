@@ -65,11 +65,38 @@ pub(super) fn verdict_sentence(report: &ConformanceReport) -> String {
     if let Some(reason) = &report.summary.stopped_by {
         parts.push(format!("partial: {reason}"));
     }
-    if report.summary.flaky_crashes > 0 {
-        parts.push(format!(
-            "adapter flaky: {} crashes did not recur on retry",
-            report.summary.flaky_crashes
-        ));
+    if let Some(line) = process_line(&report.summary) {
+        parts.push(line);
     }
     format!("{}.", parts.join("; "))
+}
+
+/// Restarts, flaky inputs and memory deaths, when there were any: "adapter flaky: 2
+/// crashes and 1 timeout did not recur on retry; 3 restarts; 1 worker died at its memory
+/// limit".
+pub fn process_line(summary: &super::report::Summary) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut flaky = Vec::new();
+    if summary.flaky_crashes > 0 {
+        flaky.push(format!("{} crashes", summary.flaky_crashes));
+    }
+    if summary.flaky_timeouts > 0 {
+        flaky.push(format!("{} timeouts", summary.flaky_timeouts));
+    }
+    if !flaky.is_empty() {
+        parts.push(format!(
+            "adapter flaky: {} did not recur on retry",
+            flaky.join(" and ")
+        ));
+    }
+    if summary.restarts > 0 {
+        parts.push(format!("{} restarts", summary.restarts));
+    }
+    if summary.memory_kills > 0 {
+        parts.push(format!(
+            "{} workers died at their memory limit",
+            summary.memory_kills
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
