@@ -62,8 +62,8 @@ impl NativeDecoder {
                     debug_assert_eq!(at, index);
                     note_flaky(state, inputs[index], &failure);
                     state.lifetimes.retried(true);
-                    if let Some(reason) = state.lifetimes.verdict() {
-                        return Err(Stop::Unusable(reason));
+                    if let Some(stop) = pattern(state) {
+                        return Err(stop);
                     }
                 }
                 match answer {
@@ -110,8 +110,8 @@ impl NativeDecoder {
                 if test {
                     self.probe(state)?;
                 }
-                if let Some(reason) = state.lifetimes.verdict() {
-                    return Err(Stop::Unusable(reason));
+                if let Some(stop) = pattern(state) {
+                    return Err(stop);
                 }
                 continue;
             }
@@ -213,6 +213,21 @@ impl NativeDecoder {
             failure.message
         )))
     }
+}
+
+/// The library is unusable when its failures form a pattern; the memory deaths, if any,
+/// are part of the evidence.
+fn pattern(state: &State) -> Option<Stop> {
+    let reason = state.lifetimes.verdict()?;
+    let statistics = &state.statistics;
+    Some(Stop::Unusable(match &statistics.first_memory_kill {
+        Some(first) => format!(
+            "{reason}; {} of {} workers died at the memory limit (first: {first})",
+            statistics.memory_kills,
+            statistics.restarts + 1
+        ),
+        None => reason,
+    }))
 }
 
 /// Counts a failure that did not recur on retry.
