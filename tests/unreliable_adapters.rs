@@ -168,3 +168,21 @@ fn an_exit_is_seen_though_a_setsid_grandchild_holds_stdout_and_the_grandchild_di
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn an_unterminated_answer_over_the_line_bound_is_protocol_not_timeout() {
+    if !python_available() {
+        return;
+    }
+    // A long answer limit: only the line bound can end the wait early.
+    let adapter = start(
+        vec!["python3".into(), script("endless_line.py")],
+        Duration::from_secs(30),
+    );
+    let started = Instant::now();
+    let batch = adapter.decode_batch(&[b"a"]);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let failure = batch.answers[0].as_ref().expect_err("no answer");
+    assert_eq!(failure.kind.as_str(), "protocol", "{failure:?}");
+    assert!(failure.message.contains("longer than"), "{failure:?}");
+}

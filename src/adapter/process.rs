@@ -379,9 +379,7 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
     loop {
         let (consumed, found_newline) = match reader.fill_buf() {
             Ok([]) => {
-                let event = if too_long {
-                    StdoutEvent::TooLong
-                } else if line.is_empty() {
+                let event = if too_long || line.is_empty() {
                     StdoutEvent::End
                 } else {
                     StdoutEvent::Line(std::mem::take(&mut line))
@@ -398,8 +396,14 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
                 let taken = newline.map_or(buffer.len(), |at| at);
                 if !too_long {
                     if line.len() + taken > MAX_LINE_BYTES {
+                        // Said at once, not at a newline that may never come: an
+                        // unterminated answer over the bound is a `protocol` failure,
+                        // not a wait for the timeout.
                         too_long = true;
                         line = Vec::new();
+                        if lines.send(StdoutEvent::TooLong).is_err() {
+                            return;
+                        }
                     } else {
                         line.extend_from_slice(&buffer[..taken]);
                     }
@@ -417,13 +421,12 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            let event = if too_long {
-                StdoutEvent::TooLong
-            } else {
-                StdoutEvent::Line(std::mem::take(&mut line))
-            };
-            too_long = false;
-            if lines.send(event).is_err() {
+            // A line over the bound was reported when it crossed it.
+            if !std::mem::take(&mut too_long)
+                && lines
+                    .send(StdoutEvent::Line(std::mem::take(&mut line)))
+                    .is_err()
+            {
                 return;
             }
         }
