@@ -294,3 +294,55 @@ fn a_correct_library_at_50_ms_an_answer_is_slow_never_unusable() {
     assert!(report["summary"]["inputs"].as_u64().unwrap() >= 20);
     assert_no_worker_left(&library);
 }
+
+#[test]
+fn an_explicit_out_is_never_overwritten_without_force_nor_claimed_twice() {
+    let dir = scratch("out");
+    let library = build_library(&dir);
+    let out = dir.join("report");
+    let fail = "unreliable_fail_always";
+    let (code, stderr, _) = check(&library, fail, &out, &[]);
+    assert_eq!(code, 2, "{stderr}");
+    let first = std::fs::read_to_string(out.join("conformance.json")).unwrap();
+    // An existing report is refused, and left as it was.
+    let (code, stderr, _) = check(&library, fail, &out, &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("conformance.json")).unwrap(),
+        first
+    );
+    // --force replaces it, and leaves no staging directory or lock beside it.
+    std::fs::write(out.join("stale.txt"), "from before").unwrap();
+    let (code, stderr, _) = check(&library, fail, &out, &["--force"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!out.join("stale.txt").exists(), "replaced, not merged");
+    report(&out);
+    let beside: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(beside.is_empty(), "{beside:?}");
+    // While one check writes a directory, another with the same --out is refused.
+    let busy = dir.join("busy");
+    let running = start_check(
+        &library,
+        "unreliable_hang_always",
+        &busy,
+        &["--timeout", "60"],
+    );
+    std::thread::sleep(Duration::from_millis(1000));
+    let (code, stderr, _) = check(&library, fail, &busy, &["--force"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("being written by another"), "{stderr}");
+    // SAFETY: kill(2) with the pid of our own unreaped child.
+    unsafe {
+        libc::kill(running.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let output = running.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    assert_eq!(report(&busy)["summary"]["partial"], true);
+    assert_no_worker_left(&library);
+}

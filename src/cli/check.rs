@@ -43,7 +43,7 @@ use crate::corpus::Input;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
 use crate::report::export::OutputFormat;
-use crate::report::sanitize;
+use crate::report::{directory, sanitize};
 use crate::security::witness::{assess, probe_inputs};
 use crate::security::Severity;
 
@@ -85,8 +85,13 @@ pub struct CheckArgs {
     #[arg(long, default_value = "adapters/list.json", requires = "all")]
     pub(super) adapters: PathBuf,
     /// Output directory (default: reports/check-<name>-<time> or reports/matrix-<time>).
+    /// For one decoder, a directory that is not empty is refused unless --force.
     #[arg(long)]
     pub(super) out: Option<PathBuf>,
+    /// With --out: replace what the directory holds (the new report is written aside
+    /// and renamed over it at the end).
+    #[arg(long, requires = "out")]
+    pub(super) force: bool,
     /// Seconds to wait for each answer before it counts as a timeout.
     #[arg(long, default_value_t = 5.0)]
     pub(super) timeout: f64,
@@ -149,6 +154,15 @@ pub(super) fn prepare(args: &CheckArgs) -> Result<(Limits, Vec<Input>, Graceful)
 /// Runs `utf8conf check` on one decoder (`--all` is [`super::check_all::run`]).
 pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let (limits, inputs, _graceful) = prepare(&args)?;
+    // Claimed before anything runs: a directory that holds a report, or that another
+    // check is writing, is refused at once.
+    let claim = match &args.out {
+        Some(out) => Some(
+            directory::claim(out, args.force)
+                .map_err(|e| CliError(format!("--out {}: {e}", out.display())))?,
+        ),
+        None => None,
+    };
     #[cfg(unix)]
     if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
         let mut config = NativeConfig::new(library.clone(), symbol.clone())
@@ -161,7 +175,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         let (created, stamp) = utc_now();
         let (report, stopped) = check_one(Subject::Native(&native), &inputs, &limits, created);
         drop(native);
-        return finish_one(&args, &report, stopped, &stamp);
+        return finish_one(&args, claim, &report, stopped, &stamp);
     }
     let command_line = args
         .cmd
@@ -205,31 +219,43 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         report.add_streaming(section);
     }
     drop(external);
-    finish_one(&args, &report, stopped, &stamp)
+    finish_one(&args, claim, &report, stopped, &stamp)
 }
 
 /// Writes one decoder's report (the summary goes to stdout first, so a disk error loses
 /// nothing that was found); the exit code.
 fn finish_one(
     args: &CheckArgs,
+    claim: Option<directory::Claim>,
     report: &ConformanceReport,
     stopped: Option<Stop>,
     stamp: &str,
 ) -> Result<u8, CliError> {
-    let directory = match &args.out {
-        Some(directory) => directory.clone(),
-        None => claim_directory(
-            Path::new("reports"),
-            &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
-        )?,
+    let (directory, shown) = match &claim {
+        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
+        None => {
+            let directory = claim_directory(
+                Path::new("reports"),
+                &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
+            )?;
+            (directory.clone(), directory)
+        }
     };
-    print_summary(report, &directory);
+    print_summary(report, &shown);
     // The error names every file that could not be written; the others are in place.
     report
         .write(&directory)
         .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
     let written = [(report.clone(), directory.clone())];
     super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
+    if let Some(claim) = claim {
+        claim.commit().map_err(|e| {
+            CliError(format!(
+                "cannot move the report to {}: {e}",
+                shown.display()
+            ))
+        })?;
+    }
     match stopped {
         None => Ok(exit_status(report, args.fail_on)),
         Some(stop) => stop_exit(&report.decoder.name, &stop),
