@@ -105,7 +105,7 @@ fn run_stops_at_the_first_failed_report_and_still_prints_what_it_found() {
     assert_table_and_finding(&stdout);
     // The run stopped at once instead of spending its 60 s budget.
     assert!(
-        stdout.contains("stopped by interrupted"),
+        stdout.contains("stopped by disk-error"),
         "did not stop at once:\n{stdout}"
     );
     assert_eq!(stderr.lines().count(), 1, "one error line: {stderr}");

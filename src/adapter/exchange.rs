@@ -263,7 +263,6 @@ impl ExternalDecoder {
                 Err(Stop::OutOfTime)
             }
             NextLine::TimedOut => {
-                state.lifetimes.lose(timeout);
                 failure(
                 FailureKind::Timeout,
                 format!("no answer within {}", seconds(timeout)),

@@ -1,6 +1,6 @@
 //! Failure patterns the failure counts of [`super::breaker`] cannot see: failures that
 //! follow a process's age instead of its inputs, and checks that spend their time
-//! restarting (docs/PROTOCOL.md, "What the harness guarantees").
+//! restarting processes (docs/PROTOCOL.md, "What the harness guarantees").
 //!
 //! Both supervisors, the adapter client and the library worker's ([`crate::native`]),
 //! retry a crash or a timeout once on a fresh process. Each such failure ends one process
@@ -32,7 +32,9 @@ const TIME_RULE_FAILURES: u64 = 10;
 #[derive(Debug)]
 pub struct Lifetimes {
     started: Instant,
-    /// Time spent starting replacement processes and waiting for answers that never came.
+    /// Time spent starting replacement processes. Waits for answers that never came are
+    /// not counted: a decoder that hangs on some inputs costs a timeout for each, and
+    /// those are findings, not restarts.
     lost: Duration,
     /// Lifetimes that ended in a failure, so far.
     failures: u64,
@@ -77,7 +79,7 @@ impl Lifetimes {
         }
     }
 
-    /// Adds time that went to a restart or to waiting for an answer that never came.
+    /// Adds time that went to starting a replacement process.
     pub fn lose(&mut self, time: Duration) {
         self.lost += time;
     }
@@ -112,12 +114,12 @@ impl Lifetimes {
         })
     }
 
-    /// More than half of the time went to failures and restarts.
+    /// More than half of the time went to restarts.
     fn time_pattern(&self) -> Option<String> {
         let elapsed = self.started.elapsed();
         (self.failures >= TIME_RULE_FAILURES && self.lost * 2 > elapsed).then(|| {
             format!(
-                "more than half of the check's time went to failures and restarts ({:.1} s of {:.1} s, {} failed processes)",
+                "more than half of the check's time went to restarting it ({:.1} s of {:.1} s, {} failed processes)",
                 self.lost.as_secs_f64(),
                 elapsed.as_secs_f64(),
                 self.failures

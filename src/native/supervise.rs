@@ -90,9 +90,6 @@ impl NativeDecoder {
                     .first_memory_kill
                     .get_or_insert_with(|| failure.message.clone());
             }
-            if failure.kind == FailureKind::Timeout {
-                state.lifetimes.lose(self.config.answer_timeout);
-            }
             let index = answers.len();
             // A crash or a broken stream in a batch cannot be pinned on an input (answers
             // not yet passed on died with the worker); a timeout can: every answer before
