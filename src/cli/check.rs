@@ -243,12 +243,16 @@ fn finish_one(
     };
     print_summary(report, &shown);
     // The error names every file that could not be written; the others are in place.
-    report
+    let written = report
         .write(&directory)
-        .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
-    let written = [(report.clone(), directory.clone())];
-    super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
+        .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))
+        .and_then(|()| {
+            let written = [(report.clone(), directory.clone())];
+            super::formats::write_check_formats(&args.format, &directory, &written, &[])
+        });
     if let Some(claim) = claim {
+        // What was written is moved to its place even after a write error, and the
+        // error names the files where they were to be.
         claim.commit().map_err(|e| {
             CliError(format!(
                 "cannot move the report to {}: {e}",
@@ -256,6 +260,12 @@ fn finish_one(
             ))
         })?;
     }
+    written.map_err(|CliError(message)| {
+        CliError(message.replace(
+            &directory.display().to_string(),
+            &shown.display().to_string(),
+        ))
+    })?;
     match stopped {
         None => Ok(exit_status(report, args.fail_on)),
         Some(stop) => stop_exit(&report.decoder.name, &stop),
