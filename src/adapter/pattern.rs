@@ -177,7 +177,7 @@ mod tests {
         lifetimes.failed(5);
         lifetimes.retried(false);
         assert_eq!(lifetimes.verdict(), None);
-        for calls in 7..(6 + TIME_RULE_FAILURES) {
+        for calls in 7..(5 + TIME_RULE_FAILURES) {
             lifetimes.failed(calls);
             lifetimes.retried(false);
             assert_eq!(lifetimes.verdict(), None);
