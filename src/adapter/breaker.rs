@@ -86,6 +86,13 @@ impl Breaker {
 
     /// What tripped it, for the "adapter unusable" message.
     pub fn evidence(&self) -> String {
+        if self.timeouts_in_row >= BREAKER_TIMEOUTS {
+            return format!(
+                "{} timeouts in a row, retries included (last: {})",
+                self.timeouts_in_row,
+                self.last_failure.as_deref().unwrap_or("none")
+            );
+        }
         format!(
             "{} failed inputs in a row (last: {})",
             self.failures_in_row,

@@ -10,7 +10,7 @@
 //! A crash, an abort, an `exit`, a hang or a memory exhaustion in the library ends or
 //! stalls the worker, never the harness. [`NativeDecoder`] supervises the worker with the
 //! guarantees of the adapter client (docs/PROTOCOL.md, "What the harness guarantees";
-//! the loop is in [`supervise`]):
+//! the loop is in `supervise.rs`):
 //!
 //! - **A time limit per call.** The worker passes answers on as they are ready, so a
 //!   call that takes longer than the answer timeout is a `timeout` of that very input.

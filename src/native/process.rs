@@ -2,7 +2,7 @@
 //! read the answers against a per-call time limit, say why it died.
 //!
 //! Every wait looks at the stop condition (a signal, the whole check's deadline) at least
-//! every [`STOP_POLL`], so a library that never returns cannot keep the harness from
+//! every 100 ms, so a library that never returns cannot keep the harness from
 //! stopping. The worker is registered with [`interrupt`] for as long as it is not reaped,
 //! so a hard exit kills it too, and killing it kills its process group and every
 //! descendant ([`crate::adapter::tree`]).

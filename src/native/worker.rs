@@ -77,7 +77,7 @@ fn lock(output: &Mutex<Output>) -> MutexGuard<'_, Output> {
 /// the hello) or the harness's stream breaks.
 ///
 /// Answers are written at the end of each batch and, by the watchdog thread, every
-/// [`WATCH_EVERY`] while a batch runs: a slow library keeps showing progress, and when a
+/// 10 ms while a batch runs: a slow library keeps showing progress, and when a
 /// call hangs, every answer before it has reached the harness, which so knows the input.
 pub fn serve(library: &Path, symbol: &str, memory_limit: u64) -> u8 {
     let mut answers = match private_stdout() {
