@@ -108,7 +108,10 @@ impl AdapterProcess {
             command.process_group(0);
         }
         super::tree::become_subreaper();
+        let spawning = super::tree::spawning();
         let mut child = command.spawn()?;
+        interrupt::register_group(child.id());
+        drop(spawning);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
@@ -117,7 +120,6 @@ impl AdapterProcess {
         thread::Builder::new()
             .name("adapter-stdin".into())
             .spawn(move || write_frames(stdin, frame_receiver))?;
-        interrupt::register_group(child.id());
         let (line_sender, lines) = mpsc::sync_channel(LINE_QUEUE);
         thread::Builder::new()
             .name("adapter-stdout".into())
@@ -324,7 +326,7 @@ impl AdapterProcess {
         let _ = self.child.wait();
         self.reaped = true;
         // What the adapter's descendants left orphaned was re-parented to the harness.
-        super::tree::reap_strays(&interrupt::groups());
+        super::tree::reap_strays();
     }
 }
 

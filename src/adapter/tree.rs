@@ -20,6 +20,19 @@
 
 #[cfg(target_os = "linux")]
 use std::sync::Once;
+use std::sync::{Mutex, MutexGuard};
+
+/// Held while a process is started and registered as a live group, and while strays are
+/// reaped: a process between its start and its registration is not a stray.
+static SPAWNING: Mutex<()> = Mutex::new(());
+
+/// Holds off [`reap_strays`] while the caller starts a process and registers its group
+/// ([`super::interrupt::register_group`]).
+pub fn spawning() -> MutexGuard<'static, ()> {
+    SPAWNING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Makes the harness the subreaper of its descendants, once; a no-op where the platform
 /// has no such thing.
@@ -65,10 +78,13 @@ pub fn kill_descendants(pid: u32) {
 }
 
 /// Kills and reaps the harness's children that are strays of a killed tree: not in the
-/// harness's own process group and not leading one of `live_groups`.
-pub fn reap_strays(live_groups: &[u32]) {
+/// harness's own process group and not leading a group still in use (registered with
+/// [`super::interrupt::register_group`]).
+pub fn reap_strays() {
     #[cfg(target_os = "linux")]
     {
+        let _spawning = spawning();
+        let live_groups = super::interrupt::groups();
         let me = std::process::id();
         // SAFETY: getpgrp takes no arguments and cannot fail.
         let own_group = unsafe { libc::getpgrp() };
@@ -93,8 +109,6 @@ pub fn reap_strays(live_groups: &[u32]) {
             }
         }
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = live_groups;
 }
 
 /// True when the child `pid` has exited, *without reaping it* (waitid with WNOWAIT), so its

@@ -108,10 +108,12 @@ impl WorkerProcess {
             .stderr(Stdio::piped())
             .process_group(0);
         tree::become_subreaper();
+        let spawning = tree::spawning();
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start the library worker {}: {e}", worker.display()))?;
         interrupt::register_group(child.id());
+        drop(spawning);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let mut stderr = child.stderr.take().expect("stderr was piped");
@@ -392,7 +394,7 @@ impl WorkerProcess {
         let _ = self.child.kill();
         interrupt::unregister_group(self.child.id());
         self.status = self.child.wait().ok();
-        tree::reap_strays(&interrupt::groups());
+        tree::reap_strays();
     }
 }
 
