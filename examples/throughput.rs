@@ -107,8 +107,15 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("lib-worker") {
         let library = PathBuf::from(&args[3]);
+        // `lib-worker --lib PATH --symbol NAME --memory-limit BYTES`, as the harness says it.
+        let memory_limit = args
+            .get(7)
+            .and_then(|limit| limit.parse().ok())
+            .unwrap_or(utf8conf::native::worker::DEFAULT_ADDRESS_SPACE_LIMIT);
         std::process::exit(i32::from(utf8conf::native::worker::serve(
-            &library, &args[5],
+            &library,
+            &args[5],
+            memory_limit,
         )));
     }
     let mut list = PathBuf::from("adapters/list.json");

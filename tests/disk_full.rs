@@ -99,13 +99,14 @@ fn assert_table_and_finding(stdout: &str) {
 #[test]
 fn run_stops_at_the_first_failed_report_and_still_prints_what_it_found() {
     let out = scratch("run-first");
-    // No write succeeds: the first finding's report is the first write.
-    let (code, stdout, stderr) = utf8conf_on_full_disk(0, &as_refs(&run_cesu8(&out)));
+    // Only the summary stub is written: the first finding's report is the first write
+    // to fail.
+    let (code, stdout, stderr) = utf8conf_on_full_disk(1, &as_refs(&run_cesu8(&out)));
     assert_eq!(code, 2, "stdout: {stdout}\nstderr: {stderr}");
     assert_table_and_finding(&stdout);
     // The run stopped at once instead of spending its 60 s budget.
     assert!(
-        stdout.contains("stopped by interrupted"),
+        stdout.contains("stopped by disk-error"),
         "did not stop at once:\n{stdout}"
     );
     assert_eq!(stderr.lines().count(), 1, "one error line: {stderr}");
@@ -115,24 +116,32 @@ fn run_stops_at_the_first_failed_report_and_still_prints_what_it_found() {
         stderr.contains(divergences) && stderr.contains("divergences") && stderr.contains(".json"),
         "the report path is named: {stderr}"
     );
-    // Nothing half-written is left: no report, no temporary, no summary.
-    assert_eq!(files_under(&out), Vec::<String>::new());
+    // Nothing half-written is left: no report, no temporary; the summary is the stub
+    // that says the run was cut short.
+    let files = files_under(&out);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].ends_with("/summary.json"), "{files:?}");
+    let stub = std::fs::read_to_string(out.join(&files[0])).unwrap();
+    assert!(stub.contains("\"stopped_by\": \"incomplete\""), "{stub}");
     let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
 fn run_whose_summary_cannot_be_written_keeps_the_report_and_prints_the_finding() {
     let out = scratch("run-summary");
-    // The report is written once; its final rewrite (with the count) fills the disk.
-    let (code, stdout, stderr) = utf8conf_on_full_disk(1, &as_refs(&run_cesu8(&out)));
+    // The stub and the report are written once; the report's final rewrite (with the
+    // count) fills the disk.
+    let (code, stdout, stderr) = utf8conf_on_full_disk(2, &as_refs(&run_cesu8(&out)));
     assert_eq!(code, 2, "stdout: {stdout}\nstderr: {stderr}");
     assert_table_and_finding(&stdout);
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(stderr.contains("divergences"), "{stderr}");
-    let files = files_under(&out);
-    assert_eq!(files.len(), 1, "only the first report: {files:?}");
+    let mut files = files_under(&out);
+    files.sort();
+    assert_eq!(files.len(), 2, "the stub and the first report: {files:?}");
     assert!(files[0].contains("divergences"), "{files:?}");
     assert!(!files[0].contains(".tmp-"), "{files:?}");
+    assert!(files[1].ends_with("/summary.json"), "{files:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

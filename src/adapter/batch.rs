@@ -107,12 +107,18 @@ pub struct ProcessStatistics {
     pub restarts: u64,
     /// Crashes that did not happen again when the same input was sent to a fresh process.
     pub flaky_crashes: u64,
-    /// The first flaky crash: input hex and the crash message.
+    /// The first flaky crash or timeout: input hex and the message.
     pub first_flaky_crash: Option<String>,
+    /// Timeouts that did not happen again when the same input was sent to a fresh process.
+    pub flaky_timeouts: u64,
+    /// Processes that died at their memory limit (library workers only).
+    pub memory_kills: u64,
+    /// The first of those deaths, as evidence.
+    pub first_memory_kill: Option<String>,
 }
 
 /// An input for a message: its hex, cut after 16 bytes.
-pub(super) fn shown_input(input: &[u8]) -> String {
+pub fn shown_input(input: &[u8]) -> String {
     const SHOWN: usize = 16;
     if input.len() > SHOWN {
         format!("{}... ({} bytes)", format_hex(&input[..SHOWN]), input.len())

@@ -1,6 +1,7 @@
 //! The circuit breaker of the adapter client (docs/PROTOCOL.md): counts failed inputs in
 //! a row, timeouts in a row, and failures per window, and says when the adapter must be
-//! tested with the probe input (see [`super::ExternalDecoder`]).
+//! tested with the probe input. The adapter client ([`super::ExternalDecoder`]) and the
+//! library worker's supervisor ([`crate::native::NativeDecoder`]) both use it.
 
 use crate::decoders::{DecoderFailure, FailureKind};
 
@@ -14,7 +15,7 @@ pub const BREAKER_WINDOW: u32 = 256;
 
 /// The circuit breaker's counts.
 #[derive(Debug, Default)]
-pub(super) struct Breaker {
+pub struct Breaker {
     failures_in_row: u32,
     timeouts_in_row: u32,
     window_inputs: u32,
@@ -26,7 +27,8 @@ pub(super) struct Breaker {
 }
 
 impl Breaker {
-    pub(super) fn success(&mut self) {
+    /// Counts an input that was answered.
+    pub fn success(&mut self) {
         self.failures_in_row = 0;
         self.timeouts_in_row = 0;
         // A window that fills on a success is acted on at the next failure (none, if the
@@ -34,20 +36,33 @@ impl Breaker {
         self.dominated_window |= self.count_in_window(false);
     }
 
-    /// Counts a failure; true when the adapter must be tested with the probe input.
-    pub(super) fn failure(&mut self, input: &[u8], failure: &DecoderFailure) -> bool {
-        self.failures_in_row += 1;
-        if failure.kind == FailureKind::Timeout {
-            self.timeouts_in_row += 1;
-        } else {
-            self.timeouts_in_row = 0;
-        }
+    /// Counts a timeout that will be retried before it counts as a failure: a decoder that
+    /// hangs on everything then reaches [`BREAKER_TIMEOUTS`] after two inputs, not three
+    /// inputs and their retries. True when the adapter must be tested with the probe input.
+    pub fn timeout_before_retry(&mut self, input: &[u8], failure: &DecoderFailure) -> bool {
+        self.timeouts_in_row += 1;
+        self.note(input, failure);
+        self.timeouts_in_row >= BREAKER_TIMEOUTS
+    }
+
+    fn note(&mut self, input: &[u8], failure: &DecoderFailure) {
         self.last_failure = Some(format!(
             "{} on input {}: {}",
             failure.kind.as_str(),
             super::batch::shown_input(input),
             failure.message
         ));
+    }
+
+    /// Counts a failure; true when the adapter must be tested with the probe input.
+    pub fn failure(&mut self, input: &[u8], failure: &DecoderFailure) -> bool {
+        self.failures_in_row += 1;
+        if failure.kind == FailureKind::Timeout {
+            self.timeouts_in_row += 1;
+        } else {
+            self.timeouts_in_row = 0;
+        }
+        self.note(input, failure);
         let dominated = self.count_in_window(true) || std::mem::take(&mut self.dominated_window);
         self.failures_in_row >= BREAKER_FAILURES
             || self.timeouts_in_row >= BREAKER_TIMEOUTS
@@ -69,7 +84,15 @@ impl Breaker {
         dominated
     }
 
-    pub(super) fn evidence(&self) -> String {
+    /// What tripped it, for the "adapter unusable" message.
+    pub fn evidence(&self) -> String {
+        if self.timeouts_in_row >= BREAKER_TIMEOUTS {
+            return format!(
+                "{} timeouts in a row, retries included (last: {})",
+                self.timeouts_in_row,
+                self.last_failure.as_deref().unwrap_or("none")
+            );
+        }
         format!(
             "{} failed inputs in a row (last: {})",
             self.failures_in_row,
@@ -77,7 +100,8 @@ impl Breaker {
         )
     }
 
-    pub(super) fn reset(&mut self) {
+    /// Starts counting afresh (the probe input passed).
+    pub fn reset(&mut self) {
         *self = Breaker::default();
     }
 }

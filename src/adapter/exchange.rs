@@ -32,7 +32,7 @@ impl ExternalDecoder {
         inputs: &[Request],
         answers: &mut Vec<Result<Answer, DecoderFailure>>,
     ) -> Result<(), Stop> {
-        // The input whose crash is being retried, with that crash.
+        // The input whose crash or timeout is being retried, with that failure.
         let mut retrying: Option<(usize, DecoderFailure)> = None;
         while answers.len() < inputs.len() {
             self.check_limits(state)?;
@@ -53,11 +53,12 @@ impl ExternalDecoder {
                 let index = first + offset;
                 match self.read_answer(state, input.chunk_count())? {
                     Ok(outcome) => {
-                        if let Some((_, crash)) = retrying.take() {
-                            state.statistics.flaky_crashes += 1;
-                            state.statistics.first_flaky_crash.get_or_insert_with(|| {
-                                format!("input {}: {}", shown_input(&input.bytes()), crash.message)
-                            });
+                        if let Some((_, failure)) = retrying.take() {
+                            note_flaky(&mut state.statistics, &input.bytes(), &failure);
+                            state.lifetimes.retried(true);
+                            if let Some(reason) = state.lifetimes.verdict() {
+                                return Err(Stop::Unusable(reason));
+                            }
                         }
                         note_capabilities(&mut state.capabilities, &outcome.outcome);
                         state.statistics.answers += 1;
@@ -70,13 +71,26 @@ impl ExternalDecoder {
                         if let Some(mut process) = state.process.take() {
                             process.kill();
                         }
-                        let first_crash = failure.kind == FailureKind::Crash
-                            && retrying.as_ref().is_none_or(|(at, _)| *at != index);
-                        if first_crash {
+                        let retried =
+                            matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
+                        let first_failure =
+                            retried && retrying.as_ref().is_none_or(|(at, _)| *at != index);
+                        if first_failure {
+                            state.lifetimes.failed(state.frames_to_process);
+                            let test_adapter = failure.kind == FailureKind::Timeout
+                                && state.breaker.timeout_before_retry(&input.bytes(), &failure);
                             retrying = Some((index, failure));
+                            if test_adapter {
+                                self.probe(state)?;
+                            }
+                            if let Some(reason) = state.lifetimes.verdict() {
+                                return Err(Stop::Unusable(reason));
+                            }
                             break;
                         }
-                        retrying = None;
+                        if retrying.take().is_some() {
+                            state.lifetimes.retried(false);
+                        }
                         state.statistics.failures += 1;
                         self.failed.fetch_add(1, Ordering::Relaxed);
                         let test_adapter = state.breaker.failure(&input.bytes(), &failure);
@@ -122,7 +136,10 @@ impl ExternalDecoder {
         let mut failed_restarts = 0;
         while state.process.is_none() {
             self.check_limits(state)?;
-            match start_process(&self.config) {
+            let started = Instant::now();
+            let result = start_process(&self.config);
+            state.lifetimes.lose(started.elapsed());
+            match result {
                 Ok((process, _)) => {
                     state.process = Some(process);
                     state.frames_to_process = 0;
@@ -245,10 +262,11 @@ impl ExternalDecoder {
             NextLine::TimedOut if whole_check.is_some_and(|limit| Instant::now() >= limit) => {
                 Err(Stop::OutOfTime)
             }
-            NextLine::TimedOut => failure(
+            NextLine::TimedOut => {
+                failure(
                 FailureKind::Timeout,
                 format!("no answer within {}", seconds(timeout)),
-            ),
+            )},
             NextLine::Interrupted => Err(Stop::Interrupted),
         }
     }
@@ -263,6 +281,18 @@ fn out_of_step(line: &NextLine, when: &str) -> Stop {
     Stop::Unusable(format!(
         "out of step: it wrote an answer line nobody asked for, {when}: {shown}; its answers can no longer be matched to inputs"
     ))
+}
+
+/// Counts a failure that did not recur on retry.
+fn note_flaky(statistics: &mut super::ProcessStatistics, input: &[u8], failure: &DecoderFailure) {
+    if failure.kind == FailureKind::Timeout {
+        statistics.flaky_timeouts += 1;
+    } else {
+        statistics.flaky_crashes += 1;
+    }
+    statistics
+        .first_flaky_crash
+        .get_or_insert_with(|| format!("input {}: {}", shown_input(input), failure.message));
 }
 
 fn note_capabilities(capabilities: &mut Capabilities, outcome: &Outcome) {

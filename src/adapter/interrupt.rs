@@ -66,6 +66,11 @@ pub fn unregister_group(process_group: u32) {
     lock(&GROUPS).retain(|&group| group != process_group);
 }
 
+/// The process groups noted as live (their leaders' pids).
+pub fn groups() -> Vec<u32> {
+    lock(&GROUPS).clone()
+}
+
 fn on_signal() {
     let listeners = lock(&LISTENERS).clone();
     if !listeners.is_empty() && !REQUESTED.swap(true, Ordering::SeqCst) {
@@ -84,6 +89,8 @@ fn on_signal() {
 fn kill_groups() {
     #[cfg(unix)]
     for &group in lock(&GROUPS).iter() {
+        // First what left the group (setsid), while its parentage still leads there.
+        super::tree::kill_descendants(group);
         if let Ok(group) = libc::pid_t::try_from(group) {
             // SAFETY: kill(2) takes plain integers and touches no memory of ours. Each
             // registered group's leader is an adapter child that has not been reaped (it is

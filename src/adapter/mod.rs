@@ -22,16 +22,20 @@
 //! without one: that input gets the [`DecoderFailure`], the adapter is killed and started
 //! again, and the rest of the batch is sent to the new process.
 //!
-//! A hostile or broken adapter must never hang, mislead or exhaust the harness (issue 10),
-//! so on top of that:
+//! A hostile or broken adapter must never hang, mislead or exhaust the harness, so on top
+//! of that:
 //!
 //! - **Pairing.** An answer is only taken when one was asked for: a line waiting before a
 //!   batch is sent, or left over after its last answer, or after the end of input, means
 //!   the adapter is out of step, and the adapter is declared unusable (its answers can no
 //!   longer be matched to inputs). In protocol 2, every answer's `seq` must be the index
 //!   of the frame it answers.
-//! - **Retry.** A crash is retried once on a fresh process: if the retry answers, the
-//!   crash did not depend on the input, and it is counted as *flaky*, not as a finding.
+//! - **Retry.** A crash or a timeout is retried once on a fresh process: if the retry
+//!   answers, the failure did not depend on the input, and it is counted as *flaky*, not
+//!   as a finding.
+//! - **Patterns.** Failures that pass on retry and follow the process's age, and checks
+//!   that spend most of their time restarting, make the adapter unusable
+//!   ([`pattern`]).
 //! - **Circuit breaker.** After [`BREAKER_FAILURES`] failed inputs in a row (or
 //!   [`BREAKER_TIMEOUTS`] timeouts in a row), or when failures are at least 75 % of a
 //!   window of [`BREAKER_WINDOW`] inputs, a fresh process is asked to decode the ASCII
@@ -40,7 +44,7 @@
 //!   inputs and are findings.
 //! - **Bounds.** A deadline for the whole check ([`ExternalDecoder::set_deadline`]), a
 //!   stop on SIGINT/SIGTERM ([`interrupt`]), bounded answer lines and a bounded queue
-//!   ([`process`]).
+//!   ([`process`]), and the whole process tree killed with the adapter ([`tree`]).
 //!
 //! Failing to *start* is different: a program that is missing, not executable, exits
 //! before its hello, or does not say a valid hello within the start-up time limit is an
@@ -51,15 +55,17 @@
 
 pub mod answer;
 mod batch;
-mod breaker;
+pub mod breaker;
 pub mod command;
 mod config;
 mod exchange;
 pub mod interrupt;
 pub mod list;
+pub mod pattern;
 pub mod process;
 pub mod selftest;
 mod start;
+pub mod tree;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -73,7 +79,7 @@ use process::AdapterProcess;
 use start::start_process;
 
 use batch::Request;
-pub use batch::{BatchAnswers, ProcessStatistics, Stop, StreamedOutcome};
+pub use batch::{shown_input, BatchAnswers, ProcessStatistics, Stop, StreamedOutcome};
 pub use config::{
     AdapterConfig, AdapterError, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT, MAX_TIME_LIMIT,
 };
@@ -94,6 +100,7 @@ struct State {
     capabilities: Capabilities,
     statistics: ProcessStatistics,
     breaker: Breaker,
+    lifetimes: pattern::Lifetimes,
     deadline: Option<Instant>,
 }
 
@@ -134,6 +141,7 @@ impl ExternalDecoder {
                 capabilities: Capabilities::default(),
                 statistics: ProcessStatistics::default(),
                 breaker: Breaker::default(),
+                lifetimes: pattern::Lifetimes::default(),
                 deadline: None,
             }),
             config,

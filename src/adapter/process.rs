@@ -46,6 +46,8 @@ pub const CHUNK_FLAG: u32 = 0x8000_0000;
 pub const END_MARK: u32 = 0xFFFF_FFFF;
 /// How often a wait for a line looks at [`interrupt::requested`].
 const INTERRUPT_POLL: Duration = Duration::from_millis(100);
+/// After the adapter exited, how long lines it wrote before exiting may take to arrive.
+const EXITED_GRACE: Duration = Duration::from_millis(50);
 /// How much of the adapter's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4096;
 /// The writer thread coalesces queued frames into writes of about this size.
@@ -105,7 +107,11 @@ impl AdapterProcess {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
         }
+        super::tree::become_subreaper();
+        let spawning = super::tree::spawning();
         let mut child = command.spawn()?;
+        interrupt::register_group(child.id());
+        drop(spawning);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
@@ -114,7 +120,6 @@ impl AdapterProcess {
         thread::Builder::new()
             .name("adapter-stdin".into())
             .spawn(move || write_frames(stdin, frame_receiver))?;
-        interrupt::register_group(child.id());
         let (line_sender, lines) = mpsc::sync_channel(LINE_QUEUE);
         thread::Builder::new()
             .name("adapter-stdout".into())
@@ -173,11 +178,19 @@ impl AdapterProcess {
         }
     }
 
-    /// Waits until `deadline` for the next stdout line (or a stop request).
+    /// Waits until `deadline` for the next stdout line (or a stop request). The adapter's
+    /// exit ends the wait even while a descendant still holds its stdout open: what it
+    /// wrote before exiting is still read, then the wait ends as [`NextLine::Ended`].
     pub fn next_line(&self, deadline: Instant) -> NextLine {
         loop {
             if interrupt::requested() {
                 return NextLine::Interrupted;
+            }
+            if !self.reaped && self.has_exited() {
+                return match self.lines.recv_timeout(EXITED_GRACE) {
+                    Ok(event) => event.into(),
+                    Err(_) => NextLine::Ended,
+                };
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
@@ -225,26 +238,11 @@ impl AdapterProcess {
         }
     }
 
-    /// True when the child has exited, *without reaping it* (waitid with WNOWAIT), so its
-    /// pid stays reserved and the group can still be killed safely.
+    /// True when the child has exited, *without reaping it*, so its pid stays reserved
+    /// and the group can still be killed safely.
     #[cfg(unix)]
     fn has_exited(&self) -> bool {
-        let pid: libc::id_t = self.child.id();
-        // SAFETY: siginfo_t is a plain C struct for which all-zero bytes are a valid value.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: `info` is a live, writable siginfo_t for the duration of the call; the
-        // flags make waitid return at once (WNOHANG) and leave the child waitable (WNOWAIT).
-        let result = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            )
-        };
-        // SAFETY: waitid filled `info` (or left it zeroed); si_pid is valid for SIGCHLD
-        // infos and 0 in a zeroed one, meaning "has not exited".
-        result == 0 && unsafe { info.si_pid() } != 0
+        super::tree::has_exited(self.child.id())
     }
 
     #[cfg(not(unix))]
@@ -308,6 +306,9 @@ impl AdapterProcess {
         }
         #[cfg(unix)]
         {
+            // Descendants that left the group (setsid) are found by parentage, before the
+            // group's end re-parents them.
+            super::tree::kill_descendants(self.child.id());
             if let Ok(process_group) = libc::pid_t::try_from(self.child.id()) {
                 // SAFETY: kill(2) takes plain integers and touches no memory of ours. The
                 // negative pid names the process group the child leads: it was spawned with
@@ -324,6 +325,8 @@ impl AdapterProcess {
         interrupt::unregister_group(self.child.id());
         let _ = self.child.wait();
         self.reaped = true;
+        // What the adapter's descendants left orphaned was re-parented to the harness.
+        super::tree::reap_strays();
     }
 }
 
@@ -378,9 +381,7 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
     loop {
         let (consumed, found_newline) = match reader.fill_buf() {
             Ok([]) => {
-                let event = if too_long {
-                    StdoutEvent::TooLong
-                } else if line.is_empty() {
+                let event = if too_long || line.is_empty() {
                     StdoutEvent::End
                 } else {
                     StdoutEvent::Line(std::mem::take(&mut line))
@@ -397,8 +398,14 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
                 let taken = newline.map_or(buffer.len(), |at| at);
                 if !too_long {
                     if line.len() + taken > MAX_LINE_BYTES {
+                        // Said at once, not at a newline that may never come: an
+                        // unterminated answer over the bound is a `protocol` failure,
+                        // not a wait for the timeout.
                         too_long = true;
                         line = Vec::new();
+                        if lines.send(StdoutEvent::TooLong).is_err() {
+                            return;
+                        }
                     } else {
                         line.extend_from_slice(&buffer[..taken]);
                     }
@@ -416,13 +423,12 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            let event = if too_long {
-                StdoutEvent::TooLong
-            } else {
-                StdoutEvent::Line(std::mem::take(&mut line))
-            };
-            too_long = false;
-            if lines.send(event).is_err() {
+            // A line over the bound was reported when it crossed it.
+            if !std::mem::take(&mut too_long)
+                && lines
+                    .send(StdoutEvent::Line(std::mem::take(&mut line)))
+                    .is_err()
+            {
                 return;
             }
         }

@@ -43,7 +43,7 @@ use crate::corpus::Input;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
 use crate::report::export::OutputFormat;
-use crate::report::sanitize;
+use crate::report::{directory, sanitize};
 use crate::security::witness::{assess, probe_inputs};
 use crate::security::Severity;
 
@@ -74,6 +74,10 @@ pub struct CheckArgs {
     /// The exported decode function for --lib.
     #[arg(long, value_name = "NAME", requires = "lib")]
     pub(super) symbol: Option<String>,
+    /// The --lib worker's address-space limit in MiB (RLIMIT_AS); a worker that dies at it
+    /// is reported as a memory death.
+    #[arg(long, value_name = "MIB", default_value_t = 8192, requires = "lib")]
+    pub(super) memory_limit: u64,
     /// The name to report under (default: the name in the adapter's hello, or the symbol).
     #[arg(long, conflicts_with = "all")]
     pub(super) name: Option<String>,
@@ -84,8 +88,13 @@ pub struct CheckArgs {
     #[arg(long, default_value = "adapters/list.json", requires = "all")]
     pub(super) adapters: PathBuf,
     /// Output directory (default: reports/check-<name>-<time> or reports/matrix-<time>).
+    /// For one decoder, a directory that is not empty is refused unless --force.
     #[arg(long)]
     pub(super) out: Option<PathBuf>,
+    /// With --out: replace what the directory holds (the new report is written aside
+    /// and renamed over it at the end).
+    #[arg(long, requires = "out")]
+    pub(super) force: bool,
     /// Seconds to wait for each answer before it counts as a timeout.
     #[arg(long, default_value_t = 5.0)]
     pub(super) timeout: f64,
@@ -148,6 +157,15 @@ pub(super) fn prepare(args: &CheckArgs) -> Result<(Limits, Vec<Input>, Graceful)
 /// Runs `utf8conf check` on one decoder (`--all` is [`super::check_all::run`]).
 pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let (limits, inputs, _graceful) = prepare(&args)?;
+    // Claimed before anything runs: a directory that holds a report, or that another
+    // check is writing, is refused at once.
+    let claim = match &args.out {
+        Some(out) => Some(
+            directory::claim(out, args.force)
+                .map_err(|e| CliError(format!("--out {}: {e}", out.display())))?,
+        ),
+        None => None,
+    };
     #[cfg(unix)]
     if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
         let mut config = NativeConfig::new(library.clone(), symbol.clone())
@@ -155,11 +173,12 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         config.name = args.name.clone();
         config.answer_timeout = limits.answer_timeout;
         config.hello_timeout = limits.hello_timeout;
+        config.memory_limit = memory_limit_arg(args.memory_limit)?;
         let native = NativeDecoder::start(config).map_err(|e| CliError(e.0))?;
         let (created, stamp) = utc_now();
         let (report, stopped) = check_one(Subject::Native(&native), &inputs, &limits, created);
         drop(native);
-        return finish_one(&args, &report, stopped, &stamp);
+        return finish_one(&args, claim, &report, stopped, &stamp);
     }
     let Some(command_line) = args.cmd.as_deref() else {
         return Err(CliError(NO_DECODER.into()));
@@ -202,32 +221,54 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         report.add_streaming(section);
     }
     drop(external);
-    finish_one(&args, &report, stopped, &stamp)
+    finish_one(&args, claim, &report, stopped, &stamp)
 }
 
 /// Writes one decoder's report (the summary goes to stdout first, so a disk error loses
 /// nothing that was found); the exit code.
 fn finish_one(
     args: &CheckArgs,
+    claim: Option<directory::Claim>,
     report: &ConformanceReport,
     stopped: Option<Stop>,
     stamp: &str,
 ) -> Result<u8, CliError> {
-    let directory = match &args.out {
-        Some(directory) => directory.clone(),
-        None => claim_directory(
-            Path::new("reports"),
-            &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
-        )?,
+    let (directory, shown) = match &claim {
+        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
+        None => {
+            let directory = claim_directory(
+                Path::new("reports"),
+                &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
+            )?;
+            (directory.clone(), directory)
+        }
     };
     print_summary(report);
     // The error names every file that could not be written; the others are in place.
-    report
+    let written = report
         .write(&directory)
-        .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
-    print_report_path(&directory);
-    let written = [(report.clone(), directory.clone())];
-    super::formats::write_check_formats(&args.format, &directory, &written, &[])?;
+        .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))
+        .and_then(|()| {
+            let written = [(report.clone(), directory.clone())];
+            super::formats::write_check_formats(&args.format, &directory, &written, &[])
+        });
+    if let Some(claim) = claim {
+        // What was written is moved to its place even after a write error, and the
+        // error names the files where they were to be.
+        claim.commit().map_err(|e| {
+            CliError(format!(
+                "cannot move the report to {}: {e}",
+                shown.display()
+            ))
+        })?;
+    }
+    written.map_err(|CliError(message)| {
+        CliError(message.replace(
+            &directory.display().to_string(),
+            &shown.display().to_string(),
+        ))
+    })?;
+    print_report_path(&shown);
     match stopped {
         None => Ok(exit_status(report, args.fail_on)),
         Some(stop) => stop_exit(&report.decoder.name, &stop),
@@ -391,6 +432,9 @@ pub(super) fn print_summary(report: &ConformanceReport) {
         report.summary.inputs,
         report.summary.duration_seconds
     );
+    if let Some(line) = crate::conformance::render::process_line(&report.summary) {
+        println!("  {line}");
+    }
     for finding in &report.findings {
         let categories: Vec<&str> = finding.categories.iter().map(|c| c.as_str()).collect();
         println!(
@@ -406,6 +450,19 @@ pub(super) fn print_summary(report: &ConformanceReport) {
 /// Prints where a check's report is, once it has been written there.
 pub(super) fn print_report_path(directory: &Path) {
     println!("report: {}", directory.join("conformance.md").display());
+}
+
+/// `--memory-limit` in bytes: at least 64 MiB (the worker itself needs some), at most
+/// 1 TiB.
+fn memory_limit_arg(mib: u64) -> Result<u64, CliError> {
+    (64..=1 << 20)
+        .contains(&mib)
+        .then_some(mib << 20)
+        .ok_or_else(|| {
+            CliError(format!(
+                "--memory-limit: {mib} MiB is outside 64..=1048576 MiB"
+            ))
+        })
 }
 
 fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {

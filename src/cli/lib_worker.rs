@@ -15,12 +15,16 @@ pub struct LibWorkerArgs {
     /// The exported decode function (`utf8conf_decode_fn`).
     #[arg(long)]
     symbol: String,
+    /// The worker's address-space limit in bytes (RLIMIT_AS; the default is the harness's,
+    /// 8 GiB).
+    #[arg(long, default_value_t = 8 << 30)]
+    memory_limit: u64,
 }
 
 /// Serves batches until the harness closes standard input; returns the exit code.
 #[cfg(unix)]
 pub fn run(args: LibWorkerArgs) -> u8 {
-    crate::native::worker::serve(&args.lib, &args.symbol)
+    crate::native::worker::serve(&args.lib, &args.symbol, args.memory_limit)
 }
 
 /// Without dlopen there is no worker.

@@ -27,7 +27,9 @@ impl ConformanceReport {
             && !policy_departs
             && !bom.observed
             && run.exit_note.is_none()
-            && run.flaky_crashes == 0;
+            && run.flaky_crashes == 0
+            && run.flaky_timeouts == 0
+            && run.memory_kills == 0;
         let summary = summary_section(run, &categories, departures.len());
         // Findings most severe first (stable: equal severities keep the diagnosis order).
         let mut findings = run.findings.clone();

@@ -152,8 +152,14 @@ pub struct CheckRun {
     pub stopped: Option<Stop>,
     /// Crashes that did not recur when the input was retried (the adapter is flaky).
     pub flaky_crashes: u64,
-    /// The first flaky crash, as evidence.
+    /// The first flaky crash or timeout, as evidence.
     pub first_flaky_crash: Option<String>,
+    /// Timeouts that did not recur when the input was retried.
+    pub flaky_timeouts: u64,
+    /// Worker deaths at the memory limit (`check --lib`).
+    pub memory_kills: u64,
+    /// The first of them, as evidence.
+    pub first_memory_kill: Option<String>,
 }
 
 /// Evidence about the decoder's U+FFFD policy.
@@ -197,9 +203,7 @@ pub fn run_check(
     let deadline = options
         .max_time
         .and_then(|limit| started.checked_add(limit));
-    if let Subject::External(external) = subject {
-        external.set_deadline(deadline);
-    }
+    subject.set_deadline(deadline);
     let mut run = CheckRun {
         decoder_name: subject.name().to_string(),
         decoder_version: subject.version(),
@@ -219,6 +223,9 @@ pub fn run_check(
         stopped: None,
         flaky_crashes: 0,
         first_flaky_crash: None,
+        flaky_timeouts: 0,
+        memory_kills: 0,
+        first_memory_kill: None,
     };
     let mut log = DepartureLog::default();
     let mut done = 0;
@@ -251,16 +258,19 @@ pub fn run_check(
     }
     run.reported_fields = subject.capabilities().names();
     run.capabilities = subject.capabilities();
-    if let Subject::External(external) = subject {
-        let statistics = external.statistics();
+    if let Some(statistics) = subject.statistics() {
         run.restarts = statistics.restarts;
         run.flaky_crashes = statistics.flaky_crashes;
         run.first_flaky_crash = statistics.first_flaky_crash;
+        run.flaky_timeouts = statistics.flaky_timeouts;
+        run.memory_kills = statistics.memory_kills;
+        run.first_memory_kill = statistics.first_memory_kill;
+    }
+    if let Subject::External(external) = subject {
         run.exit_note = external.finish();
     }
     #[cfg(unix)]
     if let Subject::Native(native) = subject {
-        run.restarts = native.restarts();
         run.exit_note = native.finish();
     }
     run.duration_seconds = started.elapsed().as_secs_f64();

@@ -102,9 +102,18 @@ pub struct Summary {
     /// Crashes that did not recur when the same input was retried on a fresh process.
     #[serde(skip_serializing_if = "is_zero")]
     pub flaky_crashes: u64,
-    /// The first of them, as evidence.
+    /// The first flaky crash or timeout, as evidence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_flaky_crash: Option<String>,
+    /// Timeouts that did not recur when the same input was retried on a fresh process.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub flaky_timeouts: u64,
+    /// Library workers that died at their memory limit (`check --lib`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub memory_kills: u64,
+    /// The first of those deaths, as evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_memory_kill: Option<String>,
 }
 
 fn is_zero(count: &u64) -> bool {

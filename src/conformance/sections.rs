@@ -267,6 +267,9 @@ pub(super) fn summary_section(
         stopped_by: run.stopped.as_ref().map(ToString::to_string),
         flaky_crashes: run.flaky_crashes,
         first_flaky_crash: run.first_flaky_crash.clone(),
+        flaky_timeouts: run.flaky_timeouts,
+        memory_kills: run.memory_kills,
+        first_memory_kill: run.first_memory_kill.clone(),
     }
 }
 

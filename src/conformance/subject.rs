@@ -2,7 +2,7 @@
 //! the grading core, [`crate::diagnosis::decode_contained`]), an external adapter fed in
 //! pipelined batches, or a C library in its worker process.
 
-use crate::adapter::{interrupt, BatchAnswers, ExternalDecoder, Stop};
+use crate::adapter::{interrupt, BatchAnswers, ExternalDecoder, ProcessStatistics, Stop};
 use crate::decoders::{Capabilities, Decoder};
 
 /// A decoder being checked.
@@ -43,6 +43,27 @@ impl Subject<'_> {
         }
     }
 
+    /// What happened to the decoder's processes (restarts, flaky inputs, memory deaths),
+    /// for a decoder outside this process.
+    pub fn statistics(&self) -> Option<ProcessStatistics> {
+        match self {
+            Subject::InProcess(_) => None,
+            Subject::External(external) => Some(external.statistics()),
+            #[cfg(unix)]
+            Subject::Native(native) => Some(native.statistics()),
+        }
+    }
+
+    /// Sets the deadline of the whole check, for a decoder outside this process.
+    pub fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        match self {
+            Subject::InProcess(_) => {}
+            Subject::External(external) => external.set_deadline(deadline),
+            #[cfg(unix)]
+            Subject::Native(native) => native.set_deadline(deadline),
+        }
+    }
+
     fn decoder(&self) -> &dyn Decoder {
         match *self {
             Subject::InProcess(decoder) => decoder,
@@ -59,16 +80,7 @@ impl Subject<'_> {
         match *self {
             Subject::External(external) => external.decode_batch(inputs),
             #[cfg(unix)]
-            Subject::Native(native) => match native.decode_batch(inputs) {
-                Ok(answers) => BatchAnswers {
-                    answers,
-                    stopped: None,
-                },
-                Err(error) => BatchAnswers {
-                    answers: Vec::new(),
-                    stopped: Some(Stop::Unusable(error.0)),
-                },
-            },
+            Subject::Native(native) => native.decode_batch(inputs),
             Subject::InProcess(_) if interrupt::requested() => BatchAnswers {
                 answers: Vec::new(),
                 stopped: Some(Stop::Interrupted),

@@ -242,6 +242,15 @@ impl<'e> Collector<'e> {
         report
     }
 
+    /// Writes `summary.json` as a stub before the run starts: `stopped_by` is
+    /// `incomplete` and every count is zero, so a run killed before its end (SIGKILL, a
+    /// crash of the machine) still leaves a summary that says it was cut short. The
+    /// summary written at the end replaces it atomically.
+    pub(super) fn write_stub(&mut self, started_at: SystemTime, threads: usize) {
+        let stub = self.summary(started_at, 0.0, threads, "incomplete");
+        self.write(&self.run_dir.join("summary.json"), &stub);
+    }
+
     /// Rewrites every report with its final count and writes `summary.json` (unless a
     /// write already failed); the result, and the first write error if any.
     pub(super) fn finish(
@@ -256,13 +265,31 @@ impl<'e> Collector<'e> {
             self.write(&report_path(&self.run_dir, &report.id), report);
         }
         self.reports = reports;
+        let summary = self.summary(started_at, duration_seconds, threads, stopped_by);
+        self.write(&self.run_dir.join("summary.json"), &summary);
+        let result = RunResult {
+            run_dir: self.run_dir,
+            summary,
+            reports: self.reports,
+        };
+        (result, self.write_error)
+    }
+
+    /// The run's summary as it stands.
+    fn summary(
+        &self,
+        started_at: SystemTime,
+        duration_seconds: f64,
+        threads: usize,
+        stopped_by: &str,
+    ) -> Summary {
         let comparisons = DecoderCounts::of_each(&self.engine.decoders, &self.counters);
         let exit_code = summary::exit_code(self.divergent_inputs);
         let (budget_kind, budget_amount) = match self.options.budget {
             Budget::Time(limit) => ("time", limit.as_secs_f64()),
             Budget::Inputs(count) => ("inputs", count as f64),
         };
-        let summary = Summary {
+        Summary {
             schema: SUMMARY_SCHEMA.to_string(),
             run_id: self.run_id.clone(),
             tool: Tool {
@@ -291,13 +318,6 @@ impl<'e> Collector<'e> {
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
             unreported_signatures: self.over_limit.len() as u64,
             exit_code,
-        };
-        self.write(&self.run_dir.join("summary.json"), &summary);
-        let result = RunResult {
-            run_dir: self.run_dir,
-            summary,
-            reports: self.reports,
-        };
-        (result, self.write_error)
+        }
     }
 }

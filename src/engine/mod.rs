@@ -211,6 +211,7 @@ impl Engine {
         };
         let mut collector = Collector::new(self, options, &run_id, &run_dir);
         let threads = options.threads.max(1);
+        collector.write_stub(started_at, threads);
         let (sender, receiver) = mpsc::channel::<BatchResult>();
         std::thread::scope(|scope| {
             for _ in 0..threads {
@@ -257,7 +258,10 @@ impl Engine {
         let feed = feed
             .into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let stopped_by = if feed.exhausted {
+        let stopped_by = if collector.write_error.is_some() {
+            // Stopped by the disk, not by a signal (which also sets the stop flag).
+            "disk-error"
+        } else if feed.exhausted {
             "corpus-exhausted"
         } else if options.stop.load(Ordering::Relaxed) {
             "interrupted"

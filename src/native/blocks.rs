@@ -102,7 +102,10 @@ impl BlockPrefetch {
             let (bytes, count) = block_inputs(len, 0);
             let inputs: Vec<&[u8]> = (0..count).map(|i| &bytes[i * len..(i + 1) * len]).collect();
             for batch in inputs.chunks(BATCH_INPUTS) {
-                native.decode_batch(batch)?;
+                native
+                    .decode_batch(batch)
+                    .complete()
+                    .map_err(|stop| AdapterError(stop.to_string()))?;
             }
         }
         Ok(BlockPrefetch {

@@ -7,16 +7,32 @@
 //! batches over a pipe ([`wire`]) and reads the answers back. A batch costs one write
 //! and a few reads, so millions of short inputs per second go through.
 //!
-//! A crash, an abort, an `exit` or a hang in the library ends or stalls the worker, never
-//! the harness. The worker writes a batch's answers only after the whole batch, so when a
-//! batch fails the harness cannot tell which input did it: it starts a new worker and
-//! sends the rest of that batch one input at a time. The input the worker dies (or stalls)
-//! on gets the `crash` (or `timeout`) [`DecoderFailure`], a new worker is started, and the
-//! next batch goes at full size again. A hang thus costs two answer timeouts, a crash one
-//! restart plus one round trip per remaining input of its batch.
+//! A crash, an abort, an `exit`, a hang or a memory exhaustion in the library ends or
+//! stalls the worker, never the harness. [`NativeDecoder`] supervises the worker with the
+//! guarantees of the adapter client (docs/PROTOCOL.md, "What the harness guarantees";
+//! the loop is in `supervise.rs`):
+//!
+//! - **A time limit per call.** The worker passes answers on as they are ready, so a
+//!   call that takes longer than the answer timeout is a `timeout` of that very input.
+//! - **Stops.** Every wait looks at SIGINT/SIGTERM and at the whole check's deadline
+//!   ([`NativeDecoder::set_deadline`]) at least every 100 ms, also while a call is in
+//!   flight, and the worker is killed then.
+//! - **Retry.** A crash or timeout is retried once on a fresh worker; when the retry
+//!   answers, it is counted as flaky, not as a finding. A crash in the middle of a batch
+//!   cannot be pinned on an input (answers not yet passed on are lost with the worker), so
+//!   the rest of that batch goes one input at a time.
+//! - **The circuit breaker and patterns** of the adapter client
+//!   ([`crate::adapter::breaker`], [`crate::adapter::pattern`]): failures in a row test
+//!   the worker with the probe input; failures that follow the worker's age, or a check
+//!   that spends its time restarting, make the library unusable.
+//! - **No worker outlives the harness.** The worker is killed with its whole tree when
+//!   it fails or the harness stops, and ends itself when the harness is gone (it watches
+//!   its parent); its address space is limited (`RLIMIT_AS`), and a death at that limit
+//!   is named as such.
 
 pub mod blocks;
 pub mod process;
+mod supervise;
 pub mod wire;
 pub mod worker;
 
@@ -24,13 +40,14 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::adapter::{AdapterError, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT};
+use crate::adapter::breaker::Breaker;
+use crate::adapter::pattern::Lifetimes;
+use crate::adapter::{
+    AdapterError, BatchAnswers, ProcessStatistics, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
+};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
 use crate::outcome::Outcome;
 use process::WorkerProcess;
-
-/// Restarts that fail one after the other before the run is abandoned.
-const MAX_CONSECUTIVE_FAILED_RESTARTS: usize = 3;
 
 /// How to run a C decoder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,14 +61,16 @@ pub struct NativeConfig {
     pub symbol: String,
     /// The name to report under; the symbol's when `None`.
     pub name: Option<String>,
-    /// Time limit for one batch (and, after a failure, for each single input).
+    /// Time limit for one call of the library's function.
     pub answer_timeout: Duration,
     /// Time limit for loading the library, at start and at every restart.
     pub hello_timeout: Duration,
+    /// The worker's address-space limit in bytes (`RLIMIT_AS`).
+    pub memory_limit: u64,
 }
 
 impl NativeConfig {
-    /// A configuration with the default time limits, served by the running executable.
+    /// A configuration with the default limits, served by the running executable.
     pub fn new(library: PathBuf, symbol: String) -> std::io::Result<NativeConfig> {
         Ok(NativeConfig {
             worker: std::env::current_exe()?,
@@ -60,6 +79,7 @@ impl NativeConfig {
             name: None,
             answer_timeout: DEFAULT_ANSWER_TIMEOUT,
             hello_timeout: DEFAULT_HELLO_TIMEOUT,
+            memory_limit: worker::DEFAULT_ADDRESS_SPACE_LIMIT,
         })
     }
 }
@@ -67,8 +87,13 @@ impl NativeConfig {
 struct State {
     worker: Option<WorkerProcess>,
     capabilities: Capabilities,
-    restarts: u64,
     request: Vec<u8>,
+    /// Calls the current worker answered.
+    calls: u64,
+    statistics: ProcessStatistics,
+    breaker: Breaker,
+    lifetimes: Lifetimes,
+    deadline: Option<Instant>,
 }
 
 /// A C decoder driven through its worker process.
@@ -98,8 +123,12 @@ impl NativeDecoder {
             state: Mutex::new(State {
                 worker: Some(worker),
                 capabilities: Capabilities::default(),
-                restarts: 0,
                 request: Vec::new(),
+                calls: 0,
+                statistics: ProcessStatistics::default(),
+                breaker: Breaker::default(),
+                lifetimes: Lifetimes::default(),
+                deadline: None,
             }),
             config,
         })
@@ -117,72 +146,34 @@ impl NativeDecoder {
 
     /// Worker restarts after a crash or timeout so far.
     pub fn restarts(&self) -> u64 {
-        self.lock().restarts
+        self.lock().statistics.restarts
     }
 
-    /// Decodes many inputs in one batch. One result per input, in order; a crash,
-    /// timeout or unusable answer is that input's [`DecoderFailure`]. Fails only when
-    /// the worker cannot be restarted.
-    pub fn decode_batch(
-        &self,
-        inputs: &[&[u8]],
-    ) -> Result<Vec<Result<Outcome, DecoderFailure>>, AdapterError> {
+    /// Calls, answers, failures, restarts, flaky inputs and memory deaths so far.
+    pub fn statistics(&self) -> ProcessStatistics {
+        self.lock().statistics.clone()
+    }
+
+    /// Sets the time after which batches stop with
+    /// [`Stop::OutOfTime`](crate::adapter::Stop::OutOfTime), looked at while a call is
+    /// in flight too.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        self.lock().deadline = deadline;
+    }
+
+    /// Decodes many inputs in batches. One result per input, in order, for a prefix of
+    /// the inputs: a crash, timeout or unusable answer is that input's
+    /// [`DecoderFailure`]; the batch stops early when the library is unusable, on a
+    /// signal, or at the deadline.
+    pub fn decode_batch(&self, inputs: &[&[u8]]) -> BatchAnswers {
         let mut state = self.lock();
         let state = &mut *state;
-        let timeout = self.config.answer_timeout;
-        let mut results = Vec::with_capacity(inputs.len());
-        // Full batch first; after a failure, the rest one input at a time.
-        let mut one_at_a_time = false;
-        while results.len() < inputs.len() {
-            let worker = match &mut state.worker {
-                Some(worker) => worker,
-                None => {
-                    let worker = self.restart()?;
-                    state.restarts += 1;
-                    state.worker.insert(worker)
-                }
-            };
-            let pending = &inputs[results.len()..];
-            let pending = if one_at_a_time {
-                &pending[..1]
-            } else {
-                pending
-            };
-            let deadline = Instant::now() + timeout;
-            match worker.run_batch(pending, &self.name, &mut state.request, deadline, timeout) {
-                Ok(answers) => results.extend(answers),
-                Err(interrupted) => {
-                    let answered = interrupted.answers.len();
-                    results.extend(interrupted.answers);
-                    if let Some(mut worker) = state.worker.take() {
-                        worker.kill();
-                    }
-                    if one_at_a_time && answered == 0 {
-                        results.push(Err(interrupted.failure));
-                    }
-                    one_at_a_time = true;
-                }
-            }
-        }
-        for outcome in results.iter().flatten() {
+        let mut answers = Vec::with_capacity(inputs.len());
+        let stopped = self.supervise(state, inputs, &mut answers).err();
+        for outcome in answers.iter().flatten() {
             note_capabilities(&mut state.capabilities, outcome);
         }
-        Ok(results)
-    }
-
-    /// Starts a new worker, retrying a few times.
-    fn restart(&self) -> Result<WorkerProcess, AdapterError> {
-        let mut last = None;
-        for _ in 0..MAX_CONSECUTIVE_FAILED_RESTARTS {
-            match start_worker(&self.config) {
-                Ok((worker, _)) => return Ok(worker),
-                Err(error) => last = Some(error),
-            }
-        }
-        Err(AdapterError(format!(
-            "the library worker could not be restarted ({MAX_CONSECUTIVE_FAILED_RESTARTS} attempts): {}",
-            last.map(|e| e.0).unwrap_or_default()
-        )))
+        BatchAnswers { answers, stopped }
     }
 
     /// Ends the worker (closes its input, expects exit 0). Returns a note when it did
@@ -230,21 +221,21 @@ impl Decoder for NativeDecoder {
         Ok(())
     }
 
-    /// The batched [`NativeDecoder::decode_batch`]; when the worker cannot be restarted,
-    /// every input fails with that reason as a `crash`.
+    /// The batched [`NativeDecoder::decode_batch`]; every input it did not answer (the
+    /// library is unusable, a signal, the deadline) fails as a `crash` naming why.
     fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
-        match NativeDecoder::decode_batch(self, inputs) {
-            Ok(results) => results,
-            Err(AdapterError(message)) => inputs
-                .iter()
-                .map(|_| {
-                    Err(DecoderFailure {
-                        kind: FailureKind::Crash,
-                        message: message.clone(),
-                    })
-                })
-                .collect(),
+        let batch = NativeDecoder::decode_batch(self, inputs);
+        let mut results = batch.answers;
+        let why = batch
+            .stopped
+            .map_or_else(|| "no answer".to_string(), |stop| stop.to_string());
+        while results.len() < inputs.len() {
+            results.push(Err(DecoderFailure {
+                kind: FailureKind::Crash,
+                message: why.clone(),
+            }));
         }
+        results
     }
 }
 
@@ -253,6 +244,7 @@ fn start_worker(config: &NativeConfig) -> Result<(WorkerProcess, String), Adapte
         &config.worker,
         &config.library,
         &config.symbol,
+        config.memory_limit,
         config.hello_timeout,
     )
     .map_err(|reason| AdapterError(format!("--lib {}: {reason}", config.library.display())))

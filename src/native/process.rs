@@ -1,5 +1,11 @@
 //! One running library worker, harness side: start it, read its hello, send a batch and
-//! read the answers against a deadline, say why it died.
+//! read the answers against a per-call time limit, say why it died.
+//!
+//! Every wait looks at the stop condition (a signal, the whole check's deadline) at least
+//! every 100 ms, so a library that never returns cannot keep the harness from
+//! stopping. The worker is registered with [`interrupt`] for as long as it is not reaped,
+//! so a hard exit kills it too, and killing it kills its process group and every
+//! descendant ([`crate::adapter::tree`]).
 
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
@@ -11,6 +17,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::wire::{self, Record};
+use super::worker::MEMORY_MARK;
+use crate::adapter::{interrupt, tree, Stop};
 use crate::decoders::{DecoderFailure, FailureKind};
 use crate::outcome::Outcome;
 
@@ -18,6 +26,19 @@ use crate::outcome::Outcome;
 const STDERR_TAIL_BYTES: usize = 2048;
 /// Bytes read from the worker's answers per `read` call.
 const READ_CHUNK: usize = 1 << 16;
+/// How often a wait looks at the stop condition.
+const STOP_POLL: Duration = Duration::from_millis(100);
+/// What allocators print when an allocation fails (Rust's `handle_alloc_error`, glibc's
+/// and C++'s messages), besides the worker's own [`MEMORY_MARK`].
+const OUT_OF_MEMORY_SIGNS: [&str; 4] = [
+    MEMORY_MARK,
+    "memory allocation of",
+    "Cannot allocate memory",
+    "std::bad_alloc",
+];
+
+/// The stop condition a wait looks at: `Some` when the harness must stop.
+pub type StopCheck<'a> = &'a dyn Fn() -> Option<Stop>;
 
 /// A started worker.
 pub struct WorkerProcess {
@@ -26,6 +47,8 @@ pub struct WorkerProcess {
     stdout: ChildStdout,
     buffer: Vec<u8>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
+    /// The exit status, once reaped.
+    status: Option<std::process::ExitStatus>,
 }
 
 /// How a batch ended when not every input got an answer.
@@ -33,7 +56,23 @@ pub struct Interrupted {
     /// The answers received before it stopped, in input order.
     pub answers: Vec<Result<Outcome, DecoderFailure>>,
     /// Why the rest is missing.
+    pub ending: Ending,
+}
+
+/// Why a batch has no answer for its next input.
+pub enum Ending {
+    /// The worker failed on it (or, in a batch, somewhere after the answers received).
+    Failed(Death),
+    /// The harness must stop.
+    Stopped(Stop),
+}
+
+/// A worker's failure on an input.
+pub struct Death {
+    /// The `crash`, `timeout` or `protocol` failure.
     pub failure: DecoderFailure,
+    /// True when the worker died at its memory limit.
+    pub memory: bool,
 }
 
 /// What the worker has sent so far.
@@ -41,15 +80,18 @@ enum Progress {
     Data,
     Ended,
     TimedOut,
+    Stopped(Stop),
 }
 
 impl WorkerProcess {
-    /// Starts `worker lib-worker --lib LIBRARY --symbol SYMBOL` in its own process group
-    /// and waits for its hello; returns the library's version. Every failure is one line.
+    /// Starts `worker lib-worker --lib LIBRARY --symbol SYMBOL --memory-limit BYTES` in its
+    /// own process group and waits for its hello; returns the library's version. Every
+    /// failure is one line.
     pub fn start(
         worker: &Path,
         library: &Path,
         symbol: &str,
+        memory_limit: u64,
         hello_timeout: Duration,
     ) -> Result<(WorkerProcess, String), String> {
         let mut command = Command::new(worker);
@@ -59,13 +101,19 @@ impl WorkerProcess {
             .arg(library)
             .arg("--symbol")
             .arg(symbol)
+            .arg("--memory-limit")
+            .arg(memory_limit.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        tree::become_subreaper();
+        let spawning = tree::spawning();
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start the library worker {}: {e}", worker.display()))?;
+        interrupt::register_group(child.id());
+        drop(spawning);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let mut stderr = child.stderr.take().expect("stderr was piped");
@@ -89,6 +137,7 @@ impl WorkerProcess {
             stdout,
             buffer: Vec::new(),
             stderr_tail,
+            status: None,
         };
         let deadline = Instant::now() + hello_timeout;
         loop {
@@ -101,10 +150,15 @@ impl WorkerProcess {
                 process.kill();
                 return Err(reason);
             }
-            match process.read_more(deadline) {
+            let interrupted = || interrupt::requested().then_some(Stop::Interrupted);
+            match process.read_more(deadline, &interrupted) {
                 Progress::Data => {}
+                Progress::Stopped(_) => {
+                    process.kill();
+                    return Err("interrupted while loading the library".into());
+                }
                 Progress::Ended => {
-                    let death = process.death();
+                    let (death, _) = process.death();
                     return Err(format!("the library worker {death} before its hello"));
                 }
                 Progress::TimedOut => {
@@ -118,14 +172,16 @@ impl WorkerProcess {
         }
     }
 
-    /// Sends `inputs` as one batch and reads one answer per input until `deadline`.
+    /// Sends `inputs` as one batch and reads one answer per input, each within `timeout`
+    /// of the previous one (the worker passes on answers as they are ready, so this is a
+    /// time limit per call), until `stop` says to stop.
     pub fn run_batch(
         &mut self,
         inputs: &[&[u8]],
         name: &str,
         request: &mut Vec<u8>,
-        deadline: Instant,
         timeout: Duration,
+        stop: StopCheck<'_>,
     ) -> Result<Vec<Result<Outcome, DecoderFailure>>, Interrupted> {
         request.clear();
         wire::encode_batch(inputs, request);
@@ -136,10 +192,12 @@ impl WorkerProcess {
             .map(|stdin| stdin.write_all(request).and_then(|()| stdin.flush()));
         let mut ended = !matches!(sent, Some(Ok(())));
         let mut parsed = 0;
+        let mut deadline = Instant::now() + timeout;
         while answers.len() < inputs.len() {
             match wire::parse_record(&self.buffer[parsed..], name) {
                 Ok(Some((record, used))) => {
                     parsed += used;
+                    deadline = Instant::now() + timeout;
                     answers.push(match record {
                         Record::Answer(outcome) => Ok(outcome),
                         Record::Unusable(reason) => Err(DecoderFailure {
@@ -151,13 +209,11 @@ impl WorkerProcess {
                 }
                 Ok(None) => {}
                 Err(reason) => {
-                    return Err(Interrupted {
-                        answers,
-                        failure: DecoderFailure {
-                            kind: FailureKind::Protocol,
-                            message: format!("the library worker's stream broke: {reason}"),
-                        },
-                    })
+                    let failure = DecoderFailure {
+                        kind: FailureKind::Protocol,
+                        message: format!("the library worker's stream broke: {reason}"),
+                    };
+                    return Err(failed(answers, failure, false));
                 }
             }
             self.buffer.drain(..parsed);
@@ -165,7 +221,7 @@ impl WorkerProcess {
             let read = if ended {
                 Progress::Ended
             } else {
-                self.read_more(deadline)
+                self.read_more(deadline, stop)
             };
             match read {
                 Progress::Data => {}
@@ -175,18 +231,25 @@ impl WorkerProcess {
                     if self.drain_rest() {
                         continue;
                     }
+                    let (death, memory) = self.death();
                     let failure = DecoderFailure {
                         kind: FailureKind::Crash,
-                        message: format!("the library worker {}", self.death()),
+                        message: format!("the library worker {death}"),
                     };
-                    return Err(Interrupted { answers, failure });
+                    return Err(failed(answers, failure, memory));
                 }
                 Progress::TimedOut => {
                     let failure = DecoderFailure {
                         kind: FailureKind::Timeout,
                         message: format!("no answer within {} s", timeout.as_secs_f64()),
                     };
-                    return Err(Interrupted { answers, failure });
+                    return Err(failed(answers, failure, false));
+                }
+                Progress::Stopped(why) => {
+                    return Err(Interrupted {
+                        answers,
+                        ending: Ending::Stopped(why),
+                    })
                 }
             }
         }
@@ -194,20 +257,34 @@ impl WorkerProcess {
         Ok(answers)
     }
 
-    /// Reads what the worker has written, waiting until `deadline`.
-    fn read_more(&mut self, deadline: Instant) -> Progress {
-        let wait = deadline.saturating_duration_since(Instant::now());
+    /// Reads what the worker has written, waiting until `deadline` or until `stop` says
+    /// to stop (looked at every [`STOP_POLL`]).
+    fn read_more(&mut self, deadline: Instant, stop: StopCheck<'_>) -> Progress {
         let mut poll = libc::pollfd {
             fd: self.stdout.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        let millis = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
-        // SAFETY: poll reads and writes the one pollfd we own for the duration of the call.
-        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
-        if ready == 0 {
-            return Progress::TimedOut;
-        }
+        let ready = loop {
+            if let Some(why) = stop() {
+                return Progress::Stopped(why);
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            if wait.is_zero() {
+                return Progress::TimedOut;
+            }
+            let slice = wait.min(STOP_POLL);
+            // Rounded up, so that a wait never ends early and spins.
+            let millis =
+                libc::c_int::try_from(slice.as_micros().div_ceil(1000)).unwrap_or(libc::c_int::MAX);
+            poll.revents = 0;
+            // SAFETY: poll reads and writes the one pollfd we own for the duration of the
+            // call.
+            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            if ready != 0 {
+                break ready;
+            }
+        };
         if ready < 0 {
             return if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
                 Progress::Data
@@ -234,17 +311,18 @@ impl WorkerProcess {
     }
 
     /// How the worker ended ("was killed by signal 11 (SIGSEGV)", "exited with status
-    /// 3"), with the end of its stderr; reaps it.
-    pub fn death(&mut self) -> String {
+    /// 3"), with the end of its stderr, and whether it died at its memory limit; kills
+    /// what is left of its tree and reaps it.
+    pub fn death(&mut self) -> (String, bool) {
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_secs(1);
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-                _ => break None,
-            }
-        };
+        while !tree::has_exited(self.child.id()) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(2));
+        }
+        let exited = tree::has_exited(self.child.id());
+        // Exited or not, nothing of its tree may stay; `kill` reaps it.
+        self.kill();
+        let status = if exited { self.status } else { None };
         let how = match status {
             Some(status) => match (status.signal(), status.code()) {
                 (Some(signal), _) => {
@@ -253,10 +331,7 @@ impl WorkerProcess {
                 (None, Some(code)) => format!("exited with status {code}"),
                 (None, None) => format!("ended ({status})"),
             },
-            None => {
-                self.kill();
-                "closed its output".to_string()
-            }
+            None => "closed its output".to_string(),
         };
         // Give the stderr thread a moment to collect what a dying process wrote last.
         thread::sleep(Duration::from_millis(10));
@@ -266,10 +341,16 @@ impl WorkerProcess {
             .map(|t| String::from_utf8_lossy(&t).into_owned())
             .unwrap_or_default();
         let tail = tail.split_whitespace().collect::<Vec<_>>().join(" ");
-        if tail.is_empty() {
-            how
+        let memory = OUT_OF_MEMORY_SIGNS.iter().any(|sign| tail.contains(sign));
+        let how = if memory {
+            format!("{how} at its memory limit (RLIMIT_AS)")
         } else {
-            format!("{how}; stderr: {tail}")
+            how
+        };
+        if tail.is_empty() {
+            (how, memory)
+        } else {
+            (format!("{how}; stderr: {tail}"), memory)
         }
     }
 
@@ -278,35 +359,60 @@ impl WorkerProcess {
     pub fn finish(mut self, grace: Duration) -> Option<String> {
         self.stdin = None;
         let deadline = Instant::now() + grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) if status.success() => return None,
-                Ok(Some(status)) => return Some(format!("the library worker ended with {status}")),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-                _ => {
-                    self.kill();
-                    return Some(format!(
-                        "the library worker did not exit within {} s of the end of its input",
-                        grace.as_secs_f64()
-                    ));
-                }
-            }
+        while !tree::has_exited(self.child.id()) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(2));
+        }
+        let exited = tree::has_exited(self.child.id());
+        self.kill();
+        match self.status {
+            Some(status) if exited && status.success() => None,
+            Some(status) if exited => Some(format!("the library worker ended with {status}")),
+            _ => Some(format!(
+                "the library worker did not exit within {} s of the end of its input",
+                grace.as_secs_f64()
+            )),
         }
     }
 
-    /// Kills the worker's process group and reaps the worker.
+    /// Kills the worker's descendants and process group, and reaps the worker (its exit
+    /// status is kept). Nothing is killed once it is reaped: its pid may be reused.
     pub fn kill(&mut self) {
         self.stdin = None;
+        if self.status.is_some() {
+            return;
+        }
+        tree::kill_descendants(self.child.id());
         if let Ok(group) = libc::pid_t::try_from(self.child.id()) {
             // SAFETY: kill(2) takes plain integers. The negative pid names the group the
             // worker leads (spawned with process_group(0)); the worker is not reaped yet
-            // (we hold the Child), so the id cannot have been reused.
+            // (`status` is None and only this function reaps), so the id cannot have been
+            // reused.
             unsafe {
                 libc::kill(-group, libc::SIGKILL);
             }
         }
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        interrupt::unregister_group(self.child.id());
+        self.status = self.child.wait().ok();
+        tree::reap_strays();
+    }
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A batch's end by a failure, with the answers before it.
+fn failed(
+    answers: Vec<Result<Outcome, DecoderFailure>>,
+    failure: DecoderFailure,
+    memory: bool,
+) -> Interrupted {
+    Interrupted {
+        answers,
+        ending: Ending::Failed(Death { failure, memory }),
     }
 }
 

@@ -10,7 +10,8 @@
 //!   `i64 valid_up_to`, `i32 error_len`, `i64 scalars_len` and `scalars_len` times
 //!   `u32 scalar` (the C answer as the header defines it, -1 meaning "not reported"); or
 //!   tag `1`, `u32 n` and `n` bytes of UTF-8: the shim's answer was unusable, and why.
-//!   The worker writes a batch's answers at once, after the whole batch.
+//!   The worker writes a batch's answers at its end and, while it runs, whatever answers
+//!   are ready every few milliseconds (see [`super::worker::serve`]).
 
 use std::io::{self, Read};
 

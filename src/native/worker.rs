@@ -14,12 +14,25 @@ use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::os::fd::FromRawFd;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use super::wire::{self, RawAnswer};
 
-/// The worker's address-space limit: a library that tries to allocate without bound
-/// fails its allocation (a finding) instead of taking the machine's memory.
-const ADDRESS_SPACE_LIMIT: u64 = 8 << 30;
+/// The worker's default address-space limit: a library that tries to allocate without
+/// bound fails its allocation (a finding) instead of taking the machine's memory.
+pub const DEFAULT_ADDRESS_SPACE_LIMIT: u64 = 8 << 30;
+/// How often the watchdog thread flushes answers and looks at its parent.
+const WATCH_EVERY: Duration = Duration::from_millis(10);
+/// Written to stderr by the fatal-signal handler when the worker dies with its address
+/// space near its limit; the harness looks for it to name a memory death as such.
+pub const MEMORY_MARK: &str = "utf8conf lib-worker: address space at its limit";
+
+/// The address-space limit and the page size, for the fatal-signal handler (which may
+/// only read plain memory).
+static LIMIT_BYTES: AtomicU64 = AtomicU64::new(u64::MAX);
+static PAGE_BYTES: AtomicU64 = AtomicU64::new(4096);
 
 /// `struct utf8conf_answer` of `include/utf8conf.h`.
 #[repr(C)]
@@ -35,10 +48,38 @@ type DecodeFn = unsafe extern "C" fn(*const u8, usize, *mut u32, *mut CAnswer) -
 /// `utf8conf_version_fn` of `include/utf8conf.h`.
 type VersionFn = unsafe extern "C" fn() -> *const c_char;
 
-/// Runs the worker for `symbol` in `library` until the harness closes standard input.
-/// Returns the process exit code: 0 at a clean end, 2 when the library or symbol cannot
-/// be loaded (after saying why in the hello) or the harness's stream breaks.
-pub fn serve(library: &Path, symbol: &str) -> u8 {
+/// Answers computed but not yet written, and the channel they go to.
+struct Output {
+    pending: Vec<u8>,
+    answers: File,
+}
+
+impl Output {
+    fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        self.answers.write_all(&self.pending)?;
+        self.pending.clear();
+        self.answers.flush()
+    }
+}
+
+fn lock(output: &Mutex<Output>) -> MutexGuard<'_, Output> {
+    output
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs the worker for `symbol` in `library` until the harness closes standard input,
+/// with an address space of at most `memory_limit` bytes. Returns the process exit code:
+/// 0 at a clean end, 2 when the library or symbol cannot be loaded (after saying why in
+/// the hello) or the harness's stream breaks.
+///
+/// Answers are written at the end of each batch and, by the watchdog thread, every
+/// 10 ms while a batch runs: a slow library keeps showing progress, and when a
+/// call hangs, every answer before it has reached the harness, which so knows the input.
+pub fn serve(library: &Path, symbol: &str, memory_limit: u64) -> u8 {
     let mut answers = match private_stdout() {
         Ok(file) => file,
         Err(error) => {
@@ -46,7 +87,8 @@ pub fn serve(library: &Path, symbol: &str) -> u8 {
             return 2;
         }
     };
-    limit_resources();
+    limit_resources(memory_limit);
+    install_memory_handler(memory_limit);
     let mut hello = Vec::new();
     let loaded = load(library, symbol);
     match &loaded {
@@ -63,8 +105,12 @@ pub fn serve(library: &Path, symbol: &str) -> u8 {
     let Ok((decode, _)) = loaded else {
         return 2;
     };
+    let output = Arc::new(Mutex::new(Output {
+        pending: Vec::with_capacity(1 << 20),
+        answers,
+    }));
+    start_watchdog(Arc::clone(&output));
     let mut stdin = BufReader::with_capacity(1 << 16, io::stdin().lock());
-    let mut out = Vec::with_capacity(1 << 20);
     let mut scalars: Vec<u32> = Vec::new();
     let mut batch = wire::Batch::default();
     loop {
@@ -76,22 +122,119 @@ pub fn serve(library: &Path, symbol: &str) -> u8 {
                 return 2;
             }
         }
-        out.clear();
         for input in batch.inputs() {
-            answer_one(decode, input, &mut scalars, &mut out);
+            let answer = call(decode, input, &mut scalars);
+            let mut output = lock(&output);
+            match answer {
+                Ok(raw) => {
+                    let count = usize::try_from(raw.scalars_len).unwrap_or(0);
+                    wire::encode_answer(&raw, &scalars[..count], &mut output.pending);
+                }
+                Err(reason) => wire::encode_unusable(&reason, &mut output.pending),
+            }
         }
-        if answers
-            .write_all(&out)
-            .and_then(|()| answers.flush())
-            .is_err()
-        {
+        if lock(&output).flush().is_err() {
             return 2;
         }
     }
 }
 
-/// Calls the decoder on `input` and appends its checked answer to `out`.
-fn answer_one(decode: DecodeFn, input: &[u8], scalars: &mut Vec<u32>, out: &mut Vec<u8>) {
+/// The watchdog thread: flushes answers while a batch runs, and ends the worker when the
+/// harness is gone (its parent changed: the worker was orphaned).
+///
+/// Watching the parent here, rather than asking for `PR_SET_PDEATHSIG`, is deliberate:
+/// that signal follows the *thread* that started the worker, and the harness may start
+/// workers from threads that end long before the harness does.
+fn start_watchdog(output: Arc<Mutex<Output>>) {
+    // SAFETY: getppid takes no arguments and cannot fail.
+    let parent = unsafe { libc::getppid() };
+    let watch = move || loop {
+        std::thread::sleep(WATCH_EVERY);
+        // SAFETY: as above.
+        if unsafe { libc::getppid() } != parent {
+            // SAFETY: _exit ends the process at once, running nothing of the library's
+            // (no atexit handlers, no flushing of its buffers).
+            unsafe { libc::_exit(3) };
+        }
+        if let Ok(mut output) = output.try_lock() {
+            if output.flush().is_err() {
+                // SAFETY: as above: the harness is gone, so is the worker.
+                unsafe { libc::_exit(2) };
+            }
+        }
+    };
+    if std::thread::Builder::new()
+        .name("lib-worker-watchdog".into())
+        .spawn(watch)
+        .is_err()
+    {
+        eprintln!("utf8conf lib-worker: cannot start the watchdog thread");
+    }
+}
+
+/// Installs the handler that, when the library dies of SIGSEGV, SIGBUS or SIGABRT with
+/// the address space within a quarter of its limit, says so on stderr ([`MEMORY_MARK`]):
+/// a `malloc` that returned NULL at the limit, then a write through it, is a memory death,
+/// not an ordinary crash. The handler runs once (`SA_RESETHAND`) and returns, so the
+/// signal then takes its default action and the worker dies of it as before.
+fn install_memory_handler(memory_limit: u64) {
+    LIMIT_BYTES.store(memory_limit, Ordering::Relaxed);
+    // SAFETY: sysconf takes a plain integer.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if let Ok(page) = u64::try_from(page) {
+        PAGE_BYTES.store(page, Ordering::Relaxed);
+    }
+    for signal in [libc::SIGSEGV, libc::SIGBUS, libc::SIGABRT] {
+        // SAFETY: sigaction is a plain C struct for which all-zero bytes are valid; the
+        // handler is an `extern "C" fn(c_int)` that only makes async-signal-safe calls
+        // (open, read, close, write) and reads atomics.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_fatal_signal as extern "C" fn(c_int) as usize;
+            action.sa_flags = libc::SA_RESETHAND | libc::SA_ONSTACK;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+extern "C" fn on_fatal_signal(_signal: c_int) {
+    let mut text = [0u8; 64];
+    // SAFETY: open, read and close are async-signal-safe; the path is NUL-terminated and
+    // `text` is a live buffer of the length passed.
+    let read = unsafe {
+        let fd = libc::open(c"/proc/self/statm".as_ptr(), libc::O_RDONLY);
+        if fd < 0 {
+            return;
+        }
+        let read = libc::read(fd, text.as_mut_ptr().cast(), text.len());
+        libc::close(fd);
+        read
+    };
+    let Ok(read) = usize::try_from(read) else {
+        return;
+    };
+    let pages = text[..read]
+        .iter()
+        .take_while(|byte| byte.is_ascii_digit())
+        .fold(0u64, |pages, &digit| {
+            pages
+                .saturating_mul(10)
+                .saturating_add(u64::from(digit - b'0'))
+        });
+    let size = pages.saturating_mul(PAGE_BYTES.load(Ordering::Relaxed));
+    let limit = LIMIT_BYTES.load(Ordering::Relaxed);
+    if size >= limit - limit / 4 {
+        let line = b"\nutf8conf lib-worker: address space at its limit\n";
+        // SAFETY: write is async-signal-safe; `line` is a live buffer of that length.
+        unsafe {
+            libc::write(2, line.as_ptr().cast(), line.len());
+        }
+    }
+}
+
+/// Calls the decoder on `input` and checks its answer; the scalars are in `scalars`.
+fn call(decode: DecodeFn, input: &[u8], scalars: &mut Vec<u32>) -> Result<RawAnswer, String> {
     let capacity = input.len().max(1);
     scalars.clear();
     scalars.resize(capacity, 0);
@@ -115,13 +258,7 @@ fn answer_one(decode: DecodeFn, input: &[u8], scalars: &mut Vec<u32>, out: &mut 
             &mut answer,
         )
     };
-    match check_answer(status, &answer, input.len(), capacity) {
-        Ok(raw) => {
-            let count = usize::try_from(raw.scalars_len).unwrap_or(0);
-            wire::encode_answer(&raw, &scalars[..count], out);
-        }
-        Err(reason) => wire::encode_unusable(&reason, out),
-    }
+    check_answer(status, &answer, input.len(), capacity)
 }
 
 /// The header's rules for an answer.
@@ -250,14 +387,14 @@ fn private_stdout() -> io::Result<File> {
 }
 
 /// No core files (a crashing library is expected here) and a bounded address space.
-fn limit_resources() {
+fn limit_resources(memory_limit: u64) {
     let no_core = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     let address_space = libc::rlimit {
-        rlim_cur: ADDRESS_SPACE_LIMIT,
-        rlim_max: ADDRESS_SPACE_LIMIT,
+        rlim_cur: memory_limit,
+        rlim_max: memory_limit,
     };
     // SAFETY: setrlimit reads the struct we pass; failure only leaves the limit as it
     // was, which is harmless.

@@ -2,6 +2,8 @@
 //!
 //! - [`divergence::DivergenceReport`]: one JSON file per finding,
 //!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.
+//! - [`directory`]: an explicit `--out` directory, claimed at the start and replaced
+//!   atomically at the end, never silently overwritten.
 //! - [`sanitize`]: adapter-controlled text made safe for Markdown, HTML and terminals.
 //! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
 //!   `schemas/summary.schema.json`.
@@ -13,6 +15,7 @@
 //! atomically ([`write_atomically`]): a reader sees the old file or the new one, never half
 //! of one, even if the run is killed mid-write.
 
+pub mod directory;
 pub mod divergence;
 pub mod export;
 pub mod junit;

@@ -5,8 +5,9 @@
 //! or a terminal says around it. Each function here is for one kind of output:
 //!
 //! - [`single_line`]: control characters (C0, DEL, C1: terminal escapes, newlines,
-//!   carriage returns) become visible `\u{..}` escapes and the text is cut to a length;
-//!   applied where the text enters the harness, so every later use is one line.
+//!   carriage returns) and invisible format characters (bidirectional overrides and
+//!   isolates, zero-width characters: [`is_format`]) become visible `\u{..}` escapes
+//!   and the text is cut to a length; applied where the text enters the harness, so every later use is one line.
 //! - [`terminal`]: the same escaping, for text printed to stdout/stderr (escape bytes
 //!   would otherwise move the cursor, recolour or retitle the terminal).
 //! - [`markdown_text`]: for running Markdown text. CommonMark §2.4: "Any ASCII
@@ -19,7 +20,9 @@
 //!   fence is one backtick longer than the longest run inside, with a space on each side
 //!   ("If the resulting string both begins and ends with a space character ... a single
 //!   space character is removed from the front and back").
-//! - [`html`]: the five HTML special characters as character references (HTML Standard
+//! - [`html`]: format characters escaped as above (control characters are left to the
+//!   callers: the harness's own text has newlines), and the five HTML special characters
+//!   as character references (HTML Standard
 //!   §13.1.4: text may not contain a literal `<` or an ambiguous `&`; attribute values
 //!   are quoted with `"`, and `'` is escaped too so single-quoted attributes are safe).
 
@@ -94,6 +97,9 @@ pub fn html(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if is_format(c) => {
+                let _ = write!(out, "\\u{{{:X}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -101,13 +107,38 @@ pub fn html(text: &str) -> String {
 }
 
 /// Pushes `c`, or `\u{XX}` for a control character (Unicode general category Cc: U+0000
-/// to U+001F and U+007F to U+009F).
+/// to U+001F and U+007F to U+009F) or an invisible format character ([`is_format`]).
 fn push_visible(out: &mut String, c: char) {
-    if c.is_control() {
+    if c.is_control() || is_format(c) {
         let _ = write!(out, "\\u{{{:X}}}", u32::from(c));
     } else {
         out.push(c);
     }
+}
+
+/// Invisible characters that change how the text around them is shown: the bidirectional
+/// controls (UAX #9 §2: the embeddings and overrides U+202A..U+202E, the isolates
+/// U+2066..U+2069, the marks U+200E, U+200F and U+061C), which can make a report read
+/// backwards ("Trojan Source"), the line and paragraph separators U+2028/U+2029, and the
+/// other format characters (general category Cf) of the BMP and the tag block: zero-width
+/// characters, the soft hyphen, U+FEFF, the deprecated format characters U+206A..U+206F,
+/// the interlinear annotation characters and the language tags.
+pub fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{070F}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 #[cfg(test)]
@@ -151,6 +182,18 @@ mod tests {
         assert!(span.starts_with("`` ") && span.ends_with(" ``"), "{span}");
         assert_eq!(markdown_code("a``b"), "``` a``b ```");
         assert!(!markdown_code(NEWLINE_NAME).contains('\n'));
+    }
+
+    #[test]
+    fn bidi_controls_and_format_characters_are_shown_as_escapes_everywhere() {
+        let name = "abc\u{202E}gnp.exe\u{2066}x\u{2069}\u{200B}\u{2028}";
+        let shown = "abc\\u{202E}gnp.exe\\u{2066}x\\u{2069}\\u{200B}\\u{2028}";
+        assert_eq!(terminal(name), shown);
+        assert_eq!(single_line(name, 500), shown);
+        assert!(!markdown_text(name).contains('\u{202E}'));
+        assert!(!markdown_code(name).contains('\u{202E}'));
+        assert_eq!(html("a\u{202E}b"), "a\\u{202E}b");
+        assert_eq!(terminal("é ü 中"), "é ü 中", "letters are kept");
     }
 
     #[test]

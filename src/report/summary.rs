@@ -181,7 +181,9 @@ pub struct Summary {
     pub seed: u64,
     /// The budget.
     pub budget: BudgetEntry,
-    /// Why the run ended: `budget`, `corpus-exhausted` or `interrupted`.
+    /// Why the run ended: `budget`, `corpus-exhausted`, `interrupted` (a signal) or
+    /// `disk-error` (a report could not be written); `incomplete` in the stub written when
+    /// the run starts, which only a run killed before its end leaves behind.
     pub stopped_by: String,
     /// Start time (RFC 3339, UTC).
     pub started: String,

@@ -86,11 +86,39 @@ pub(super) fn verdict_sentence(report: &ConformanceReport, escape: fn(&str) -> S
     if let Some(reason) = &report.summary.stopped_by {
         parts.push(format!("partial: {}", escape(reason)));
     }
-    if report.summary.flaky_crashes > 0 {
-        parts.push(format!(
-            "adapter flaky: {} did not recur on retry",
-            counted(report.summary.flaky_crashes as usize, "crash", "crashes")
-        ));
+    if let Some(line) = process_line(&report.summary) {
+        parts.push(line);
     }
     format!("{}.", parts.join("; "))
+}
+
+/// Restarts, flaky inputs and memory deaths, when there were any: "adapter flaky: 2
+/// crashes and 1 timeout did not recur on retry; 3 restarts; 1 worker died at its memory
+/// limit".
+pub fn process_line(summary: &super::report::Summary) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut flaky = Vec::new();
+    if summary.flaky_crashes > 0 {
+        flaky.push(counted(summary.flaky_crashes as usize, "crash", "crashes"));
+    }
+    if summary.flaky_timeouts > 0 {
+        flaky.push(counted(summary.flaky_timeouts as usize, "timeout", "timeouts"));
+    }
+    if !flaky.is_empty() {
+        parts.push(format!(
+            "adapter flaky: {} did not recur on retry",
+            flaky.join(" and ")
+        ));
+    }
+    if summary.restarts > 0 {
+        parts.push(counted(summary.restarts as usize, "restart", "restarts"));
+    }
+    if summary.memory_kills > 0 {
+        parts.push(format!(
+            "{} at {} memory limit",
+            counted(summary.memory_kills as usize, "worker died", "workers died"),
+            if summary.memory_kills == 1 { "its" } else { "their" }
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
