@@ -37,6 +37,7 @@ pub mod bstr;
 pub mod chunk_plan;
 pub mod encoding_rs;
 pub mod fast;
+pub mod fast_utf16;
 pub mod mutants;
 pub mod planted;
 pub mod reference;
@@ -265,6 +266,7 @@ pub fn builtin() -> Vec<Box<dyn Decoder>> {
         Box::new(bstr::BstrDecoder),
     ];
     decoders.extend(fast::all());
+    decoders.extend(fast_utf16::all());
     decoders
 }
 
