@@ -200,7 +200,7 @@ pub(crate) unsafe fn decode_utf16_scalar(
 ) -> Result<(), Utf8Error> {
     let mut scratch = Vec::new();
     // SAFETY: the DFA is safe to call and agrees with std.
-    unsafe { decode_utf16_using(bytes, out, &mut scratch, |b, o| dfa::decode_utf32(b, o)) }
+    unsafe { decode_utf16_using(bytes, out, &mut scratch, dfa::decode_utf32) }
 }
 
 #[cfg(test)]
