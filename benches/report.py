@@ -26,11 +26,14 @@ def read_curve(path):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) != 7 or cells[0] != "curve":
                 continue
-            _, case, ours, ours_gbps, theirs, theirs_gbps, _ = cells
+            _, case, ours, ours_gbps, theirs, theirs_gbps, ratio = cells
             percent, size = case[len("mixed-"):].split("%-")
             point = curve.setdefault(size, {}).setdefault(int(percent), {})
             point[ours] = float(ours_gbps)
             point[theirs] = float(theirs_gbps)
+            # The same-run ratio (median of per-round ratios), kept apart from the
+            # engines' medians.
+            point.setdefault("ratios", {})[(ours, theirs)] = ratio
     return curve
 
 
@@ -41,16 +44,16 @@ CURVE_ENGINES = [("fast", "#1f77b4"), ("fast-into", "#2ca02c"),
 def curve_table(curve):
     for size, points in curve.items():
         print(f"\n#### lossy, mixed text, {size}, by share of corrupt bytes (GB/s)\n")
-        print("| corrupt | " + " | ".join(e for e, _ in CURVE_ENGINES)
-              + " | fast / std | fast / encoding_rs |")
-        print("|---:|" + "---:|" * (len(CURVE_ENGINES) + 2))
+        pairs = [(o, t) for o in ["fast", "fast-into"] for t in ["std", "encoding_rs"]]
+        print("| corrupt | " + " | ".join(e for e, _ in CURVE_ENGINES) + " | "
+              + " | ".join(f"{o} / {t}" for o, t in pairs) + " |")
+        print("|---:|" + "---:|" * (len(CURVE_ENGINES) + len(pairs)))
         for percent in sorted(points):
             row = points[percent]
             cells = [f"{percent}%"] + [f"{row[e]:.2f}" if e in row else "-"
                                         for e, _ in CURVE_ENGINES]
-            for peer in ["std", "encoding_rs"]:
-                cells.append(f"{row['fast'] / row[peer]:.2f}x"
-                             if "fast" in row and peer in row else "-")
+            for pair in pairs:
+                cells.append(row.get("ratios", {}).get(pair, "-"))
             print("| " + " | ".join(cells) + " |")
 
 
@@ -61,7 +64,8 @@ def curve_svg(curve, path):
     panels = list(curve.items())
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * len(panels)}" '
            f'height="{height + 40}" font-family="sans-serif" font-size="11">']
-    values = [v for _, pts in panels for row in pts.values() for v in row.values() if v > 0]
+    values = [v for _, pts in panels for row in pts.values() for k, v in row.items()
+              if k != "ratios" and v > 0]
     low = 10 ** math.floor(math.log10(min(values)))
     high = 10 ** math.ceil(math.log10(max(values)))
     for index, (size, points) in enumerate(panels):
