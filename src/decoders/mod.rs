@@ -18,8 +18,8 @@
 //!   which makes one a [`Decoder`] under a chunk plan;
 //! - one file per decoded library: [`reference`](mod@reference), [`rust_std`],
 //!   [`encoding_rs`] (one-shot and streaming), [`simdutf8`], [`bstr`], [`fast`] (each
-//!   backend, and the streaming decoder), [`fast_utf16`], and [`mutants`], the deliberately wrong decoders
-//!   that test the harness.
+//!   backend, and the streaming decoder), [`fast_utf16`], and [`mutants`], the
+//!   deliberately wrong decoders that test the harness.
 //!
 //! Shapes that look alike on purpose:
 //!
