@@ -129,10 +129,166 @@ fn simdutf_utf32(bytes: &[u8], out: &mut Vec<u32>, with_errors: bool) -> usize {
     out.len()
 }
 
+/// Whether the group `name` runs: every group, or those named on the command line
+/// (`cargo bench --bench ratios -- utf16 utf16-lossy`).
+fn selected(name: &str) -> bool {
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .collect();
+    named.is_empty() || named.iter().any(|group| group == name)
+}
+
+/// simdutf's `convert_utf8_to_utf16` (or its `_with_errors` form) into `out`.
+#[cfg(target_arch = "x86_64")]
+fn simdutf_utf16(bytes: &[u8], out: &mut Vec<u16>, with_errors: bool) -> usize {
+    out.clear();
+    out.reserve(bytes.len());
+    // SAFETY: `out` has room for `bytes.len()` code units, the most UTF-8 of that length
+    // gives; simdutf writes at most that many and returns how many (the inputs given
+    // here are well-formed).
+    unsafe {
+        let written = if with_errors {
+            let result = simdutf::convert_utf8_to_utf16_with_errors(
+                bytes.as_ptr(),
+                bytes.len(),
+                out.as_mut_ptr(),
+            );
+            assert!(matches!(result.error, simdutf::ErrorCode::Success));
+            result.count
+        } else {
+            simdutf::convert_utf8_to_utf16(bytes.as_ptr(), bytes.len(), out.as_mut_ptr())
+        };
+        out.set_len(written);
+    }
+    out.len()
+}
+
+/// encoding_rs's UTF-8 decoder writing UTF-16 (replacement on errors) into `out`.
+fn encoding_rs_utf16(bytes: &[u8], out: &mut Vec<u16>) -> usize {
+    let mut decoder = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+    out.clear();
+    out.resize(bytes.len() + 1, 0);
+    let (_, _, written, _) = decoder.decode_to_utf16(bytes, out, true);
+    out.truncate(written);
+    out.len()
+}
+
+/// The UTF-16 groups: strict against simdutf (well-formed inputs), lossy against
+/// encoding_rs and std (every input).
+fn compare_utf16(name: &str, bytes: &[u8], well_formed: bool) {
+    let mut ours16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
+    let mut other16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
+    #[cfg(target_arch = "x86_64")]
+    if well_formed && selected("utf16") {
+        for with_errors in [false, true] {
+            let their_name = if with_errors {
+                "simdutf-with-errors"
+            } else {
+                "simdutf"
+            };
+            let mut engines: Vec<Engine<'_>> = vec![
+                (
+                    "fast".into(),
+                    Box::new(|b| {
+                        ours16.clear();
+                        let _ = fast::decode_utf16(b, &mut ours16);
+                        ours16.len()
+                    }),
+                ),
+                (
+                    simdutf_name(their_name),
+                    Box::new(|b| simdutf_utf16(b, &mut other16, with_errors)),
+                ),
+            ];
+            compare("utf16", name, bytes, &mut engines);
+        }
+    }
+    let _ = well_formed;
+    if selected("utf16-lossy") {
+        let mut engines: Vec<Engine<'_>> = vec![
+            (
+                "fast".into(),
+                Box::new(|b| {
+                    ours16.clear();
+                    fast::decode_utf16_lossy(b, &mut ours16);
+                    ours16.len()
+                }),
+            ),
+            (
+                "encoding_rs".into(),
+                Box::new(|b| encoding_rs_utf16(b, &mut other16)),
+            ),
+            (
+                "std".into(),
+                Box::new(|b| String::from_utf8_lossy(b).encode_utf16().count()),
+            ),
+        ];
+        compare("utf16-lossy", name, bytes, &mut engines);
+    }
+}
+
+/// Lossy decoding to UTF-8 against std and encoding_rs: once with a fresh `String`
+/// per call (`decode_lossy`), once into a buffer reused from call to call
+/// (`decode_lossy_into`), each interleaved with the peers.
+fn compare_lossy(name: &str, bytes: &[u8], group: &str) {
+    let mut text = String::with_capacity(3 * bytes.len());
+    for into in [false, true] {
+        let ours: Engine<'_> = if into {
+            (
+                "fast-into".into(),
+                Box::new(|b| {
+                    text.clear();
+                    fast::decode_lossy_into(b, &mut text);
+                    text.len()
+                }),
+            )
+        } else {
+            ("fast".into(), Box::new(|b| fast::decode_lossy(b).len()))
+        };
+        let mut engines: Vec<Engine<'_>> = vec![
+            ours,
+            ("std".into(), Box::new(|b| String::from_utf8_lossy(b).len())),
+            (
+                "encoding_rs".into(),
+                Box::new(|b| encoding_rs::UTF_8.decode_without_bom_handling(b).0.len()),
+            ),
+        ];
+        compare(group, name, bytes, &mut engines);
+    }
+}
+
+/// Mixed text of `len` bytes with `percent`% of its bytes replaced by random ones.
+fn corrupted(len: usize, percent: usize) -> Vec<u8> {
+    let mut rng = common::Rng(11 + percent as u64);
+    let mut bytes = common::text(common::MIXED_WORDS, len, 6);
+    for byte in bytes.iter_mut() {
+        if rng.below(100) < percent {
+            *byte = rng.next() as u8;
+        }
+    }
+    bytes
+}
+
+/// The corruption curve (group `curve`): lossy decoding of mixed text with 0, 10, ...,
+/// 100% of its bytes corrupt, ours (both forms) against std and encoding_rs. Rows are
+/// named `mixed-<percent>%-<size>`; `benches/report.py --curve` draws them.
+fn corruption_curve() {
+    for (len, size) in SIZES {
+        for percent in (0..=100).step_by(10) {
+            let bytes = corrupted(len, percent);
+            compare_lossy(&format!("mixed-{percent}%-{size}"), &bytes, "curve");
+        }
+    }
+}
+
 fn main() {
     let forced = std::env::var("SIMDUTF_FORCE_IMPLEMENTATION").is_ok_and(|v| !v.is_empty());
     println!("| group | input | ours | GB/s | theirs | GB/s | ours / theirs |");
     println!("|---|---|---|---:|---|---:|---:|");
+    if !forced && selected("curve") {
+        corruption_curve();
+    }
     for (len, size) in SIZES {
         for input in inputs(len) {
             let bytes = input.bytes();
@@ -160,7 +316,8 @@ fn main() {
                 }
                 continue;
             }
-            if well_formed {
+            compare_utf16(&name, bytes, well_formed);
+            if well_formed && selected("validate") {
                 let mut engines: Vec<Engine<'_>> = vec![
                     (
                         "fast".into(),
@@ -178,7 +335,8 @@ fn main() {
                 ));
                 compare("validate", &name, bytes, &mut engines);
                 drop(engines);
-
+            }
+            if well_formed && selected("utf32") {
                 let mut engines: Vec<Engine<'_>> = vec![
                     (
                         "fast".into(),
@@ -218,19 +376,10 @@ fn main() {
                     compare_with_simdutf_utf32(row, &mut ours, str::to_string, &mut other32);
                 }
             }
-            if !matches!(input.name, "random" | "mixed-1%-errors" | "mixed") {
+            if !matches!(input.name, "random" | "mixed-1%-errors" | "mixed") || !selected("lossy") {
                 continue;
             }
-            let mut engines: Vec<Engine<'_>> = vec![
-                ("fast".into(), Box::new(|b| fast::decode_lossy(b).len())),
-                ("std".into(), Box::new(|b| String::from_utf8_lossy(b).len())),
-                (
-                    "encoding_rs".into(),
-                    Box::new(|b| encoding_rs::UTF_8.decode_without_bom_handling(b).0.len()),
-                ),
-            ];
-            compare("lossy", &name, bytes, &mut engines);
-            drop(engines);
+            compare_lossy(&name, bytes, "lossy");
         }
     }
 }

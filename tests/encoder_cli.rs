@@ -18,12 +18,20 @@ fn built_in_encoders_pass_and_name_their_policies() {
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("std-from_utf16_lossy: "), "{text}");
     assert!(text.contains("surrogates: replacement-character"), "{text}");
-    assert!(text.contains("reference: ") && text.contains("surrogates: error"), "{text}");
+    assert!(
+        text.contains("reference: ") && text.contains("surrogates: error"),
+        "{text}"
+    );
 }
 
 #[test]
 fn a_planted_encoder_gives_its_finding_as_json() {
-    let output = utf8conf(&["check-encoder", "--encoder", "planted-enc-nul-c080", "--json"]);
+    let output = utf8conf(&[
+        "check-encoder",
+        "--encoder",
+        "planted-enc-nul-c080",
+        "--json",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     let grades: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let findings = grades[0]["findings"].as_array().unwrap();

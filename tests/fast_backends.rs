@@ -1,5 +1,7 @@
 //! Every available backend of `utf8conf::fast` against Rust std, whose `from_utf8` error
-//! positions and `String::from_utf8_lossy` are exactly the maximal-subpart semantics.
+//! positions and `String::from_utf8_lossy` are exactly the maximal-subpart semantics:
+//! validation, UTF-32, lossy UTF-8, and UTF-16 (strict, and lossy compared with std's
+//! lossy text re-encoded by `encode_utf16`).
 //!
 //! * all inputs of length 0..=3 (exhaustive; in `cargo test`, every input up to 2 bytes and
 //!   the 3-byte inputs over Table 3-7's boundary bytes, the whole sweep being `#[ignore]`d
@@ -25,6 +27,8 @@ fn std_error(bytes: &[u8]) -> Option<(usize, Option<usize>)> {
 struct Checker {
     scalars: Vec<u32>,
     expected_scalars: Vec<u32>,
+    units: Vec<u16>,
+    expected_units: Vec<u16>,
 }
 
 impl Checker {
@@ -74,6 +78,35 @@ impl Checker {
             &text["prefix".len()..],
             expected_lossy,
             "decode_lossy_into, {backend}, {bytes:02X?}"
+        );
+
+        // UTF-16, strict: std's error, and the code units of the well-formed prefix.
+        self.units.clear();
+        self.units.push(0xBEEF); // appended, not overwritten
+        let decoded = fast::decode_utf16_with(backend, bytes, &mut self.units).unwrap();
+        let got = decoded.err().map(|e| (e.valid_up_to(), e.error_len()));
+        assert_eq!(
+            got, expected,
+            "decode_utf16 result, {backend}, {bytes:02X?}"
+        );
+        self.expected_units.clear();
+        self.expected_units.push(0xBEEF);
+        self.expected_units.extend(prefix_text.encode_utf16());
+        assert!(
+            self.units == self.expected_units,
+            "decode_utf16 units, {backend}, {bytes:02X?}"
+        );
+
+        // UTF-16, lossy: std's lossy text re-encoded.
+        self.units.clear();
+        self.units.push(0xBEEF);
+        fast::decode_utf16_lossy_with(backend, bytes, &mut self.units).unwrap();
+        self.expected_units.clear();
+        self.expected_units.push(0xBEEF);
+        self.expected_units.extend(expected_lossy.encode_utf16());
+        assert!(
+            self.units == self.expected_units,
+            "decode_utf16_lossy, {backend}, {bytes:02X?}"
         );
     }
 }

@@ -3,6 +3,7 @@
 //! shape, the same lossy scalars, the same error units.
 
 use utf8conf::fast::stream::{Collected, StreamDecoder};
+use utf8conf::fast::utf16_stream::Utf16StreamDecoder;
 use utf8conf::fast::{self, Backend};
 use utf8conf::outcome::ErrorLen;
 use utf8conf::reference::Reference;
@@ -54,6 +55,48 @@ fn check(backend: Backend, bytes: &[u8]) {
     assert_eq!(
         scalars, expected_scalars,
         "decode_utf32, {backend}, {bytes:02X?}"
+    );
+
+    // UTF-16: the reference's scalars re-encoded (lossy), and those of the well-formed
+    // prefix (strict).
+    let encode = |scalars: &[u32]| -> Vec<u16> {
+        let text: String = scalars
+            .iter()
+            .map(|&c| char::from_u32(c).unwrap())
+            .collect();
+        text.encode_utf16().collect()
+    };
+    let mut units = Vec::new();
+    fast::decode_utf16_lossy_with(backend, bytes, &mut units).unwrap();
+    assert_eq!(
+        units,
+        encode(&reference.scalars),
+        "decode_utf16_lossy, {backend}, {bytes:02X?}"
+    );
+    units.clear();
+    let result = fast::decode_utf16_with(backend, bytes, &mut units).unwrap();
+    assert_eq!(
+        result.err().map(|e| (e.valid_up_to(), e.error_len())),
+        expected,
+        "decode_utf16, {backend}, {bytes:02X?}"
+    );
+    assert_eq!(
+        units,
+        encode(&expected_scalars),
+        "decode_utf16 units, {backend}, {bytes:02X?}"
+    );
+
+    // The UTF-16 streaming decoder, fed 3 bytes at a time.
+    let mut utf16_stream = Utf16StreamDecoder::with_backend(backend).unwrap();
+    units.clear();
+    for chunk in bytes.chunks(3) {
+        utf16_stream.feed_lossy(chunk, &mut units);
+    }
+    utf16_stream.finish_lossy(&mut units);
+    assert_eq!(
+        units,
+        encode(&reference.scalars),
+        "utf16 stream, {backend}, {bytes:02X?}"
     );
 
     let mut decoder = StreamDecoder::with_backend(backend).unwrap();

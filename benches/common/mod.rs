@@ -29,7 +29,7 @@ const CJK_WORDS: &str = "我们 的 是 在 一个 中国 这个 他们 没有 �
     自己 什么 已经 经济 发展 社会 国家 問題 東京 日本語 文字 情報 世界 今日 \
     ありがとう ございます 漢字 。 、 「 」 ，";
 const EMOJI_WORDS: &str = "😀 😂 🥰 😎 🤔 🙈 🎉 🔥 💯 👍 👍🏽 🚀 🌍 🍕 🐱 🦀 ❤️ ✨ 🇫🇷 🇯🇵";
-const MIXED_WORDS: &str = "hello Grüße naïve café Ελληνικά עברית العربية हिन्दी ไทย \
+pub const MIXED_WORDS: &str = "hello Grüße naïve café Ελληνικά עברית العربية हिन्दी ไทย \
     한국어 日本語 中文 русский Ümlaut œuvre ½ € → ✓ 😀 🦀 the of and";
 
 /// Pseudo-random words from `words`, separated by spaces (a newline now and then), up

@@ -18,7 +18,8 @@
 //!   which makes one a [`Decoder`] under a chunk plan;
 //! - one file per decoded library: [`reference`](mod@reference), [`rust_std`],
 //!   [`encoding_rs`] (one-shot and streaming), [`simdutf8`], [`bstr`], [`fast`] (each
-//!   backend, and the streaming decoder), and [`mutants`] and [`planted`], the
+//!   backend, and the streaming decoder), [`fast_utf16`], and [`mutants`] and
+//!   [`planted`], the
 //!   deliberately wrong decoders that test the harness.
 //!
 //! Shapes that look alike on purpose:
@@ -37,6 +38,7 @@ pub mod bstr;
 pub mod chunk_plan;
 pub mod encoding_rs;
 pub mod fast;
+pub mod fast_utf16;
 pub mod mutants;
 pub mod planted;
 pub mod reference;
@@ -265,6 +267,7 @@ pub fn builtin() -> Vec<Box<dyn Decoder>> {
         Box::new(bstr::BstrDecoder),
     ];
     decoders.extend(fast::all());
+    decoders.extend(fast_utf16::all());
     decoders
 }
 

@@ -14,10 +14,14 @@
 //! * `lossy` drives lossy decoding: SIMD validation over long well-formed runs, and a
 //!   16-bytes-at-a-time expansion (or its scalar equivalent) where errors are dense.
 //! * [`stream`] is the chunk-by-chunk decoder, built on the one-shot functions.
+//! * `utf16` and `utf16_lossy` convert to UTF-16 ([`decode_utf16`], std-shaped errors;
+//!   [`decode_utf16_lossy`], one U+FFFD per maximal subpart), from a backend's
+//!   validator and UTF-32 path; [`utf16_stream`] is their chunk-by-chunk form.
 //!
 //! Every backend is a value of [`Backend`], callable on its own through
-//! [`validate_with`], [`decode_utf32_with`] and [`decode_lossy_with`] (or
-//! [`decode_lossy_into_with`], into a caller's buffer), so that tests and
+//! [`validate_with`], [`decode_utf32_with`], [`decode_lossy_with`] (or
+//! [`decode_lossy_into_with`], into a caller's buffer), [`decode_utf16_with`] and
+//! [`decode_utf16_lossy_with`], so that tests and
 //! the differential engine exercise each of them, not only the one the dispatcher picks.
 //! The plain functions ([`validate`], [`decode_utf32`], [`decode_lossy`]) use
 //! [`Backend::best`], detected once and cached.
@@ -32,6 +36,9 @@ pub mod dfa;
 mod lossy;
 pub mod simd;
 pub mod stream;
+mod utf16;
+mod utf16_lossy;
+pub mod utf16_stream;
 
 /// Why a byte sequence is not well-formed UTF-8, in the shape of
 /// [`std::str::Utf8Error`] (and always equal to what std reports for the same input).
@@ -112,6 +119,8 @@ struct Functions {
     decode_utf32: unsafe fn(&[u8], &mut Vec<u32>) -> Result<(), Utf8Error>,
     decode_lossy: for<'a> unsafe fn(&'a [u8]) -> Cow<'a, str>,
     decode_lossy_into: unsafe fn(&[u8], &mut String),
+    decode_utf16: unsafe fn(&[u8], &mut Vec<u16>) -> Result<(), Utf8Error>,
+    decode_utf16_lossy: unsafe fn(&[u8], &mut Vec<u16>),
 }
 
 const SCALAR_FUNCTIONS: Functions = Functions {
@@ -119,6 +128,8 @@ const SCALAR_FUNCTIONS: Functions = Functions {
     decode_utf32: dfa::decode_utf32,
     decode_lossy: lossy::decode_lossy_scalar,
     decode_lossy_into: lossy::decode_lossy_into_scalar,
+    decode_utf16: utf16::decode_utf16_scalar,
+    decode_utf16_lossy: utf16_lossy::decode_utf16_lossy_scalar,
 };
 
 impl Backend {
@@ -219,6 +230,8 @@ impl Backend {
                 decode_utf32: simd::sse42::decode_utf32,
                 decode_lossy: simd::sse42::decode_lossy,
                 decode_lossy_into: simd::sse42::decode_lossy_into,
+                decode_utf16: simd::sse42::decode_utf16,
+                decode_utf16_lossy: simd::sse42::decode_utf16_lossy,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => Functions {
@@ -226,6 +239,8 @@ impl Backend {
                 decode_utf32: simd::avx2::decode_utf32,
                 decode_lossy: simd::avx2::decode_lossy,
                 decode_lossy_into: simd::avx2::decode_lossy_into,
+                decode_utf16: simd::avx2::decode_utf16,
+                decode_utf16_lossy: simd::avx2::decode_utf16_lossy,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => Functions {
@@ -233,6 +248,8 @@ impl Backend {
                 decode_utf32: simd::avx512::decode_utf32,
                 decode_lossy: simd::avx512::decode_lossy,
                 decode_lossy_into: simd::avx512::decode_lossy_into,
+                decode_utf16: simd::avx512::decode_utf16,
+                decode_utf16_lossy: simd::avx512::decode_utf16_lossy,
             },
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => Functions {
@@ -240,6 +257,8 @@ impl Backend {
                 decode_utf32: simd::neon::decode_utf32,
                 decode_lossy: simd::neon::decode_lossy,
                 decode_lossy_into: simd::neon::decode_lossy_into,
+                decode_utf16: simd::neon::decode_utf16,
+                decode_utf16_lossy: simd::neon::decode_utf16_lossy,
             },
             #[allow(unreachable_patterns)]
             _ => return None,
@@ -329,6 +348,48 @@ pub fn decode_lossy_into_with(backend: Backend, bytes: &[u8], out: &mut String) 
     let functions = backend.functions()?;
     // SAFETY: `functions()` returned `Some`, so the backend is available.
     unsafe { (functions.decode_lossy_into)(bytes, out) };
+    Some(())
+}
+
+/// Appends the UTF-16 code units of `bytes` to `out` (as `str::encode_utf16` would
+/// give them). On error, appends those of the well-formed prefix
+/// (`bytes[..error.valid_up_to()]`) and returns the error, equal to std's.
+#[inline]
+pub fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
+    let functions = best_functions();
+    // SAFETY: `functions()` only returns the entry points of an available backend.
+    unsafe { (functions.decode_utf16)(bytes, out) }
+}
+
+/// [`decode_utf16`] with a given backend; `None` if it is not available here.
+#[inline]
+pub fn decode_utf16_with(
+    backend: Backend,
+    bytes: &[u8],
+    out: &mut Vec<u16>,
+) -> Option<Result<(), Utf8Error>> {
+    let functions = backend.functions()?;
+    // SAFETY: `functions()` returned `Some`, so the backend is available.
+    Some(unsafe { (functions.decode_utf16)(bytes, out) })
+}
+
+/// Appends the lossy UTF-16 decoding of `bytes` to `out`: one U+FFFD per maximal
+/// subpart of an ill-formed sequence, the WHATWG Encoding Standard's UTF-8 decoder
+/// written as UTF-16 (equal to `String::from_utf8_lossy(bytes).encode_utf16()`).
+#[inline]
+pub fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
+    let functions = best_functions();
+    // SAFETY: `functions()` only returns the entry points of an available backend.
+    unsafe { (functions.decode_utf16_lossy)(bytes, out) }
+}
+
+/// [`decode_utf16_lossy`] with a given backend; `None` (and `out` untouched) if it is
+/// not available here.
+#[inline]
+pub fn decode_utf16_lossy_with(backend: Backend, bytes: &[u8], out: &mut Vec<u16>) -> Option<()> {
+    let functions = backend.functions()?;
+    // SAFETY: `functions()` returned `Some`, so the backend is available.
+    unsafe { (functions.decode_utf16_lossy)(bytes, out) };
     Some(())
 }
 

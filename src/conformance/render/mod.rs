@@ -102,7 +102,11 @@ pub fn process_line(summary: &super::report::Summary) -> Option<String> {
         flaky.push(counted(summary.flaky_crashes as usize, "crash", "crashes"));
     }
     if summary.flaky_timeouts > 0 {
-        flaky.push(counted(summary.flaky_timeouts as usize, "timeout", "timeouts"));
+        flaky.push(counted(
+            summary.flaky_timeouts as usize,
+            "timeout",
+            "timeouts",
+        ));
     }
     if !flaky.is_empty() {
         parts.push(format!(
@@ -117,7 +121,11 @@ pub fn process_line(summary: &super::report::Summary) -> Option<String> {
         parts.push(format!(
             "{} at {} memory limit",
             counted(summary.memory_kills as usize, "worker died", "workers died"),
-            if summary.memory_kills == 1 { "its" } else { "their" }
+            if summary.memory_kills == 1 {
+                "its"
+            } else {
+                "their"
+            }
         ));
     }
     (!parts.is_empty()).then(|| parts.join("; "))

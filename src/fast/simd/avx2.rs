@@ -258,3 +258,37 @@ pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8E
     // generic function requires of its caller.
     unsafe { super::decode_utf32::<__m256i, Avx2Kernel>(bytes, out) }
 }
+
+/// Decodes `bytes` to UTF-16 (see [`crate::fast::decode_utf16`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
+    let mut scratch = Vec::new();
+    // SAFETY: the backend is available (this function's contract), so its UTF-32
+    // decoder may be called, and it agrees with std.
+    unsafe {
+        crate::fast::utf16::decode_utf16_using(bytes, out, &mut scratch, |bytes, scalars| {
+            super::decode_utf32::<__m256i, Avx2Kernel>(bytes, scalars)
+        })
+    }
+}
+
+/// Lossy decoding to UTF-16 (see [`crate::fast::decode_utf16_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
+    // SAFETY: the backend is available (this function's contract), so its validator
+    // and UTF-32 decoder may be called, and both agree with std.
+    unsafe {
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(
+            bytes,
+            out,
+            |bytes| super::validate::<__m256i>(bytes),
+            |bytes, scalars| super::decode_utf32::<__m256i, Avx2Kernel>(bytes, scalars),
+        )
+    }
+}

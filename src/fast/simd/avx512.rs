@@ -196,3 +196,68 @@ unsafe fn decode_utf32_vbmi2(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf
     // (this function's contract).
     unsafe { super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, out) }
 }
+
+/// Decodes `bytes` to UTF-16 (see [`crate::fast::decode_utf16`]): AVX-512 validation and
+/// the VBMI2 UTF-32 kernel where the CPU has VBMI2, else the AVX2 backend's code.
+///
+/// # Safety
+/// [`is_available`] must be true.
+pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
+    if has_vbmi2() {
+        // SAFETY: `is_available()` (caller's contract) and `has_vbmi2()`.
+        unsafe { decode_utf16_vbmi2(bytes, out) }
+    } else {
+        // SAFETY: `is_available()` checks AVX2 too.
+        unsafe { super::avx2::decode_utf16(bytes, out) }
+    }
+}
+
+/// [`decode_utf16`] with the VBMI2 kernel.
+///
+/// # Safety
+/// [`is_available`] and [`has_vbmi2`] must be true.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+unsafe fn decode_utf16_vbmi2(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
+    let mut scratch = Vec::new();
+    // SAFETY: the instruction sets of `__m512i` and `Avx512Convert` are available (this
+    // function's contract), and that UTF-32 decoder agrees with std.
+    unsafe {
+        crate::fast::utf16::decode_utf16_using(bytes, out, &mut scratch, |bytes, scalars| {
+            super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, scalars)
+        })
+    }
+}
+
+/// Lossy decoding to UTF-16 (see [`crate::fast::decode_utf16_lossy`]): as
+/// [`decode_utf16`], with AVX-512 validation finding the errors.
+///
+/// # Safety
+/// [`is_available`] must be true.
+pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
+    if has_vbmi2() {
+        // SAFETY: `is_available()` (caller's contract) and `has_vbmi2()`.
+        unsafe { decode_utf16_lossy_vbmi2(bytes, out) }
+    } else {
+        // SAFETY: `is_available()` checks AVX2 too.
+        unsafe { super::avx2::decode_utf16_lossy(bytes, out) }
+    }
+}
+
+/// [`decode_utf16_lossy`] with the VBMI2 kernel.
+///
+/// # Safety
+/// [`is_available`] and [`has_vbmi2`] must be true.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
+    // SAFETY: as for `decode_utf16_vbmi2`; the AVX-512 validator agrees with std.
+    unsafe {
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(
+            bytes,
+            out,
+            |bytes| super::validate::<__m512i>(bytes),
+            |bytes, scalars| {
+                super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, scalars)
+            },
+        )
+    }
+}
