@@ -1,4 +1,4 @@
-//! A disk that fills up during `run` and `check` (issue 10, item 7).
+//! A disk that fills up during `run` and `check`.
 //!
 //! A small file system cannot be mounted inside `cargo test`, so the disk is filled by
 //! the test-only seam of the atomic writer: with `UTF8CONF_TEST_FAIL_WRITES_AFTER=N` the

@@ -1,4 +1,4 @@
-//! Issue 10 against the adapter client: each misbehaving adapter of `tests/adapters/`
+//! Hostile adapters against the adapter client: each misbehaving adapter of `tests/adapters/`
 //! that once hung, misled or exhausted the harness now ends quickly with a verdict that
 //! says what is wrong ("adapter unusable: ...", "out of step", flaky), and memory stays
 //! bounded. See docs/PROTOCOL.md for the rules these tests hold the harness to.
@@ -172,7 +172,7 @@ fn a_flood_of_lines_is_out_of_step_and_memory_stays_bounded() {
     let message = unusable(&adapter);
     assert!(message.contains("out of step"), "{message}");
     if let (Some(before), Some(after)) = (before, resident_kib()) {
-        // Issue 10 item 3: 1.2 GB in 3 s before the queue was bounded.
+        // It reached 1.2 GB in 3 s before the queue was bounded.
         assert!(after < before + 256 * 1024, "{before} KiB -> {after} KiB");
     }
 }

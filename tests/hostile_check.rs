@@ -1,4 +1,4 @@
-//! Issue 10 end to end: `utf8conf check` on misbehaving adapters (`tests/adapters/`) with
+//! Hostile adapters end to end: `utf8conf check` on misbehaving adapters (`tests/adapters/`) with
 //! the default limits ends within 60 s with a verdict that says what is wrong, keeps
 //! what it found in a partial report (schema-valid), shows adapter-controlled text only
 //! escaped, reports a flaky adapter as flaky, and on SIGINT/SIGTERM writes a partial
@@ -63,7 +63,7 @@ fn validated_report(directory: &Path) -> Value {
     report
 }
 
-/// Issue 10 item 1: each of these effectively hung `check` for 9 hours to 20 days.
+/// Each of these once effectively hung `check` for 9 hours to 20 days.
 #[test]
 fn each_broken_adapter_is_unusable_within_60_seconds_with_the_default_limits() {
     if !python_available() {
@@ -105,7 +105,7 @@ fn each_broken_adapter_is_unusable_within_60_seconds_with_the_default_limits() {
     }
 }
 
-/// Issue 10 item 4: names, versions and error texts cannot inject Markdown, HTML or
+/// Names, versions and error texts cannot inject Markdown, HTML or
 /// terminal escapes.
 #[test]
 fn adapter_controlled_text_is_shown_only_escaped() {
@@ -145,7 +145,7 @@ fn adapter_controlled_text_is_shown_only_escaped() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// Issue 10 item 11: a crash every N inputs, whatever the input, was blamed on the input:
+/// A crash every N inputs, whatever the input, was blamed on the input:
 /// 23 departures in 9 categories.
 #[test]
 fn an_adapter_that_crashes_at_the_same_age_in_every_process_is_unusable_without_departures() {
@@ -216,7 +216,7 @@ fn processes_with(needle: &str) -> Vec<u32> {
     found
 }
 
-/// Issue 10 items 5 and 6: Ctrl-C during `check` wrote nothing and orphaned the adapter.
+/// Ctrl-C during `check` once wrote nothing and orphaned the adapter.
 #[cfg(unix)]
 #[test]
 fn sigint_and_sigterm_write_a_partial_report_and_end_the_adapter() {

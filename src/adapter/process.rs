@@ -3,7 +3,7 @@
 //!
 //! A misbehaving adapter can stop reading its stdin, stop writing its stdout, write
 //! forever without a newline, or flood its stderr. The harness must survive all of these
-//! (issue: "The harness never hangs"), so no pipe is ever read or written on the calling
+//! (the harness never hangs), so no pipe is ever read or written on the calling
 //! thread:
 //!
 //! - a *writer* thread takes frames from a channel and writes them to the adapter's stdin

@@ -503,8 +503,8 @@ pub(super) fn file_name_part(name: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 10 item 12: a list entry named `..` wrote to the parent of `--out`, and
-    /// duplicate names overwrote each other.
+    /// A list entry named `..` once wrote to the parent of `--out`, and duplicate names
+    /// overwrote each other.
     #[test]
     fn report_subdirectories_stay_inside_and_are_unique() {
         for name in ["..", ".", "", "../../etc", "a/b"] {
@@ -517,7 +517,7 @@ mod tests {
         }
     }
 
-    /// Issue 10 item 12: `--timeout 1.8e19` panicked on an Instant overflow.
+    /// `--timeout 1.8e19` once panicked on an Instant overflow.
     #[test]
     fn time_limits_are_bounded() {
         assert!(seconds_arg("--timeout", 1.8e19).is_err());

@@ -167,8 +167,8 @@ pub(super) fn unique_name(name: &str, used: &mut BTreeSet<String>) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 10 item 12: duplicate names in the adapter list overwrote each other's
-    /// report directories.
+    /// Duplicate names in the adapter list once overwrote each other's report
+    /// directories.
     #[test]
     fn report_subdirectory_names_are_unique() {
         let mut used = BTreeSet::new();

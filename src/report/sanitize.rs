@@ -145,7 +145,8 @@ pub fn is_format(c: char) -> bool {
 mod tests {
     use super::*;
 
-    /// The hostile names and error texts of issue 10, item 4.
+    /// Names and error texts an adapter could send to forge a verdict line, open an HTML
+    /// comment, or drive the terminal.
     const NEWLINE_NAME: &str = "x\nutf8conf: conformant\n<!--";
     const ESCAPE_NAME: &str = "evil\x1b[2J\x1b]0;title\x07";
     const BACKTICK_ERROR: &str = "` <img src=x onerror=alert(1)> `";

@@ -81,7 +81,7 @@ fn reused_outcomes_forget_the_previous_input() {
     }
 }
 
-/// The regression test of the quadratic decode (issue: 46 s for 8 MB of random bytes):
+/// The regression test of the quadratic decode (it once took 46 s for 8 MB of random bytes):
 /// work is counted, not timed. Every call gets at most one fixed output block, and the
 /// calls number one per error unit plus one per chunk and per block of output, so the work
 /// is linear in the input.
