@@ -232,3 +232,31 @@ fn usage_errors_are_one_line_with_a_help_hint() {
     assert_eq!(code, 0);
     assert!(stdout.lines().count() > 10, "{stdout}");
 }
+
+/// `check --all --out DIR` claims DIR as a single check does (docs/CHECKING.md): a
+/// directory that already holds something is refused without --force, and so is one
+/// another running check holds the lock of; both before any decoder runs, with one line.
+#[test]
+fn check_all_claims_its_out_directory() {
+    let dir = scratch("check-all-claim");
+    let taken = dir.join("taken");
+    std::fs::create_dir_all(&taken).unwrap();
+    std::fs::write(taken.join("matrix.md"), "an earlier matrix").unwrap();
+    let (code, stdout, stderr) = check(&["--all", "--out", taken.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(taken.join("matrix.md")).unwrap(),
+        "an earlier matrix"
+    );
+
+    // A lock held by a live process (this test) is another check writing the directory.
+    let busy = dir.join("busy");
+    std::fs::write(dir.join(".busy.lock"), std::process::id().to_string()).unwrap();
+    let (code, _, stderr) = check(&["--all", "--out", busy.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("another utf8conf"), "{stderr}");
+    assert!(!busy.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

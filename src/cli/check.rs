@@ -88,7 +88,8 @@ pub struct CheckArgs {
     #[arg(long, default_value = "adapters/list.json", requires = "all")]
     pub(super) adapters: PathBuf,
     /// Output directory (default: reports/check-<name>-<time> or reports/matrix-<time>).
-    /// For one decoder, a directory that is not empty is refused unless --force.
+    /// A directory that is not empty is refused unless --force, and so is one another
+    /// check is writing.
     #[arg(long)]
     pub(super) out: Option<PathBuf>,
     /// With --out: replace what the directory holds (the new report is written aside

@@ -18,7 +18,7 @@ use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::Subject;
 use crate::corpus::Input;
 use crate::decoders;
-use crate::report::sanitize;
+use crate::report::{directory, sanitize};
 use crate::taxonomy::Category;
 
 /// Runs `utf8conf check --all`.
@@ -42,10 +42,52 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
         root
     };
     let (created, stamp) = utc_now();
-    let directory = match &args.out {
-        Some(directory) => directory.clone(),
+    // An explicit --out is claimed as for one decoder: refused when it holds something
+    // (unless --force) or when another check is writing it; the matrix is written aside
+    // and moved into place at the end, so the paths are printed after that.
+    let claim = match &args.out {
+        Some(out) => Some(
+            directory::claim(out, args.force)
+                .map_err(|e| CliError(format!("--out {}: {e}", out.display())))?,
+        ),
+        None => None,
+    };
+    let directory = match &claim {
+        Some(claim) => claim.staging().to_path_buf(),
         None => claim_directory(Path::new("reports"), &format!("matrix-{stamp}"))?,
     };
+    let outcome = check_into(args, inputs, limits, &root, &list, &directory, created);
+    let Some(claim) = claim else {
+        return outcome.map(|(code, _)| code);
+    };
+    // What was written is moved to its place even after an error.
+    let target = claim.target().to_path_buf();
+    claim.commit().map_err(|e| {
+        CliError(format!(
+            "cannot move the reports to {}: {e}",
+            target.display()
+        ))
+    })?;
+    let (code, subs) = outcome?;
+    for sub in subs {
+        print_report_path(&target.join(sub));
+    }
+    println!("matrix: {}", target.join("matrix.md").display());
+    Ok(code)
+}
+
+/// Checks every decoder into `directory`: the exit code, and the report folders written
+/// (their paths are printed here only when `directory` is where they stay).
+fn check_into(
+    args: &CheckArgs,
+    inputs: &[Input],
+    limits: &Limits,
+    root: &Path,
+    list: &AdapterList,
+    directory: &Path,
+    created: String,
+) -> Result<(u8, Vec<String>), CliError> {
+    let print_now = args.out.is_none();
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     let mut used_names = BTreeSet::new();
@@ -62,7 +104,9 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
             report
                 .write(&directory.join(&sub))
                 .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
-            print_report_path(&directory.join(&sub));
+            if print_now {
+                print_report_path(&directory.join(&sub));
+            }
             rows.push(MatrixRow::from_report(&report, &sub));
             failing |= exit_status(&report, args.fail_on) == 1;
             written.push((report, directory.join(&sub)));
@@ -95,7 +139,7 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
             continue;
         }
         let config = AdapterConfig {
-            argv: entry.argv_in(&root),
+            argv: entry.argv_in(root),
             name: Some(entry.name.clone()),
             answer_timeout: limits.answer_timeout,
             hello_timeout: limits.hello_timeout,
@@ -133,14 +177,21 @@ fn check_all(args: &CheckArgs, inputs: &[Input], limits: &Limits) -> Result<u8, 
         skipped,
     };
     matrix
-        .write(&directory)
+        .write(directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-    println!("matrix: {}", directory.join("matrix.md").display());
-    super::formats::write_check_formats(&args.format, &directory, &written, &matrix.skipped)?;
-    if interrupted {
-        return Ok(EXIT_INTERRUPTED);
+    if print_now {
+        println!("matrix: {}", directory.join("matrix.md").display());
     }
-    Ok(u8::from(failing))
+    super::formats::write_check_formats(&args.format, directory, &written, &matrix.skipped)?;
+    let subs = matrix
+        .decoders
+        .iter()
+        .map(|row| row.report.clone())
+        .collect();
+    if interrupted {
+        return Ok((EXIT_INTERRUPTED, subs));
+    }
+    Ok((u8::from(failing), subs))
 }
 
 /// An adapter that is listed as not run, with the reason (also said on stderr).
