@@ -59,6 +59,22 @@ fn run_io_errors_name_the_path() {
     let _ = std::fs::remove_file(&file);
 }
 
+/// A report is someone else's file: one over 16 MiB is refused before it is parsed, so
+/// a 200 MB "report" no longer costs 400 MB of memory.
+#[test]
+fn reproduce_refuses_a_report_over_16_mib() {
+    let path = std::env::temp_dir().join(format!("utf8conf-huge-{}.json", std::process::id()));
+    let mut text = br#"{"schema": "utf8conf/divergence/1", "padding": ""#.to_vec();
+    text.resize(text.len() + (16 << 20), b'a');
+    text.extend_from_slice(b"\"}");
+    std::fs::write(&path, &text).unwrap();
+    let (code, _, stderr) = utf8conf(&["reproduce", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("over 16 MiB"), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn reproduce_names_an_unsupported_schema() {
     let path = std::env::temp_dir().join(format!("utf8conf-old-{}.json", std::process::id()));

@@ -37,8 +37,7 @@ pub struct ReproduceArgs {
 
 /// Runs `utf8conf reproduce`.
 pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
-    let text = std::fs::read_to_string(&args.report)
-        .map_err(|error| CliError(format!("cannot read {}: {error}", args.report.display())))?;
+    let text = read_bounded(&args.report)?;
     // The schema is checked first, so a report of another schema version is named as
     // such instead of failing on whichever field that version lacks.
     let json: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
@@ -143,4 +142,35 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
             Ok(0)
         }
     }
+}
+
+/// The largest report `reproduce` reads. A divergence report holds one minimised witness
+/// and its outcomes: a few KiB. A report is someone else's file, so a larger one is
+/// refused rather than read into memory whole.
+pub const MAX_REPORT_BYTES: u64 = 16 << 20;
+
+/// Reads the report, refusing one over [`MAX_REPORT_BYTES`] (counted while reading, so a
+/// pipe or a growing file is bounded too).
+fn read_bounded(path: &std::path::Path) -> Result<String, CliError> {
+    use std::io::Read;
+    let cannot =
+        |error: std::io::Error| CliError(format!("cannot read {}: {error}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_REPORT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_REPORT_BYTES {
+        return Err(CliError(format!(
+            "{}: over {} MiB, too large for a divergence report",
+            path.display(),
+            MAX_REPORT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        CliError(format!(
+            "{}: not a divergence report (not UTF-8)",
+            path.display()
+        ))
+    })
 }
