@@ -260,6 +260,25 @@ fn a_leaking_library_dies_at_its_memory_limit_and_is_unusable() {
     assert_no_worker_left(&library);
 }
 
+/// At the default limits a leaking worker lives about 8,000 calls, longer than one batch
+/// of inputs: its deaths fall in the middle of batches, where no input can be blamed, and
+/// the age pattern must still see them (docs/PROTOCOL.md, "What the harness guarantees":
+/// a leaking library stops within 30 s at the default limits, as unusable).
+#[test]
+fn a_leaking_library_is_unusable_at_the_default_limits() {
+    let dir = scratch("leak-default");
+    let library = build_library(&dir);
+    let out = dir.join("report");
+    let (code, stderr, seconds) = check(&library, "unreliable_leak", &out, &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(seconds < 30.0, "took {seconds} s");
+    assert!(stderr.contains("in every process"), "{stderr}");
+    let report = report(&out);
+    assert_eq!(report["verdict"], "adapter-unusable");
+    assert_eq!(failure_departures(&report), 0, "no input is blamed");
+    assert_no_worker_left(&library);
+}
+
 #[test]
 fn a_function_that_fails_on_every_input_is_unusable_not_deviating() {
     let dir = scratch("fail");

@@ -90,6 +90,11 @@ struct State {
     request: Vec<u8>,
     /// Calls the current worker answered.
     calls: u64,
+    /// Set by the first crash in the middle of a batch, for the rest of the check: a crash
+    /// that cannot be pinned on an input means the worker may die by its age (a leak, a
+    /// counter), and only calls made one at a time count a lifetime exactly, so that the
+    /// age pattern can see it. A library that never crashes keeps its batches.
+    one_at_a_time: bool,
     statistics: ProcessStatistics,
     breaker: Breaker,
     lifetimes: Lifetimes,
@@ -125,6 +130,7 @@ impl NativeDecoder {
                 capabilities: Capabilities::default(),
                 request: Vec::new(),
                 calls: 0,
+                one_at_a_time: false,
                 statistics: ProcessStatistics::default(),
                 breaker: Breaker::default(),
                 lifetimes: Lifetimes::default(),

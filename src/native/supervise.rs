@@ -34,8 +34,6 @@ impl NativeDecoder {
         inputs: &[&[u8]],
         answers: &mut Answers,
     ) -> Result<(), Stop> {
-        // After a crash in the middle of a batch, the rest goes one input at a time.
-        let mut one_at_a_time = false;
         // The input whose crash or timeout is being retried, with that failure.
         let mut retrying: Option<(usize, DecoderFailure)> = None;
         while answers.len() < inputs.len() {
@@ -44,7 +42,7 @@ impl NativeDecoder {
             }
             self.ensure_worker(state)?;
             let first = answers.len();
-            let single = one_at_a_time || retrying.is_some();
+            let single = state.one_at_a_time || retrying.is_some();
             let pending = &inputs[first..if single { first + 1 } else { inputs.len() }];
             let deadline = state.deadline;
             let stop = move || stop_now(deadline);
@@ -95,7 +93,7 @@ impl NativeDecoder {
             // not yet passed on died with the worker); a timeout can: every answer before
             // the hanging call was passed on.
             if pending.len() > 1 && failure.kind != FailureKind::Timeout {
-                one_at_a_time = true;
+                state.one_at_a_time = true;
                 continue;
             }
             let retried = matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
