@@ -10,7 +10,7 @@
 //! The files, one job each:
 //!
 //! - this module: [`CodeUnits`], [`Encoded`], the [`Encoder`] trait and the registry
-//!   ([`builtin`], [`by_name`]);
+//!   ([`builtin()`], [`by_name`]);
 //! - [`builtin`](mod@builtin): the reference encoder, Rust std's and encoding_rs's;
 //! - [`planted`]: encoders with one known bug each, the evidence that grading names it.
 
