@@ -5,7 +5,7 @@
 
 use super::answer::StreamAnswer;
 use super::process::AdapterProcess;
-use crate::decoders::DecoderFailure;
+use crate::decoders::{DecoderFailure, FailureKind};
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
 
@@ -40,6 +40,25 @@ pub struct BatchAnswers<T = Outcome> {
     pub answers: Vec<Result<T, DecoderFailure>>,
     /// Why the batch stopped early.
     pub stopped: Option<Stop>,
+}
+
+impl<T> BatchAnswers<T> {
+    /// One result per input, `len` in all: every input the batch did not answer (the
+    /// decoder became unusable, a signal, the deadline) fails as a `crash` naming why,
+    /// which is what the [`crate::decoders::Decoder`] interface can say about it.
+    pub fn into_results(self, len: usize) -> Vec<Result<T, DecoderFailure>> {
+        let mut results = self.answers;
+        let why = self
+            .stopped
+            .map_or_else(|| "no answer".to_string(), |stop| stop.to_string());
+        while results.len() < len {
+            results.push(Err(DecoderFailure {
+                kind: FailureKind::Crash,
+                message: why.clone(),
+            }));
+        }
+        results
+    }
 }
 
 /// The answer to one input fed in chunks: the outcome, and what was emitted when.

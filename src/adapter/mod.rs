@@ -71,7 +71,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
+use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
 use answer::{excerpt, Hello};
 use breaker::Breaker;
@@ -300,17 +300,6 @@ impl Decoder for ExternalDecoder {
     /// The pipelined [`ExternalDecoder::decode_batch`]; every input it did not answer
     /// (the adapter became unusable, a signal, the deadline) fails as a `crash` naming why.
     fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
-        let batch = ExternalDecoder::decode_batch(self, inputs);
-        let mut results = batch.answers;
-        let why = batch
-            .stopped
-            .map_or_else(|| "no answer".to_string(), |stop| stop.to_string());
-        while results.len() < inputs.len() {
-            results.push(Err(DecoderFailure {
-                kind: FailureKind::Crash,
-                message: why.clone(),
-            }));
-        }
-        results
+        ExternalDecoder::decode_batch(self, inputs).into_results(inputs.len())
     }
 }

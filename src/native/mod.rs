@@ -45,7 +45,7 @@ use crate::adapter::pattern::Lifetimes;
 use crate::adapter::{
     AdapterError, BatchAnswers, ProcessStatistics, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
 };
-use crate::decoders::{Capabilities, Decoder, DecoderFailure, FailureKind};
+use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
 use process::WorkerProcess;
 
@@ -230,18 +230,7 @@ impl Decoder for NativeDecoder {
     /// The batched [`NativeDecoder::decode_batch`]; every input it did not answer (the
     /// library is unusable, a signal, the deadline) fails as a `crash` naming why.
     fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
-        let batch = NativeDecoder::decode_batch(self, inputs);
-        let mut results = batch.answers;
-        let why = batch
-            .stopped
-            .map_or_else(|| "no answer".to_string(), |stop| stop.to_string());
-        while results.len() < inputs.len() {
-            results.push(Err(DecoderFailure {
-                kind: FailureKind::Crash,
-                message: why.clone(),
-            }));
-        }
-        results
+        NativeDecoder::decode_batch(self, inputs).into_results(inputs.len())
     }
 }
 
