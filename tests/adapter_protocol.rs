@@ -4,20 +4,15 @@
 //! correctly; adapters that are missing, not executable, or never say a good hello fail
 //! to start with a clear message, and nothing hangs.
 
+mod common;
+
+use common::python_available;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use utf8conf::adapter::{AdapterConfig, ExternalDecoder};
 use utf8conf::decoders::{Decoder, FailureKind};
 use utf8conf::reference::Reference;
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
 
 fn test_adapter(script: &str) -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

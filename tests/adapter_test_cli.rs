@@ -2,15 +2,10 @@
 //! common mistake is named exactly: no flush, a late hello, debug output on stdout,
 //! `scalars` sent as a string, a crash on the empty input.
 
-use std::process::Command;
+mod common;
 
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
+use common::python_available;
+use std::process::Command;
 
 /// Runs `utf8conf adapter-test --cmd 'python3 tests/adapters/SCRIPT'`; returns the exit
 /// code and stdout.

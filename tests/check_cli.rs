@@ -2,24 +2,13 @@
 //! per-byte U+FFFD adapter is recognised as such (exit 1), a missing program is exit 2,
 //! and the written `conformance.json` validates against `schemas/conformance.schema.json`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{python_available, scratch};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("utf8conf-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 /// Runs `utf8conf check` from the repository root; returns (exit code, stdout, stderr).
 fn check(args: &[&str]) -> (i32, String, String) {
@@ -37,17 +26,7 @@ fn check(args: &[&str]) -> (i32, String, String) {
 }
 
 fn validated_report(directory: &Path) -> Value {
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(directory.join("conformance.json")).unwrap())
-            .unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
-        .expect("the schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&report)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    let report = common::conformance_report(directory);
     for file in ["conformance.md", "conformance.html"] {
         assert!(directory.join(file).is_file(), "{file}");
     }

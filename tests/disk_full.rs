@@ -9,16 +9,13 @@
 //! far still reach stdout, the error on stderr names the file that could not be written,
 //! the exit status is 2, and no temporary file is left behind.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::scratch;
+use std::path::Path;
 use std::process::Command;
 
 use utf8conf::report::FAIL_WRITES_AFTER_VARIABLE;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("utf8conf-disk-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 /// Runs the binary with the disk full after `writes_allowed` writes: (exit, stdout, stderr).
 fn utf8conf_on_full_disk(writes_allowed: u32, args: &[&str]) -> (i32, String, String) {

@@ -2,6 +2,9 @@
 //! with reports written as `utf8conf run` writes them, shards that merge into the
 //! unsharded result, and merges that must be refused.
 
+mod common;
+
+use common::read_json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -19,10 +22,6 @@ fn out_dir(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The one run directory under `out` whose name contains `marker`.

@@ -3,18 +3,13 @@
 //! says what is wrong ("adapter unusable: ...", "out of step", flaky), and memory stays
 //! bounded. See docs/PROTOCOL.md for the rules these tests hold the harness to.
 
+mod common;
+
+use common::python_available;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use utf8conf::adapter::{AdapterConfig, ExternalDecoder, Stop};
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
 
 fn start(script: &str, args: &[&str], answer_timeout: Duration) -> ExternalDecoder {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

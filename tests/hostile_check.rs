@@ -4,26 +4,13 @@
 //! escaped, reports a flaky adapter as flaky, and on SIGINT/SIGTERM writes a partial
 //! report, exits 130 and leaves no adapter process behind.
 
+mod common;
+
+use common::{conformance_report as validated_report, python_available, scratch};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-use serde_json::Value;
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("utf8conf-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 fn adapter_command(script_and_args: &str) -> String {
     format!("python3 tests/adapters/{script_and_args}")
@@ -46,21 +33,6 @@ fn check(cmd: &str, out: &Path, args: &[&str]) -> (i32, String, String, f64) {
         String::from_utf8_lossy(&output.stderr).into_owned(),
         started.elapsed().as_secs_f64(),
     )
-}
-
-fn validated_report(directory: &Path) -> Value {
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(directory.join("conformance.json")).unwrap())
-            .unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
-        .expect("the schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&report)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "schema errors: {errors:#?}");
-    report
 }
 
 /// Each of these once effectively hung `check` for 9 hours to 20 days.

@@ -5,34 +5,13 @@
 //! to the end.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{build_c_library as build_library, scratch_dir as scratch};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("utf8conf-lib-check-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Compiles tests/c-lib/NAME.c into a shared library in `dir`.
-fn build_library(source: &str, dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let library = dir.join(format!("lib{source}.so"));
-    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-        .args(["-O1", "-fPIC", "-shared", "-Wall", "-Werror", "-I"])
-        .arg(root.join("include"))
-        .arg(root.join("tests/c-lib").join(format!("{source}.c")))
-        .arg("-o")
-        .arg(&library)
-        .status()
-        .expect("a C compiler (cc) is needed for this test");
-    assert!(status.success(), "compiling {source}.c failed");
-    library
-}
 
 fn check(args: &[&str]) -> (i32, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))

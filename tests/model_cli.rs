@@ -2,6 +2,9 @@
 //! `schemas/model.schema.json`, a correct decoder exits 0 with no difference, and a
 //! planted bug exits 1 with its one finding.
 
+mod common;
+
+use common::{assert_valid, schema_validator};
 use std::process::Command;
 
 use serde_json::Value;
@@ -20,24 +23,9 @@ fn model(decoder: &str) -> (i32, Value) {
     (output.status.code().unwrap_or(-1), json)
 }
 
-fn validator() -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(include_str!("../schemas/model.schema.json"))
-        .expect("the schema is JSON");
-    jsonschema::meta::validate(&schema).expect("a valid JSON Schema");
-    jsonschema::validator_for(&schema).expect("the schema compiles")
-}
-
-fn assert_valid(validator: &jsonschema::Validator, json: &Value, what: &str) {
-    let errors: Vec<String> = validator
-        .iter_errors(json)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{what}: {errors:#?}");
-}
-
 #[test]
 fn model_json_validates_and_diagnoses() {
-    let validator = validator();
+    let validator = schema_validator("model.schema.json");
     let (code, json) = model("std");
     assert_valid(&validator, &json, "std");
     assert_eq!(code, 0);

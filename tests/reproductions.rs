@@ -5,36 +5,13 @@
 //! tests/author_api.rs).
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{build_c_library as build_library, read_json, scratch_dir as scratch};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "utf8conf-reproductions-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Compiles tests/c-lib/NAME.c into `dir/libNAME.so`.
-fn build_library(source: &str, dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let library = dir.join(format!("lib{source}.so"));
-    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-        .args(["-O1", "-fPIC", "-shared", "-Wall", "-Werror", "-I"])
-        .arg(root.join("include"))
-        .arg(root.join("tests/c-lib").join(format!("{source}.c")))
-        .arg("-o")
-        .arg(&library)
-        .status()
-        .expect("a C compiler (cc) is needed for this test");
-    assert!(status.success(), "compiling {source}.c failed");
-    library
-}
 
 fn utf8conf(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_utf8conf"))
@@ -58,10 +35,6 @@ fn shell(command: &str, dir: &Path) -> Output {
         .current_dir(dir)
         .output()
         .expect("sh runs")
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The answer fields a printed command must show again (a field the report does not

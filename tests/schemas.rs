@@ -3,6 +3,9 @@
 //! validate. The schemas themselves must be valid JSON Schema, and must reject what the
 //! contract forbids (so that validation is not vacuous).
 
+mod common;
+
+use common::{assert_valid, read_json, schema_validator as schema};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,29 +15,6 @@ use utf8conf::decoders;
 use utf8conf::engine::budget::Budget;
 use utf8conf::engine::{Engine, RunOptions};
 use utf8conf::hex::parse_hex;
-
-fn schema(name: &str) -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("schemas")
-        .join(name);
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    jsonschema::meta::validate(&schema)
-        .unwrap_or_else(|error| panic!("{name} is not a valid JSON Schema: {error}"));
-    jsonschema::validator_for(&schema).unwrap()
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap())
-        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
-}
-
-fn assert_valid(validator: &jsonschema::Validator, instance: &Value, what: &str) {
-    let errors: Vec<String> = validator
-        .iter_errors(instance)
-        .map(|error| format!("{} at {}", error, error.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
-}
 
 fn out_dir(test: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("schemas-{test}"));

@@ -4,18 +4,13 @@
 //! silently drops stray continuation bytes fail it, with the class, severity and the
 //! exploit-shaped witness the decoder really showed in `conformance.json`.
 
+mod common;
+
+use common::python_available;
 use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
 
 /// Runs `utf8conf check --cmd 'python3 tests/adapters/<adapter>.py' --fail-on <severity>`;
 /// returns the exit code and the written `conformance.json`, validated by the schema.

@@ -2,18 +2,13 @@
 //! tests/adapters/streaming.py (one correct, three misbehaving), and `--stream` on an
 //! adapter without streaming. Each report must validate against the schema.
 
+mod common;
+
+use common::python_available;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
 
 /// Runs `check` on `tests/adapters/streaming.py MODE`; (exit code, report).
 fn check_streaming(mode: &str) -> (i32, Value) {
@@ -34,17 +29,7 @@ fn check_streaming(mode: &str) -> (i32, Value) {
 }
 
 fn validated(directory: &Path) -> Value {
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(directory.join("conformance.json")).unwrap())
-            .unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
-        .expect("the schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&report)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    let report = common::conformance_report(directory);
     let markdown = std::fs::read_to_string(directory.join("conformance.md")).unwrap();
     assert!(markdown.contains("## Streaming"));
     report

@@ -7,18 +7,13 @@
 //! unusable; the adapter's exit is judged when it exits; nothing it started outlives it.
 #![cfg(target_os = "linux")]
 
+mod common;
+
+use common::python_available;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use utf8conf::adapter::{AdapterConfig, ExternalDecoder};
-
-fn python_available() -> bool {
-    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
-    if !found {
-        eprintln!("skipped: python3 is not on PATH");
-    }
-    found
-}
 
 fn script(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -6,35 +6,14 @@
 //! `--lib` as to `--cmd` (adapters/README.md, "C and C++ libraries").
 #![cfg(target_os = "linux")]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{build_c_library, scratch_dir as scratch};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("utf8conf-unreliable-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// Compiles tests/c-lib/unreliable.c into `dir`.
-fn build_library(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let library = dir.join("libunreliable.so");
-    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-        .args(["-O1", "-fPIC", "-shared", "-Wall", "-Werror", "-I"])
-        .arg(root.join("include"))
-        .arg(root.join("tests/c-lib/unreliable.c"))
-        .arg("-o")
-        .arg(&library)
-        .status()
-        .expect("a C compiler (cc) is needed for this test");
-    assert!(status.success(), "compiling unreliable.c failed");
-    library
-}
 
 fn start_check(library: &Path, symbol: &str, out: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_utf8conf"))
@@ -119,7 +98,7 @@ fn failure_departures(report: &Value) -> usize {
 #[test]
 fn a_library_that_hangs_on_every_call_is_unusable_within_seconds() {
     let dir = scratch("hang");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     let (code, stderr, seconds) = check(
         &library,
@@ -139,7 +118,7 @@ fn a_library_that_hangs_on_every_call_is_unusable_within_seconds() {
 #[test]
 fn max_time_stops_a_call_that_never_returns() {
     let dir = scratch("max-time");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     let (code, stderr, seconds) = check(
         &library,
@@ -159,7 +138,7 @@ fn max_time_stops_a_call_that_never_returns() {
 #[test]
 fn sigterm_during_a_hung_call_writes_a_partial_report_within_2_seconds() {
     let dir = scratch("sigterm");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     // (A library that exits on every call is unusable within about a second, before any
     // signal: `failures_every_nth_call_are_...` checks that.)
     let symbol = "unreliable_hang_always";
@@ -186,7 +165,7 @@ fn sigterm_during_a_hung_call_writes_a_partial_report_within_2_seconds() {
 #[test]
 fn the_worker_dies_with_the_harness_even_when_its_call_never_returns() {
     let dir = scratch("sigkill");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let mut child = start_check(
         &library,
         "unreliable_hang_always",
@@ -206,7 +185,7 @@ fn the_worker_dies_with_the_harness_even_when_its_call_never_returns() {
 #[test]
 fn failures_every_nth_call_are_a_pattern_not_departures_of_innocent_inputs() {
     let dir = scratch("every-nth");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     for (symbol, calls) in [
         ("unreliable_crash_every_100", "100"),
         ("unreliable_exit_at_1000", "1000"),
@@ -242,7 +221,7 @@ fn failures_every_nth_call_are_a_pattern_not_departures_of_innocent_inputs() {
 #[test]
 fn a_leaking_library_dies_at_its_memory_limit_and_is_unusable() {
     let dir = scratch("leak");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     let (code, stderr, seconds) = check(
         &library,
@@ -267,7 +246,7 @@ fn a_leaking_library_dies_at_its_memory_limit_and_is_unusable() {
 #[test]
 fn a_leaking_library_is_unusable_at_the_default_limits() {
     let dir = scratch("leak-default");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     let (code, stderr, seconds) = check(&library, "unreliable_leak", &out, &[]);
     assert_eq!(code, 2, "{stderr}");
@@ -282,7 +261,7 @@ fn a_leaking_library_is_unusable_at_the_default_limits() {
 #[test]
 fn a_function_that_fails_on_every_input_is_unusable_not_deviating() {
     let dir = scratch("fail");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     let (code, stderr, _) = check(&library, "unreliable_fail_always", &out, &[]);
     assert_eq!(code, 2, "{stderr}");
@@ -294,7 +273,7 @@ fn a_function_that_fails_on_every_input_is_unusable_not_deviating() {
 #[test]
 fn a_correct_library_at_50_ms_an_answer_is_slow_never_unusable() {
     let dir = scratch("slow");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     // A time limit per call of 0.5 s: a batch takes far longer, but every call is 50 ms.
     let (code, stderr, _) = check(
@@ -317,7 +296,7 @@ fn a_correct_library_at_50_ms_an_answer_is_slow_never_unusable() {
 #[test]
 fn an_explicit_out_is_never_overwritten_without_force_nor_claimed_twice() {
     let dir = scratch("out");
-    let library = build_library(&dir);
+    let library = build_c_library("unreliable", &dir);
     let out = dir.join("report");
     let fail = "unreliable_fail_always";
     let (code, stderr, _) = check(&library, fail, &out, &[]);

@@ -1,0 +1,87 @@
+//! Helpers every integration test shares: toolchain probes, scratch folders, C libraries
+//! built for a test, JSON and schema checks. Each test binary includes this module and
+//! uses part of it, hence `dead_code` is allowed here and nowhere else.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The repository root (where `tests/`, `schemas/` and `include/` are).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// True when `python3` is on PATH; says on stderr that the test is skipped otherwise.
+pub fn python_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("python3").is_some();
+    if !found {
+        eprintln!("skipped: python3 is not on PATH");
+    }
+    found
+}
+
+/// A fresh path under the temporary folder, unique to this test process, not created (a
+/// report directory that `--out` must create).
+pub fn scratch(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("utf8conf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    path
+}
+
+/// [`scratch`], created empty.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let path = scratch(name);
+    std::fs::create_dir_all(&path).expect("a scratch folder under the temporary folder");
+    path
+}
+
+/// Compiles `tests/c-lib/SOURCE.c` against `include/` into `dir/libSOURCE.so` with the C
+/// compiler the user has (`$CC`, else `cc`), warnings as errors.
+pub fn build_c_library(source: &str, dir: &Path) -> PathBuf {
+    let library = dir.join(format!("lib{source}.so"));
+    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+        .args(["-O1", "-fPIC", "-shared", "-Wall", "-Werror", "-I"])
+        .arg(root().join("include"))
+        .arg(root().join("tests/c-lib").join(format!("{source}.c")))
+        .arg("-o")
+        .arg(&library)
+        .status()
+        .expect("a C compiler (cc) is needed for this test");
+    assert!(status.success(), "compiling {source}.c failed");
+    library
+}
+
+/// The JSON in `path`, or a panic naming the file.
+pub fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// The validator of `schemas/NAME`, itself checked against the JSON Schema meta-schema.
+pub fn schema_validator(name: &str) -> jsonschema::Validator {
+    let schema = read_json(&root().join("schemas").join(name));
+    jsonschema::meta::validate(&schema)
+        .unwrap_or_else(|error| panic!("{name} is not a valid JSON Schema: {error}"));
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}
+
+/// Fails the test with every schema error of `instance`, named `what`.
+pub fn assert_valid(validator: &jsonschema::Validator, instance: &Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|error| format!("{error} at {}", error.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
+}
+
+/// `DIRECTORY/conformance.json`, checked against its schema.
+pub fn conformance_report(directory: &Path) -> Value {
+    let path = directory.join("conformance.json");
+    let report = read_json(&path);
+    let validator = schema_validator("conformance.schema.json");
+    assert_valid(&validator, &report, &path.display().to_string());
+    report
+}
