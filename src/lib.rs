@@ -12,8 +12,10 @@
 //!   (`utf8conf check`).
 //! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder).
 //! - [`native`]: C decoders (`include/utf8conf.h`) in a restartable worker process.
-//! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders.
-//! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted.
+//! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders;
+//!   [`encoders`]: the [`encoders::Encoder`] abstraction, the other direction.
+//! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted,
+//!   and the reference encoder read through the same grammar.
 //! - [`fast`]: the optimised decoder (shift DFA, SIMD backends, streaming), checked
 //!   against the reference.
 //! - [`outcome`], [`taxonomy`], [`hex`]: the shared vocabulary (what a decoder said, what
