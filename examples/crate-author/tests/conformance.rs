@@ -17,6 +17,10 @@ fn utf8_decode_departs_exactly_where_known() {
     // all are still there (a fix would move them to `gone`).
     let replay = utf8conf::author::reproduce(directory.join("conformance.json"), &Utf8DecodeCrate)
         .expect("the report just written reads back");
-    assert_eq!(replay.reproduced.len(), report.findings.len(), "{replay:#?}");
+    assert_eq!(
+        replay.reproduced.len(),
+        report.findings.len(),
+        "{replay:#?}"
+    );
     assert!(replay.gone.is_empty(), "{:#?}", replay.gone);
 }
