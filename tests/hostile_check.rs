@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{conformance_report as validated_report, python_available, scratch};
+use common::{conformance_report as validated_report, processes_with, python_available, scratch};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -169,23 +169,6 @@ fn max_time_writes_a_partial_report() {
         "what was found is kept"
     );
     let _ = std::fs::remove_dir_all(&out);
-}
-
-/// The pids of running processes whose command line (arguments separated by NUL bytes)
-/// contains `needle`.
-fn processes_with(needle: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
-            if String::from_utf8_lossy(&cmdline).contains(needle) {
-                found.push(pid);
-            }
-        }
-    }
-    found
 }
 
 /// Ctrl-C during `check` once wrote nothing and orphaned the adapter.

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::python_available;
+use common::{processes_with, python_available};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -46,21 +46,6 @@ fn inputs(count: usize) -> Vec<Vec<u8>> {
             0 => vec![b'a' + (i % 26) as u8],
             1 => vec![0xC3, 0xA9],
             _ => vec![0xE0, 0x80 | (i % 64) as u8],
-        })
-        .collect()
-}
-
-/// Processes whose command line contains `needle`.
-fn processes_with(needle: &str) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
-            String::from_utf8_lossy(&cmdline)
-                .contains(needle)
-                .then_some(pid)
         })
         .collect()
 }

@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{build_c_library, scratch_dir as scratch};
+use common::{
+    build_c_library, conformance_report as report, processes_with, scratch_dir as scratch,
+};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -39,44 +41,11 @@ fn check(library: &Path, symbol: &str, out: &Path, args: &[&str]) -> (i32, Strin
     (code, stderr, started.elapsed().as_secs_f64())
 }
 
-fn report(out: &Path) -> Value {
-    let text = std::fs::read_to_string(out.join("conformance.json")).expect("a report");
-    let report: Value = serde_json::from_str(&text).expect("JSON");
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/conformance.schema.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
-    if let Err(error) = validator.validate(&report) {
-        panic!("report violates the schema: {error}");
-    }
-    report
-}
-
-/// Processes whose command line names `needle` (the test's own library path).
-fn processes_naming(needle: &Path) -> Vec<u32> {
-    let needle = needle.to_str().unwrap();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| {
-            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
-            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
-            String::from_utf8_lossy(&cmdline)
-                .contains(needle)
-                .then_some(pid)
-        })
-        .collect()
-}
-
 /// No worker of `library` is left (allowing a moment for the kernel to reap).
 fn assert_no_worker_left(library: &Path) {
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
-        let left = processes_naming(library);
+        let left = processes_with(library.to_str().unwrap());
         if left.is_empty() {
             return;
         }
@@ -174,7 +143,7 @@ fn the_worker_dies_with_the_harness_even_when_its_call_never_returns() {
     );
     std::thread::sleep(Duration::from_millis(1500));
     assert!(
-        !processes_naming(&library).is_empty(),
+        !processes_with(library.to_str().unwrap()).is_empty(),
         "a worker runs while the harness does"
     );
     child.kill().unwrap();

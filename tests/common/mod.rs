@@ -85,3 +85,20 @@ pub fn conformance_report(directory: &Path) -> Value {
     assert_valid(&validator, &report, &path.display().to_string());
     report
 }
+
+/// Processes whose command line contains `needle` (a test's own library path or adapter
+/// script): what a test that must leave no process behind looks for in `/proc`.
+pub fn processes_with(needle: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmdline).contains(needle) {
+                found.push(pid);
+            }
+        }
+    }
+    found
+}
