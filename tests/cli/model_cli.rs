@@ -2,9 +2,7 @@
 //! `schemas/model.schema.json`, a correct decoder exits 0 with no difference, and a
 //! planted bug exits 1 with its one finding.
 
-mod common;
-
-use common::{assert_valid, schema_validator};
+use crate::common::{assert_valid, schema_validator};
 use std::process::Command;
 
 use serde_json::Value;

@@ -5,9 +5,7 @@
 //! to the end.
 #![cfg(unix)]
 
-mod common;
-
-use common::{build_c_library as build_library, scratch_dir as scratch};
+use crate::common::{build_c_library as build_library, scratch_dir as scratch};
 use std::path::PathBuf;
 use std::process::Command;
 
