@@ -33,12 +33,15 @@
 pub mod alphabet;
 pub mod conventions;
 pub mod difference;
+pub mod draw;
 pub mod equivalence;
 pub mod json;
+pub mod known;
 pub mod learner;
 pub mod mechanism;
 pub mod oracle;
 pub mod output;
+pub mod recognise;
 pub mod title;
 
 use std::time::Instant;
