@@ -158,7 +158,7 @@ fn legend(out: &mut String, differences: &[Difference]) {
     let lines = [
         (
             "t diff primary",
-            format!("red: differs from the other machine where both agreed so far ({primary} of {} differing families)", differences.len()),
+            format!("red: differs from the other machine where both agreed so far ({primary} of {} differences)", differences.len()),
         ),
         (
             "t diff manifestation",

@@ -176,8 +176,7 @@ fn access_words(alphabet: &Alphabet, next: &[Vec<usize>]) -> Vec<Vec<u8>> {
     access[0] = Some(Vec::new());
     let mut queue = VecDeque::from([0usize]);
     while let Some(state) = queue.pop_front() {
-        for class in 0..alphabet.len() {
-            let to = next[state][class];
+        for (class, &to) in next[state].iter().enumerate() {
             if access[to].is_none() {
                 let mut word = access[state].clone().unwrap_or_default();
                 word.push(alphabet.representative(class));
