@@ -193,9 +193,8 @@ fn legend(out: &mut String, differences: &[Difference]) {
 struct Panel<'a> {
     title: String,
     machine: &'a MachineJson,
-    marks: Vec<Mark>,
     layers: Layers,
-    /// Per state: the inner lines (text, mark) and the forward groups.
+    /// Per state: the lines inside its box (text, mark).
     inner: Vec<Vec<(String, Mark)>>,
     /// Per state: the label lines of its forward transitions, `(to, text, mark)`.
     labels: Vec<Vec<(usize, String, Mark)>>,
@@ -260,7 +259,6 @@ impl<'a> Panel<'a> {
         Panel {
             title: title.to_string(),
             machine,
-            marks,
             layers,
             inner,
             labels,
@@ -290,7 +288,6 @@ impl<'a> Panel<'a> {
             self.render_state(out, state);
         }
         out.push_str("</g>\n");
-        debug_assert_eq!(self.marks.len(), self.machine.transitions.len());
     }
 
     fn render_state(&self, out: &mut String, state: usize) {
