@@ -22,6 +22,11 @@
  *               ucnv_getInvalidUChars() gives them, so error_at is how far it
  *               advanced the source pointer minus their count, and `bytes` what it
  *               wrote to the target before stopping.
+ *   converter-substitute
+ *               ucnv_fromUnicode() as above with UCNV_FROM_U_CALLBACK_SUBSTITUTE,
+ *               which writes the converter's own substitution bytes (ucnv_getSubstChars)
+ *               for each unit it cannot convert; the hello's version names them. Always
+ *               ok.
  *
  * Protocol: a hello line, then for each frame (4-byte little-endian length N, then N
  * bytes; N even) exactly one JSON line with its `seq`, flushed; exit 0 at end of input.
@@ -153,14 +158,19 @@ int main(int argc, char **argv) {
         name = "icu-u_strToUTF8WithSub-FFFD";
     } else if (argc <= 2 && strcmp(mode, "converter") == 0) {
         name = "icu-ucnv_fromUnicode-STOP";
+    } else if (argc <= 2 && strcmp(mode, "converter-substitute") == 0) {
+        name = "icu-ucnv_fromUnicode-SUBSTITUTE";
     } else {
-        fail("usage: icu-encode-adapter [stop|substitute|converter]");
+        fail("usage: icu-encode-adapter [stop|substitute|converter|converter-substitute]");
         return 2;
     }
     UErrorCode error = U_ZERO_ERROR;
     UConverter *converter = ucnv_open("UTF-8", &error);
     if (U_SUCCESS(error)) {
-        ucnv_setFromUCallBack(converter, UCNV_FROM_U_CALLBACK_STOP, NULL, NULL, NULL, &error);
+        int substitute = strcmp(mode, "converter-substitute") == 0;
+        ucnv_setFromUCallBack(converter,
+                              substitute ? UCNV_FROM_U_CALLBACK_SUBSTITUTE : UCNV_FROM_U_CALLBACK_STOP,
+                              NULL, NULL, NULL, &error);
     }
     if (U_FAILURE(error)) {
         fprintf(stderr, "icu encoder adapter: opening the UTF-8 converter: %s\n", u_errorName(error));
@@ -171,8 +181,18 @@ int main(int argc, char **argv) {
     char version[U_MAX_VERSION_STRING_LENGTH];
     u_getVersion(version_info);
     u_versionToString(version_info, version);
-    printf("{\"protocol\":\"utf8conf/2\",\"name\":\"%s\",\"version\":\"ICU %s\",\"encode\":\"utf16\"}\n",
-           name, version);
+    char substitution[8];
+    int8_t substitution_len = (int8_t)sizeof substitution;
+    UErrorCode substitution_error = U_ZERO_ERROR;
+    ucnv_getSubstChars(converter, substitution, &substitution_len, &substitution_error);
+    printf("{\"protocol\":\"utf8conf/2\",\"name\":\"%s\",\"version\":\"ICU %s", name, version);
+    if (U_SUCCESS(substitution_error) && strncmp(mode, "converter", 9) == 0) {
+        fputs(", substitution bytes", stdout);
+        for (int8_t i = 0; i < substitution_len; i++) {
+            printf(" %02X", (unsigned)(unsigned char)substitution[i]);
+        }
+    }
+    fputs("\",\"encode\":\"utf16\"}\n", stdout);
     fflush(stdout);
 
     unsigned char *input = NULL;
@@ -208,7 +228,7 @@ int main(int argc, char **argv) {
         int32_t capacity = 3 * count + 16;
         output = reserve(output, &output_capacity, (size_t)capacity);
         printf("{\"seq\":%llu,", seq);
-        if (strcmp(mode, "converter") == 0) {
+        if (strncmp(mode, "converter", 9) == 0) {
             converter_mode(converter, units, count, output, capacity);
         } else {
             string_mode(units, count, strcmp(mode, "stop") == 0 ? U_SENTINEL : 0xFFFD, output,

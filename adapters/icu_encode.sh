@@ -2,7 +2,7 @@
 # Runs the ICU encoder adapter: compiles icu_encode.c with cc against icu-uc (found
 # with pkg-config) into .cache/ beside this script on first use (or when the
 # source is newer than the binary), then replaces itself with the binary.
-# Usage: adapters/icu_encode.sh [stop|substitute|converter]
+# Usage: adapters/icu_encode.sh [stop|substitute|converter|converter-substitute]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cache="$here/.cache"
