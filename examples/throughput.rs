@@ -116,6 +116,8 @@ fn main() {
             &library,
             &args[5],
             memory_limit,
+            // The throughput run's libraries are decoders; it starts no encoder worker.
+            None,
         )));
     }
     let mut list = PathBuf::from("adapters/list.json");
