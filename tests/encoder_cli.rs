@@ -231,3 +231,49 @@ fn adapter_test_checks_encoder_adapters() {
     assert_eq!(error_at.status.code(), Some(1), "{text}");
     assert!(text.contains("\"error_at\": 3 is not one of"), "{text}");
 }
+
+/// `check --round-trip`: std's two directions hold for every scalar; a planted encoder
+/// off by one at U+07FF, paired with the reference decoder, fails, and the report names
+/// U+07FF and the bytes DF BF.
+#[test]
+fn round_trips_hold_for_std_and_name_the_first_failing_value_of_a_planted_pair() {
+    let out = scratch("round-trip-std");
+    let output = utf8conf(&[
+        "check",
+        "--round-trip",
+        "--pair",
+        "std",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let validator = schema_validator("round-trip.schema.json");
+    let report = common::read_json(&out.join("round-trip.json"));
+    common::assert_valid(&validator, &report, "round-trip.json");
+    assert_eq!(report["verdict"], "holds");
+    assert_eq!(report["pairs"][0]["scalars_checked"], 1_112_064);
+
+    let out = scratch("round-trip-planted");
+    let output = utf8conf(&[
+        "check",
+        "--round-trip",
+        "--pair",
+        "planted-enc-off-by-one-07ff",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("first failing U+07FF: encoded as E0 9F BF"),
+        "{text}"
+    );
+    let report = common::read_json(&out.join("round-trip.json"));
+    common::assert_valid(&validator, &report, "round-trip.json");
+    assert_eq!(report["verdict"], "fails");
+    assert_eq!(
+        report["pairs"][0]["first_failing_scalar"]["value"],
+        "U+07FF"
+    );
+    assert_eq!(report["pairs"][0]["first_failing_bytes"]["value"], "DF BF");
+}
