@@ -96,7 +96,9 @@ fn an_unknown_encoder_is_one_line_and_exit_2() {
 
 /// CPython under each error handler: strict refuses (the error policy, no finding);
 /// surrogatepass writes surrogates as three bytes, a WTF-8-style encoder of surrogates
-/// with the finding that says so; replace writes '?'.
+/// with the finding that says so; replace writes '?'; surrogateescape writes DC80 as the
+/// lone byte 80 (and its refusal of D800 after an escaped DC80 names element 1, which a
+/// refusal without the bytes before it cannot justify).
 #[test]
 fn cpython_str_encode_is_graded_with_its_policy_named() {
     if !python_available() {
@@ -111,6 +113,15 @@ fn cpython_str_encode_is_graded_with_its_policy_named() {
             vec!["surrogate-written".to_string()],
         ),
         ("replace", Some(0), "question-mark", vec![]),
+        (
+            "surrogateescape",
+            Some(1),
+            "surrogate-escape",
+            vec![
+                "escaped-byte".to_string(),
+                "wrong-error-position".to_string(),
+            ],
+        ),
     ];
     for (handler, exit, policy, findings) in cases {
         let command = format!("python3 adapters/python_encode.py {handler}");
