@@ -96,7 +96,9 @@ fn an_unknown_encoder_is_one_line_and_exit_2() {
 
 /// CPython under each error handler: strict refuses (the error policy, no finding);
 /// surrogatepass writes surrogates as three bytes, a WTF-8-style encoder of surrogates
-/// with the finding that says so; replace writes '?'.
+/// with the finding that says so; replace writes '?'; surrogateescape writes DC80 as the
+/// lone byte 80 (and its refusal of D800 after an escaped DC80 names element 1, which a
+/// refusal without the bytes before it cannot justify).
 #[test]
 fn cpython_str_encode_is_graded_with_its_policy_named() {
     if !python_available() {
@@ -111,6 +113,15 @@ fn cpython_str_encode_is_graded_with_its_policy_named() {
             vec!["surrogate-written".to_string()],
         ),
         ("replace", Some(0), "question-mark", vec![]),
+        (
+            "surrogateescape",
+            Some(1),
+            "surrogate-escape",
+            vec![
+                "escaped-byte".to_string(),
+                "wrong-error-position".to_string(),
+            ],
+        ),
     ];
     for (handler, exit, policy, findings) in cases {
         let command = format!("python3 adapters/python_encode.py {handler}");
@@ -230,4 +241,50 @@ fn adapter_test_checks_encoder_adapters() {
     let text = String::from_utf8_lossy(&error_at.stdout);
     assert_eq!(error_at.status.code(), Some(1), "{text}");
     assert!(text.contains("\"error_at\": 3 is not one of"), "{text}");
+}
+
+/// `check --round-trip`: std's two directions hold for every scalar; a planted encoder
+/// off by one at U+07FF, paired with the reference decoder, fails, and the report names
+/// U+07FF and the bytes DF BF.
+#[test]
+fn round_trips_hold_for_std_and_name_the_first_failing_value_of_a_planted_pair() {
+    let out = scratch("round-trip-std");
+    let output = utf8conf(&[
+        "check",
+        "--round-trip",
+        "--pair",
+        "std",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let validator = schema_validator("round-trip.schema.json");
+    let report = common::read_json(&out.join("round-trip.json"));
+    common::assert_valid(&validator, &report, "round-trip.json");
+    assert_eq!(report["verdict"], "holds");
+    assert_eq!(report["pairs"][0]["scalars_checked"], 1_112_064);
+
+    let out = scratch("round-trip-planted");
+    let output = utf8conf(&[
+        "check",
+        "--round-trip",
+        "--pair",
+        "planted-enc-off-by-one-07ff",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("first failing U+07FF: encoded as E0 9F BF"),
+        "{text}"
+    );
+    let report = common::read_json(&out.join("round-trip.json"));
+    common::assert_valid(&validator, &report, "round-trip.json");
+    assert_eq!(report["verdict"], "fails");
+    assert_eq!(
+        report["pairs"][0]["first_failing_scalar"]["value"],
+        "U+07FF"
+    );
+    assert_eq!(report["pairs"][0]["first_failing_bytes"]["value"], "DF BF");
 }

@@ -136,6 +136,23 @@ pub struct CheckArgs {
     /// surrogates (about 9 million inputs) instead of a stride through them.
     #[arg(long, requires = "encoder")]
     pub(super) thorough: bool,
+    /// Grade round trips, decode(encode(x)) == x for every scalar and encode(decode(b))
+    /// == b for well-formed bytes: of every built-in library pair, of --pair NAME, or of
+    /// the adapters --cmd (the decoder) and --encoder-cmd (the encoder).
+    #[arg(long, conflicts_with_all = ["all", "stream", "encoder", "lib"])]
+    pub(super) round_trip: bool,
+    /// With --round-trip: the encoder adapter (protocol encode mode) to pair with --cmd.
+    #[arg(long, value_name = "'PROGRAM ARG...'", requires = "round_trip")]
+    pub(super) encoder_cmd: Option<String>,
+    /// With --round-trip: one built-in pair (std, std-utf16, encoding_rs), or any
+    /// built-in or planted encoder paired with the reference decoder.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "round_trip",
+        conflicts_with = "cmd"
+    )]
+    pub(super) pair: Option<String>,
 }
 
 /// How each decoder is checked.
@@ -172,6 +189,9 @@ pub(super) fn prepare(args: &CheckArgs) -> Result<(Limits, Vec<Input>, Graceful)
 pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     if args.encoder {
         return super::check_encoder::run_check(&args);
+    }
+    if args.round_trip {
+        return super::round_trip::run(&args);
     }
     let (limits, inputs, _graceful) = prepare(&args)?;
     // Claimed before anything runs: a directory that holds a report, or that another

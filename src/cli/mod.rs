@@ -18,6 +18,7 @@ mod lib_worker;
 mod model;
 mod prove;
 mod reproduce;
+mod round_trip;
 mod run;
 pub mod seed_corpus;
 mod usage;

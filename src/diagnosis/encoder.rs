@@ -71,6 +71,9 @@ pub enum EncoderBehaviour {
     SurrogateWritten,
     /// Wrote a value above U+10FFFF (`F4 90..` or a longer RFC 2279 form).
     AboveMaxWritten,
+    /// Wrote the lone byte 80..FF that a surrogate U+DC80..U+DCFF stands for (Python's
+    /// `surrogateescape`, PEP 383): output that is not UTF-8.
+    EscapedByte,
     /// Wrote nothing for an element (or for a code unit of it) and went on: a skipped
     /// lone surrogate, or a character lost after an error.
     DropsInput,
@@ -120,6 +123,10 @@ impl EncoderBehaviour {
                 Severity::High,
                 "RFC 3629 §3: character numbers are restricted to U+0000..U+10FFFF",
             ),
+            B::EscapedByte => (
+                Severity::High,
+                "RFC 3629 §4: a lone byte 80..FF is not a UTF8-char (PEP 383 escapes)",
+            ),
             B::DropsInput => (
                 Severity::High,
                 "UTS #36 §3.6 and Unicode §3.9 C10: deleting input silently enables attacks",
@@ -153,6 +160,7 @@ impl EncoderBehaviour {
             B::NonShortestForm => "writes a non-shortest form",
             B::SurrogateWritten => "writes a surrogate code point as UTF-8",
             B::AboveMaxWritten => "writes a value above U+10FFFF",
+            B::EscapedByte => "writes the lone byte a surrogate escapes (surrogateescape)",
             B::DropsInput => "silently drops input",
             B::Misencodes => "writes other bytes than the character's encoding",
             B::ExtraBytes => "writes bytes after the end of the input",
@@ -411,6 +419,7 @@ fn substitution(
         (EncoderBehaviour::Replacement, vec![vec![0xEF, 0xBF, 0xBD]]),
         (EncoderBehaviour::QuestionMark, vec![vec![b'?']]),
         (written_anyway, raw),
+        (EncoderBehaviour::EscapedByte, escaped_byte(value, kind)),
         (EncoderBehaviour::DropsInput, vec![Vec::new()]),
     ];
     // First a candidate after which the bytes resume at the next element; then, failing
@@ -429,6 +438,21 @@ fn substitution(
         }
     }
     (EncoderBehaviour::Misencodes, 0)
+}
+
+/// The byte a lone low surrogate U+DC80..U+DCFF escapes (PEP 383: "lone surrogate codes
+/// U+DC80..U+DCFF ... are translated back to the bytes 0x80..0xFF"), as a candidate.
+fn escaped_byte(value: u32, kind: Unencodable) -> Vec<Vec<u8>> {
+    // A low surrogate before a high one (a reversed pair) stands alone too.
+    let lone_low = matches!(
+        kind,
+        Unencodable::LoneLowSurrogate | Unencodable::ReversedPair | Unencodable::SurrogateCodePoint
+    );
+    if lone_low && (0xDC80..=0xDCFF).contains(&value) {
+        vec![vec![(value & 0xFF) as u8]]
+    } else {
+        Vec::new()
+    }
 }
 
 mod grade;

@@ -52,6 +52,9 @@ pub enum EncoderPolicy {
     ModifiedUtf8,
     /// Writes values above U+10FFFF in RFC 2279's longer forms.
     Rfc2279Forms,
+    /// Writes U+DC80..U+DCFF as the bytes 80..FF they escape (Python's
+    /// `surrogateescape`) and refuses other surrogates.
+    SurrogateEscape,
     /// More than one of these, or none seen.
     Other,
 }
@@ -221,6 +224,9 @@ fn recognise(
         }
         if in_class(B::SurrogateWritten) {
             return EncoderPolicy::Wtf8;
+        }
+        if in_class(B::EscapedByte) {
+            return EncoderPolicy::SurrogateEscape;
         }
     } else if in_class(B::AboveMaxWritten) {
         return EncoderPolicy::Rfc2279Forms;
