@@ -3,10 +3,12 @@
 # adapters"): installs the toolchains that are missing with apt-get (adapters/go/encode/
 # run.sh installs Go itself), builds each adapter on its first start, and runs
 # `utf8conf adapter-test` (which must pass) and `utf8conf check --encoder --cmd ...` on
-# every mode. Findings are what these encoders do (exit 1 is expected for most); exit 2 (an error: an adapter that breaks the
-# protocol, crashes or cannot be built) fails CI. Each mode's policy and findings are
-# printed by check, and the two policies again from its report, whose shape is checked;
-# reports go to reports/ci-encoder-<name>/ (git-ignored).
+# every mode, then `check --round-trip` on each decoder adapter with its encoder
+# sibling. Findings are what these encoders do (exit 1 is expected for most); exit 2
+# (an error: an adapter that breaks the protocol, crashes or cannot be built) fails CI.
+# Each mode's policy and findings are printed by check, and the two policies again from
+# its report, whose shape is checked; reports go to reports/ci-encoder-<name>/ and
+# reports/ci-round-trip-<name>/ (git-ignored). About a minute once everything is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -82,3 +84,28 @@ run perl-encode-UTF-8 'perl adapters/perl_encode.pl encode'
 run perl-encode-UTF-8-FB_CROAK 'perl adapters/perl_encode.pl croak'
 run perl-encode-utf8 'perl adapters/perl_encode.pl lax'
 run perl-utf8-encode 'perl adapters/perl_encode.pl utf8'
+
+# Round trips where a platform ships both directions: each decoder adapter with its
+# encoder sibling (check --round-trip: decode(encode(x)) for every scalar and
+# encode(decode(b)) for well-formed bytes). A failing round trip is a finding (exit 1:
+# Modified UTF-8 and Perl's strict UTF-8 fail by design); exit 2 fails CI.
+round_trip() {
+  local name="$1" decoder="$2" encoder="$3" status=0
+  step "$name: utf8conf check --round-trip --cmd '$decoder' --encoder-cmd '$encoder'"
+  rm -rf "reports/ci-round-trip-$name"
+  "$BIN" check --round-trip --quiet --cmd "$decoder" --encoder-cmd "$encoder" \
+    --out "reports/ci-round-trip-$name" || status=$?
+  if [ "$status" -ge 2 ]; then
+    echo "$name: check --round-trip failed with exit status $status" >&2
+    exit "$status"
+  fi
+}
+
+round_trip jdk 'adapters/java/run.sh report' 'adapters/java/encode.sh report'
+round_trip jdk-modified-utf8 'adapters/java/readutf.sh' 'adapters/java/encode.sh writeutf'
+round_trip go 'adapters/go/run.sh range' 'adapters/go/encode/run.sh encoderune'
+round_trip go-string 'adapters/go/run.sh range' 'adapters/go/encode/run.sh string'
+round_trip icu 'adapters/icu.sh' 'adapters/icu_encode.sh converter'
+round_trip icu-u_strToUTF8 'adapters/icu.sh' 'adapters/icu_encode.sh stop'
+round_trip perl-strict 'perl adapters/perl.pl strict' 'perl adapters/perl_encode.pl croak'
+round_trip perl-lax 'perl adapters/perl.pl lax' 'perl adapters/perl_encode.pl utf8'
