@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The shipped encoder adapters end to end: each passes adapter-test, and check --encoder
-# names its policy (CPython under strict, surrogatepass, surrogateescape and replace;
-# Node's TextEncoder and Buffer.from). Then a round trip through CPython's two
-# directions. Skips a toolchain that is absent; installs nothing.
+# The shipped encoder adapters end to end: each passes adapter-test, check --encoder
+# names its policy, and the exit says whether it has findings (CPython under strict,
+# surrogatepass, surrogateescape and replace; Node's TextEncoder and Buffer.from). Then
+# a round trip through CPython's two directions. Skips a toolchain that is absent;
+# installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -25,7 +26,7 @@ grade() { # COMMAND EXPECTED-POLICY EXPECTED-EXIT
 if command -v python3 >/dev/null; then
   grade "python3 adapters/python_encode.py strict" error 0
   grade "python3 adapters/python_encode.py surrogatepass" wtf8 1
-  grade "python3 adapters/python_encode.py surrogateescape" error 0
+  grade "python3 adapters/python_encode.py surrogateescape" surrogate-escape 1
   grade "python3 adapters/python_encode.py replace" question-mark 0
   "$bin" check --round-trip --cmd "python3 adapters/python.py" \
     --encoder-cmd "python3 adapters/python_encode.py" --out "$out/round-trip"
