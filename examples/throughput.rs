@@ -112,10 +112,12 @@ fn main() {
             .get(7)
             .and_then(|limit| limit.parse().ok())
             .unwrap_or(utf8conf::native::worker::DEFAULT_ADDRESS_SPACE_LIMIT);
+        // This example grades decoders only: no `--encode=FORM` follows.
         std::process::exit(i32::from(utf8conf::native::worker::serve(
             &library,
             &args[5],
             memory_limit,
+            None,
         )));
     }
     let mut list = PathBuf::from("adapters/list.json");

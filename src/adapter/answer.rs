@@ -15,6 +15,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::encoders::Form;
 use crate::outcome::{ErrorLen, Outcome};
 use crate::report::sanitize::{single_line, MAX_TEXT_CHARS};
 
@@ -38,6 +39,9 @@ pub struct Hello {
     /// Protocol 2's streaming mode (`"streaming": true`): the adapter also takes inputs
     /// as chunk frames and an end mark, and answers with what its streaming API emitted.
     pub streaming: bool,
+    /// Protocol 2's encode mode (`"encode": "utf16"` or `"utf32"`): the adapter is an
+    /// encoder whose frames are code units of that form, and it answers only those.
+    pub encode: Option<Form>,
 }
 
 /// Parses a hello line. The version is negotiated here: the adapter names the highest
@@ -71,11 +75,32 @@ pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
         }
         Some(other) => return Err(format!("hello's \"streaming\" is not a boolean: {other}")),
     };
+    let encode = match object.get("encode") {
+        None => None,
+        Some(Value::String(form)) if protocol < 2 => {
+            return Err(format!(
+                "hello says \"encode\": \"{}\" with \"{PROTOCOL_V1}\" (encode mode needs \"{PROTOCOL_V2}\")",
+                single_line(form, MAX_NAME_CHARS)
+            ))
+        }
+        Some(Value::String(form)) if form == "utf16" => Some(Form::Utf16),
+        Some(Value::String(form)) if form == "utf32" => Some(Form::Utf32),
+        Some(other) => {
+            return Err(format!(
+                "hello's \"encode\" is neither \"utf16\" nor \"utf32\": {}",
+                single_line(&other.to_string(), MAX_NAME_CHARS)
+            ))
+        }
+    };
+    if streaming && encode.is_some() {
+        return Err("hello offers both \"streaming\" and \"encode\" (an encoder adapter answers only encode frames)".into());
+    }
     Ok(Hello {
         protocol,
         name: text_field("name")?,
         version: text_field("version")?,
         streaming,
+        encode,
     })
 }
 
@@ -166,6 +191,58 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Answer, String> {
         outcome,
         seq,
         stream,
+    })
+}
+
+/// Parses one answer of an encoder adapter (docs/PROTOCOL.md, "Encode mode"):
+///
+/// > `{"seq":0,"ok":true,"bytes":[226,130,172]}` or
+/// > `{"seq":1,"ok":false,"error_at":3,"bytes":[…]}` where `error_at` is the index of the
+/// > code unit (not byte) the encoder refused, and `bytes` (optional when ok=false) what
+/// > it wrote before stopping.
+///
+/// The answer travels through the supervisor as an [`Outcome`], read back by
+/// [`crate::encoders::external::encoded_from`]: `valid` is `ok`, `valid_up_to` is
+/// `error_at`, and `scalars` holds the bytes, one per value. `error_at` is checked
+/// against the input's length by the exchange, which knows the frame.
+pub fn parse_encode_answer(encoder_name: &str, line: &[u8]) -> Result<Answer, String> {
+    let object = parse_object(line)?;
+    let seq = match object.get("seq") {
+        None => None,
+        Some(value) => Some(value.as_u64().ok_or("\"seq\" is not a frame index")?),
+    };
+    let ok = match object.get("ok") {
+        Some(Value::Bool(ok)) => *ok,
+        Some(other) => return Err(format!("\"ok\" is not a boolean: {other}")),
+        None => return Err("encode answer has no \"ok\"".into()),
+    };
+    let mut outcome = Outcome::verdict(encoder_name, ok);
+    outcome.scalars = match object.get("bytes") {
+        None if ok => return Err("encode answer with \"ok\": true has no \"bytes\"".into()),
+        None => None,
+        Some(Value::Array(items)) => Some(
+            items
+                .iter()
+                .map(|item| item.as_u64().filter(|&byte| byte <= 255).map(|b| b as u32))
+                .collect::<Option<Vec<u32>>>()
+                .ok_or("\"bytes\" holds something other than integers 0..=255")?,
+        ),
+        Some(_) => return Err("\"bytes\" is not an array".into()),
+    };
+    outcome.valid_up_to = match object.get("error_at") {
+        None | Some(Value::Null) => None,
+        Some(_) if ok => return Err("\"error_at\" in an answer with \"ok\": true".into()),
+        Some(value) => Some(as_offset(value).ok_or("\"error_at\" is not an element index")?),
+    };
+    outcome.error = match object.get("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(single_line(text, MAX_TEXT_CHARS)),
+        Some(other) => Some(single_line(&other.to_string(), MAX_TEXT_CHARS)),
+    };
+    Ok(Answer {
+        outcome,
+        seq,
+        stream: None,
     })
 }
 
@@ -295,6 +372,56 @@ mod tests {
             br#"{"valid":true,"emitted":[[-1]],"flush":[]}"#,
         ] {
             assert!(parse_answer("a", bad).is_err(), "{}", excerpt(bad));
+        }
+    }
+
+    #[test]
+    fn encode_mode_is_negotiated_in_a_v2_hello() {
+        let hello =
+            parse_hello(br#"{"protocol":"utf8conf/2","name":"e","version":"1","encode":"utf16"}"#)
+                .unwrap();
+        assert_eq!(hello.encode, Some(Form::Utf16));
+        let utf32 =
+            parse_hello(br#"{"protocol":"utf8conf/2","name":"e","version":"1","encode":"utf32"}"#)
+                .unwrap();
+        assert_eq!(utf32.encode, Some(Form::Utf32));
+        for bad in [
+            &br#"{"protocol":"utf8conf/1","name":"e","version":"1","encode":"utf16"}"#[..],
+            br#"{"protocol":"utf8conf/2","name":"e","version":"1","encode":"utf8"}"#,
+            br#"{"protocol":"utf8conf/2","name":"e","version":"1","encode":16}"#,
+            br#"{"protocol":"utf8conf/2","name":"e","version":"1","encode":"utf16","streaming":true}"#,
+        ] {
+            assert!(parse_hello(bad).is_err(), "{}", excerpt(bad));
+        }
+    }
+
+    #[test]
+    fn encode_answers_carry_bytes_and_the_refused_element() {
+        let ok = parse_encode_answer("e", br#"{"seq":0,"ok":true,"bytes":[226,130,172]}"#).unwrap();
+        assert_eq!(ok.seq, Some(0));
+        assert!(ok.outcome.valid);
+        assert_eq!(ok.outcome.scalars, Some(vec![226, 130, 172]));
+        let refused = parse_encode_answer(
+            "e",
+            br#"{"seq":1,"ok":false,"error_at":3,"bytes":[97],"error":"lone"}"#,
+        )
+        .unwrap();
+        assert!(!refused.outcome.valid);
+        assert_eq!(refused.outcome.valid_up_to, Some(3));
+        assert_eq!(refused.outcome.error.as_deref(), Some("lone"));
+        let bare = parse_encode_answer("e", br#"{"seq":2,"ok":false}"#).unwrap();
+        assert_eq!(bare.outcome.scalars, None);
+        for bad in [
+            &br#"{"seq":0,"bytes":[1]}"#[..],
+            br#"{"seq":0,"ok":true}"#,
+            br#"{"seq":0,"ok":true,"bytes":[256]}"#,
+            br#"{"seq":0,"ok":true,"bytes":[-1]}"#,
+            br#"{"seq":0,"ok":true,"bytes":"ab"}"#,
+            br#"{"seq":0,"ok":true,"bytes":[],"error_at":0}"#,
+            br#"{"seq":0,"ok":false,"error_at":-1}"#,
+            br#"{"seq":0,"ok":"yes","bytes":[]}"#,
+        ] {
+            assert!(parse_encode_answer("e", bad).is_err(), "{}", excerpt(bad));
         }
     }
 

@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::answer::{excerpt, parse_answer, Answer};
+use super::answer::{excerpt, parse_answer, parse_encode_answer, Answer};
 use super::batch::{shown_input, BatchAnswers, Request, Stop};
 use super::config::seconds;
 use super::interrupt;
@@ -15,6 +15,7 @@ use super::{
     ExternalDecoder, State, FIRST_BATCH_GRACE, MAX_CONSECUTIVE_FAILED_RESTARTS, PROBE_INPUT,
 };
 use crate::decoders::{Capabilities, DecoderFailure, FailureKind};
+use crate::encoders::Form;
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
 
@@ -51,7 +52,7 @@ impl ExternalDecoder {
             let mut failed = false;
             for (offset, input) in pending.iter().enumerate() {
                 let index = first + offset;
-                match self.read_answer(state, input.chunk_count())? {
+                match self.read_answer(state, input)? {
                     Ok(outcome) => {
                         if let Some((_, failure)) = retrying.take() {
                             note_flaky(&mut state.statistics, &input.bytes(), &failure);
@@ -159,8 +160,9 @@ impl ExternalDecoder {
         Ok(())
     }
 
-    /// The circuit breaker's test: a fresh process decodes [`PROBE_INPUT`]. Unusable when
-    /// it fails; otherwise the failures are the inputs' doing and the counts restart.
+    /// The circuit breaker's test: a fresh process decodes [`PROBE_INPUT`] (an encoder
+    /// encodes it, [`probe_frame`]). Unusable when it fails; otherwise the failures are
+    /// the inputs' doing and the counts restart.
     fn probe(&self, state: &mut State) -> Result<(), Stop> {
         let evidence = state.breaker.evidence();
         self.ensure_process(state)?;
@@ -168,8 +170,10 @@ impl ExternalDecoder {
         if let Some(line) = process.waiting_line(Duration::ZERO) {
             return Err(out_of_step(&line, "before any input was sent to it"));
         }
-        process.send_frame(PROBE_INPUT);
-        match self.read_answer(state, None)? {
+        let probe = probe_frame(self.hello.encode);
+        let request = Request::Whole(&probe);
+        request.send(process);
+        match self.read_answer(state, &request)? {
             Ok(_) => {
                 state.breaker.reset();
                 Ok(())
@@ -179,8 +183,8 @@ impl ExternalDecoder {
                     process.kill();
                 }
                 Err(Stop::Unusable(format!(
-                    "{evidence}; it also fails on the ASCII input {} that every decoder decodes ({}: {})",
-                    format_hex(PROBE_INPUT),
+                    "{evidence}; it also fails on the ASCII input {} that every decoder decodes and every encoder encodes ({}: {})",
+                    format_hex(&probe),
                     failure.kind.as_str(),
                     failure.message
                 )))
@@ -190,13 +194,14 @@ impl ExternalDecoder {
 
     /// Reads and parses the next answer; every way of not getting one is a failure. Stops
     /// on a signal, at the deadline, and when a protocol 2 `seq` is not the frame's.
-    /// In streaming mode (`chunks` is the number of chunks sent) the answer must have one
-    /// `emitted` list per chunk.
+    /// In streaming mode the answer to a chunked `request` must have one `emitted` list per
+    /// chunk; in encode mode, an `error_at` must name one of the frame's code units.
     fn read_answer(
         &self,
         state: &mut State,
-        chunks: Option<usize>,
+        request: &Request,
     ) -> Result<Result<Answer, DecoderFailure>, Stop> {
+        let chunks = request.chunk_count();
         let timeout = self.config.answer_timeout;
         let mut deadline = Instant::now() + timeout;
         let whole_check = state.deadline;
@@ -208,7 +213,7 @@ impl ExternalDecoder {
         let process = state.process.as_mut().expect("started by the caller");
         let failure = |kind, message| Ok(Err(DecoderFailure { kind, message }));
         match process.next_line(deadline) {
-            NextLine::Line(line) => match parse_answer(&self.name, &line) {
+            NextLine::Line(line) => match self.parse(&line, request) {
                 Ok(answer) => match (self.hello.protocol, answer.seq) {
                     (_, Some(seq)) if seq == expected_seq => match (chunks, &answer.stream) {
                         (None, _) => Ok(Ok(answer)),
@@ -268,6 +273,36 @@ impl ExternalDecoder {
                 format!("no answer within {}", seconds(timeout)),
             )},
             NextLine::Interrupted => Err(Stop::Interrupted),
+        }
+    }
+}
+
+impl ExternalDecoder {
+    /// Parses an answer line as the hello's mode says: a decoder's, or an encoder's whose
+    /// `error_at` must be below the number of code units in the frame.
+    fn parse(&self, line: &[u8], request: &Request) -> Result<Answer, String> {
+        let Some(form) = self.hello.encode else {
+            return parse_answer(&self.name, line);
+        };
+        let answer = parse_encode_answer(&self.name, line)?;
+        let elements = request.bytes().len() / form.unit_bytes();
+        match answer.outcome.valid_up_to {
+            Some(at) if at >= elements => Err(format!(
+                "\"error_at\": {at} is not one of the frame's {elements} code units"
+            )),
+            _ => Ok(answer),
+        }
+    }
+}
+
+/// The circuit breaker's probe frame: [`PROBE_INPUT`] for a decoder, and the same text as
+/// code units of the form an encoder takes.
+pub(crate) fn probe_frame(encode: Option<Form>) -> Vec<u8> {
+    match encode {
+        None => PROBE_INPUT.to_vec(),
+        Some(form) => {
+            let units: Vec<u32> = PROBE_INPUT.iter().map(|&b| u32::from(b)).collect();
+            form.frame(&units)
         }
     }
 }

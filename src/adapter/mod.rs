@@ -78,6 +78,8 @@ use breaker::Breaker;
 use process::AdapterProcess;
 use start::start_process;
 
+pub(crate) use exchange::probe_frame;
+
 use batch::Request;
 pub use batch::{shown_input, BatchAnswers, ProcessStatistics, Stop, StreamedOutcome};
 pub use config::{

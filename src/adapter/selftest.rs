@@ -16,11 +16,17 @@
 //!   one, ...), with its exit status and stderr;
 //! - a second line for one input, pipelined frames answered out of order (protocol 2
 //!   `seq`), no exit 0 at the end of input.
+//!
+//! An encoder adapter (`"encode"` in its hello, docs/PROTOCOL.md "Encode mode") is sent
+//! code units instead, and its answers are held to that mode: `ok`, `bytes` in 0..=255,
+//! `error_at` naming one of the frame's code units, and the bytes of U+0061, U+20AC and
+//! U+1F600 exactly (which shows the code units are read little-endian).
 
 use std::time::{Duration, Instant};
 
-use super::answer::{excerpt, parse_answer, parse_hello, Hello};
+use super::answer::{excerpt, parse_answer, parse_encode_answer, parse_hello, Hello};
 use super::process::{AdapterProcess, NextLine};
+use crate::encoders::Form;
 use crate::report::sanitize::terminal;
 
 /// How long the adapter-test waits for the hello before experimenting.
@@ -39,18 +45,71 @@ pub struct CheckResult {
     pub problem: Option<String>,
 }
 
-/// The inputs each adapter must answer: name and bytes.
-fn probes() -> Vec<(&'static str, Vec<u8>)> {
-    let mut large = vec![b'a'; 1 << 20];
-    large.extend_from_slice("\u{20AC}".as_bytes());
-    vec![
-        ("the empty input", Vec::new()),
-        ("ASCII input 61", b"a".to_vec()),
-        ("multi-byte input E2 82 AC", "\u{20AC}".as_bytes().to_vec()),
-        ("invalid input FF", vec![0xFF]),
-        ("truncated input E2 82", vec![0xE2, 0x82]),
-        ("a large input (1 MiB)", large),
-    ]
+/// One input each adapter must answer.
+struct Probe {
+    name: String,
+    frame: Vec<u8>,
+    /// The bytes an encoder must write for it, when every encoder writes the same.
+    encoded: Option<Vec<u8>>,
+}
+
+/// The inputs each adapter must answer: a decoder's bytes, or an encoder's code units.
+fn probes(encode: Option<Form>) -> Vec<Probe> {
+    let Some(form) = encode else {
+        let mut large = vec![b'a'; 1 << 20];
+        large.extend_from_slice("\u{20AC}".as_bytes());
+        let decoder = [
+            ("the empty input", Vec::new()),
+            ("ASCII input 61", b"a".to_vec()),
+            ("multi-byte input E2 82 AC", "\u{20AC}".as_bytes().to_vec()),
+            ("invalid input FF", vec![0xFF]),
+            ("truncated input E2 82", vec![0xE2, 0x82]),
+            ("a large input (1 MiB)", large),
+        ];
+        return decoder
+            .into_iter()
+            .map(|(name, frame)| Probe {
+                name: name.into(),
+                frame,
+                encoded: None,
+            })
+            .collect();
+    };
+    let smiley: Vec<u32> = match form {
+        Form::Utf16 => vec![0xD83D, 0xDE00],
+        Form::Utf32 => vec![0x1_F600],
+    };
+    let unencodable = match form {
+        Form::Utf16 => 0xD800,
+        Form::Utf32 => 0x11_0000,
+    };
+    let mut large = vec![0x61; 1 << 20];
+    large.push(0x20AC);
+    let encoder: [(&str, Vec<u32>, Option<&str>); 6] = [
+        ("the empty input", vec![], Some("")),
+        ("U+0061", vec![0x61], Some("a")),
+        ("U+20AC", vec![0x20AC], Some("\u{20AC}")),
+        ("U+1F600", smiley, Some("\u{1F600}")),
+        (
+            "an unencodable element",
+            vec![0x61, unencodable, 0x62],
+            None,
+        ),
+        ("a large input (1 Mi code units)", large, None),
+    ];
+    encoder
+        .into_iter()
+        .map(|(name, units, text)| Probe {
+            name: format!(
+                "{name} ({}: {} code unit{})",
+                form.as_str(),
+                units.len(),
+                if units.len() == 1 { "" } else { "s" }
+            ),
+            frame: form.frame(&units),
+            encoded: text.map(|text| text.as_bytes().to_vec()),
+        })
+        .collect()
 }
 
 /// Runs every check against the adapter `argv` with `answer_timeout` per answer. The
@@ -69,18 +128,24 @@ pub fn test_adapter(argv: &[String], answer_timeout: Duration) -> Vec<CheckResul
     };
     results.push(CheckResult {
         check: format!(
-            "hello line (protocol utf8conf/{}, name \"{}\", version \"{}\")",
-            hello.protocol, hello.name, hello.version
+            "hello line (protocol utf8conf/{}, name \"{}\", version \"{}\"{})",
+            hello.protocol,
+            hello.name,
+            hello.version,
+            hello
+                .encode
+                .map(|form| format!(", encoder of {}", form.as_str()))
+                .unwrap_or_default()
         ),
         problem: None,
     });
     let mut process = Some(process);
     let mut seq = 0u64;
-    for (name, input) in probes() {
-        let problem = answer_problem(&mut process, &hello, &mut seq, name, &input, answer_timeout);
+    for probe in probes(hello.encode) {
+        let problem = answer_problem(&mut process, &hello, &mut seq, &probe, answer_timeout);
         let failed = problem.is_some();
         results.push(CheckResult {
-            check: format!("answer to {name}"),
+            check: format!("answer to {}", probe.name),
             problem,
         });
         if failed {
@@ -174,12 +239,12 @@ fn answer_problem(
     slot: &mut Option<AdapterProcess>,
     hello: &Hello,
     seq: &mut u64,
-    name: &str,
-    input: &[u8],
+    probe: &Probe,
     timeout: Duration,
 ) -> Option<String> {
+    let name = probe.name.as_str();
     let process = slot.as_mut().expect("a running adapter");
-    process.send_frame(input);
+    process.send_frame(&probe.frame);
     let line = match process.next_line(Instant::now() + timeout) {
         NextLine::Line(line) => line,
         NextLine::TooLong => return Some("the answer line is longer than 16 MiB".into()),
@@ -198,10 +263,13 @@ fn answer_problem(
             return Some(diagnose_missing_answer(process, name, timeout));
         }
     };
-    if let Some(problem) = line_problem(&line, hello, *seq) {
+    if let Some(problem) = line_problem(&line, hello, *seq, probe.frame.len()) {
         return Some(problem);
     }
     *seq += 1;
+    if let Some(problem) = encoded_problem(&line, hello, probe) {
+        return Some(problem);
+    }
     match process.waiting_line(EXTRA_LINE_WAIT) {
         Some(NextLine::Line(extra)) => Some(format!(
             "two lines for one input: after the answer came {}; exactly one line per frame (debug output belongs on stderr)",
@@ -230,7 +298,7 @@ fn streaming_problem(
             ))
         }
     };
-    if let Some(problem) = line_problem(&line, hello, seq) {
+    if let Some(problem) = line_problem(&line, hello, seq, 0) {
         return Some(problem);
     }
     let answer = parse_answer(&hello.name, &line).ok()?;
@@ -255,22 +323,50 @@ fn streaming_problem(
     })
 }
 
-/// What is wrong with an answer line, if anything.
-fn line_problem(line: &[u8], hello: &Hello, seq: u64) -> Option<String> {
+/// What is wrong with an answer line to a frame of `frame_bytes` bytes, if anything.
+fn line_problem(line: &[u8], hello: &Hello, seq: u64, frame_bytes: usize) -> Option<String> {
     if serde_json::from_slice::<serde_json::Value>(line).is_err() {
         return Some(format!(
             "debug output on stdout: a line that is not JSON came where the answer belongs ({}); write it to stderr",
             excerpt(line)
         ));
     }
-    match parse_answer(&hello.name, line) {
+    let parsed = match hello.encode {
+        None => parse_answer(&hello.name, line),
+        Some(_) => parse_encode_answer(&hello.name, line),
+    };
+    match parsed {
         Err(reason) => Some(format!("malformed answer: {reason} ({})", excerpt(line))),
         Ok(answer) if hello.protocol >= 2 && answer.seq != Some(seq) => Some(format!(
             "protocol 2 answer with seq {:?} where {seq} was due",
             answer.seq
         )),
-        Ok(_) => None,
+        Ok(answer) => {
+            let units = frame_bytes / hello.encode.map_or(1, Form::unit_bytes);
+            match answer.outcome.valid_up_to {
+                Some(at) if hello.encode.is_some() && at >= units => Some(format!(
+                    "\"error_at\": {at} is not one of the frame's {units} code units (it counts code units from 0, not bytes)"
+                )),
+                _ => None,
+            }
+        }
     }
+}
+
+/// An encoder's answer to an input every encoder encodes alike: those bytes exactly.
+fn encoded_problem(line: &[u8], hello: &Hello, probe: &Probe) -> Option<String> {
+    let expected = probe.encoded.as_ref()?;
+    let answer = parse_encode_answer(&hello.name, line).ok()?;
+    let wanted: Vec<u32> = expected.iter().map(|&b| u32::from(b)).collect();
+    if answer.outcome.valid && answer.outcome.scalars.as_ref() == Some(&wanted) {
+        return None;
+    }
+    Some(format!(
+        "{} answered {}, not {{\"ok\": true, \"bytes\": {wanted:?}}}: are the code units read little-endian, {} bytes each?",
+        probe.name,
+        excerpt(line),
+        hello.encode.map_or(1, Form::unit_bytes)
+    ))
 }
 
 /// No answer within the timeout: unflushed, or none at all.
@@ -293,23 +389,36 @@ fn pipelining_problem(
     seq: &mut u64,
     timeout: Duration,
 ) -> Option<String> {
-    let inputs: Vec<&[u8]> = (0..PIPELINED)
-        .map(|i| if i % 2 == 0 { &b"ok"[..] } else { &b"\xFF"[..] })
-        .collect();
-    for input in &inputs {
-        process.send_frame(input);
+    // A decoder tells "ok" from FF by `valid`; an encoder tells "a" from "b" by its bytes.
+    let frame = |text: &[u8]| match hello.encode {
+        None => text.to_vec(),
+        Some(form) => form.frame(&text.iter().map(|&b| u32::from(b)).collect::<Vec<_>>()),
+    };
+    let (even, odd) = match hello.encode {
+        None => (frame(b"ok"), frame(b"\xFF")),
+        Some(_) => (frame(b"a"), frame(b"b")),
+    };
+    for index in 0..PIPELINED {
+        process.send_frame(if index % 2 == 0 { &even } else { &odd });
     }
-    for (index, input) in inputs.iter().enumerate() {
+    for index in 0..PIPELINED {
         let line = match process.next_line(Instant::now() + timeout) {
             NextLine::Line(line) => line,
             _ => return Some(format!("no answer to pipelined frame {index}")),
         };
-        if let Some(problem) = line_problem(&line, hello, *seq) {
+        if let Some(problem) = line_problem(&line, hello, *seq, even.len()) {
             return Some(format!("pipelined frame {index}: {problem}"));
         }
         *seq += 1;
-        let valid = parse_answer(&hello.name, &line).map(|a| a.outcome.valid);
-        if valid != Ok(input == b"ok") {
+        let in_order = match hello.encode {
+            None => parse_answer(&hello.name, &line).map(|a| a.outcome.valid) == Ok(index % 2 == 0),
+            Some(_) => {
+                let byte = if index % 2 == 0 { b'a' } else { b'b' };
+                parse_encode_answer(&hello.name, &line).map(|a| a.outcome.scalars)
+                    == Ok(Some(vec![u32::from(byte)]))
+            }
+        };
+        if !in_order {
             return Some(format!(
                 "pipelined frame {index} answered out of order (answer {})",
                 excerpt(&line)

@@ -42,7 +42,12 @@
 //! The grading is [`crate::conformance::run_check`] itself (with a [`Subject::InProcess`]
 //! subject), not a copy, so an in-process check finds exactly what `utf8conf check`
 //! finds. A panic in the decoder is contained and graded as a `crash` departure.
+//!
+//! An encoder is checked the same way through [`encoder`]: implement
+//! [`encoder::YourEncoder`], grade it with [`encoder::check_encoder`] (the grading of
+//! `utf8conf check --encoder`) and assert with [`encoder::EncoderExpectations`].
 
+pub mod encoder;
 pub mod expect;
 pub mod replay;
 pub mod stream;

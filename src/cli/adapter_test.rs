@@ -45,7 +45,7 @@ pub fn run(args: AdapterTestArgs) -> Result<u8, CliError> {
         results.len() - failed,
         results.len(),
         if failed == 0 {
-            "; see docs/PROTOCOL.md, then run `utf8conf check`"
+            "; see docs/PROTOCOL.md, then run `utf8conf check` (`check --encoder` for an encoder)"
         } else {
             ""
         }

@@ -123,6 +123,36 @@ pub struct CheckArgs {
     /// from the reference exits 1.
     #[arg(long, value_name = "SEVERITY")]
     pub(super) fail_on: Option<Severity>,
+    /// Grade a UTF-8 *encoder* instead of a decoder: an adapter in the protocol's encode
+    /// mode (--cmd) or a C library's encode function (--lib, with --encode); writes
+    /// encoder.json and encoder.md (docs/ENCODERS.md).
+    #[arg(long, conflicts_with_all = ["all", "stream"])]
+    pub(super) encoder: bool,
+    /// With --encoder --lib: the function's input form, `utf16`
+    /// (utf8conf_encode_utf16_fn) or `utf32` (utf8conf_encode_utf32_fn).
+    #[arg(long, value_parser = ["utf16", "utf32"], requires = "encoder")]
+    pub(super) encode: Option<String>,
+    /// With --encoder: every scalar value and every pair of code units around the
+    /// surrogates (about 9 million inputs) instead of a stride through them.
+    #[arg(long, requires = "encoder")]
+    pub(super) thorough: bool,
+    /// Grade round trips, decode(encode(x)) == x for every scalar and encode(decode(b))
+    /// == b for well-formed bytes: of every built-in library pair, of --pair NAME, or of
+    /// the adapters --cmd (the decoder) and --encoder-cmd (the encoder).
+    #[arg(long, conflicts_with_all = ["all", "stream", "encoder", "lib"])]
+    pub(super) round_trip: bool,
+    /// With --round-trip: the encoder adapter (protocol encode mode) to pair with --cmd.
+    #[arg(long, value_name = "'PROGRAM ARG...'", requires = "round_trip")]
+    pub(super) encoder_cmd: Option<String>,
+    /// With --round-trip: one built-in pair (std, std-utf16, encoding_rs), or any
+    /// built-in or planted encoder paired with the reference decoder.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "round_trip",
+        conflicts_with = "cmd"
+    )]
+    pub(super) pair: Option<String>,
 }
 
 /// How each decoder is checked.
@@ -157,6 +187,12 @@ pub(super) fn prepare(args: &CheckArgs) -> Result<(Limits, Vec<Input>, Graceful)
 
 /// Runs `utf8conf check` on one decoder (`--all` is [`super::check_all::run`]).
 pub fn run(args: CheckArgs) -> Result<u8, CliError> {
+    if args.encoder {
+        return super::check_encoder::run_check(&args);
+    }
+    if args.round_trip {
+        return super::round_trip::run(&args);
+    }
     let (limits, inputs, _graceful) = prepare(&args)?;
     // Claimed before anything runs: a directory that holds a report, or that another
     // check is writing, is refused at once.
@@ -197,6 +233,12 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         Err(_) if interrupt::requested() => return Ok(EXIT_INTERRUPTED),
         Err(error) => return Err(CliError(error.0)),
     };
+    if external.hello().encode.is_some() {
+        return Err(CliError(format!(
+            "{} is an encoder adapter (its hello says \"encode\"): grade it with check --encoder --cmd",
+            sanitize::terminal(&external.hello().name)
+        )));
+    }
     if args.stream && !external.streams() {
         return Err(CliError(format!(
             "--stream: {} does not offer streaming mode (its hello has no \"streaming\": true; see docs/PROTOCOL.md)",
@@ -455,7 +497,7 @@ pub(super) fn print_report_path(directory: &Path) {
 
 /// `--memory-limit` in bytes: at least 64 MiB (the worker itself needs some), at most
 /// 1 TiB.
-fn memory_limit_arg(mib: u64) -> Result<u64, CliError> {
+pub(super) fn memory_limit_arg(mib: u64) -> Result<u64, CliError> {
     (64..=1 << 20)
         .contains(&mib)
         .then_some(mib << 20)
@@ -466,7 +508,7 @@ fn memory_limit_arg(mib: u64) -> Result<u64, CliError> {
         })
 }
 
-fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {
+pub(super) fn seconds_arg(flag: &str, value: f64) -> Result<Duration, CliError> {
     Duration::try_from_secs_f64(value)
         .ok()
         .filter(|d| !d.is_zero() && *d <= MAX_TIME_LIMIT)

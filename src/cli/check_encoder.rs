@@ -1,13 +1,38 @@
-//! `utf8conf check-encoder`: grade a UTF-8 encoder (built-in or planted) against the
-//! reference encoder, and name its policy for surrogates and values above U+10FFFF.
+//! Grading UTF-8 encoders from the command line, through one grading path
+//! ([`crate::diagnosis::encoder::grade`]) and one report ([`EncoderReport`]):
+//!
+//! - `utf8conf check-encoder [--encoder NAME]`: the built-in (or a planted) encoder,
+//!   printed on the terminal or, with `--json`, as the report's JSON;
+//! - `utf8conf check --encoder --cmd '...'`: an adapter in the protocol's encode mode
+//!   (docs/PROTOCOL.md, "Encode mode");
+//! - `utf8conf check --encoder --lib PATH --symbol NAME --encode utf16|utf32`: a C
+//!   library's encode function (include/utf8conf.h), in the supervised worker.
+//!
+//! Both `check` forms write `encoder.json` (schemas/encoder.schema.json) and `encoder.md`
+//! into `--out` (default `reports/encoder-<name>-<time>/`) and print the terminal lines.
+//! Exit 0: no finding (or none at `--fail-on`); 1: findings; 2: the encoder could not be
+//! started or became unusable, or `--max-time` (after writing the partial report);
+//! 130: SIGINT or SIGTERM.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
 
 use clap::Args;
 
+use super::check::{claim_directory, file_name_part, seconds_arg, CheckArgs};
 use super::CliError;
+use crate::adapter::command::split_command_line;
+use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
+use crate::adapter::{AdapterConfig, Stop, DEFAULT_HELLO_TIMEOUT};
+use crate::conformance::report::utc_now;
 use crate::corpus::code_units::encoder_inputs;
-use crate::diagnosis::encoder::{grade, EncoderGrade};
-use crate::encoders;
-use crate::report::sanitize;
+use crate::diagnosis::encoder::grade;
+use crate::encoders::external::ExternalEncoder;
+use crate::encoders::{self, Encoder};
+use crate::report::encoder::{EncoderReport, EncoderSubject, GradedEncoder};
+use crate::report::{directory, sanitize};
 
 /// Arguments of `utf8conf check-encoder`.
 #[derive(Debug, Args)]
@@ -20,7 +45,7 @@ pub struct CheckEncoderArgs {
     /// million inputs, seconds in a release build) instead of a stride through them.
     #[arg(long)]
     thorough: bool,
-    /// Print the grades as JSON instead of text.
+    /// Print the report as JSON (schemas/encoder.schema.json) instead of text.
     #[arg(long)]
     json: bool,
     /// List the encoders and exit.
@@ -52,49 +77,168 @@ pub fn run(args: CheckEncoderArgs) -> Result<u8, CliError> {
         None => encoders::builtin(),
     };
     let inputs = encoder_inputs(args.thorough);
-    let grades: Vec<EncoderGrade> = subjects
+    let graded = subjects
         .iter()
-        .map(|encoder| grade(encoder.as_ref(), &inputs))
+        .map(|encoder| GradedEncoder {
+            subject: EncoderSubject {
+                name: encoder.name().to_string(),
+                version: None,
+                kind: "builtin",
+                command: None,
+            },
+            grade: grade(encoder.as_ref(), &inputs),
+        })
         .collect();
+    let report = EncoderReport::new(utc_now().0, graded);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&grades)?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        for grade in &grades {
-            print_grade(grade);
-        }
+        print!("{}", report.terminal());
     }
-    let any_finding = grades.iter().any(|grade| !grade.findings.is_empty());
-    Ok(u8::from(any_finding))
+    Ok(u8::from(report.fails(None)))
 }
 
-fn print_grade(grade: &EncoderGrade) {
-    let policy = serde_json::to_value(grade.policy).unwrap_or_default();
-    let out_of_range = grade
-        .out_of_range_policy
-        .map(|policy| serde_json::to_value(policy).unwrap_or_default());
-    let findings = grade.findings.len();
-    println!(
-        "{}: {} input{}, {} finding{}; surrogates: {}{}",
-        grade.encoder,
-        grade.inputs,
-        if grade.inputs == 1 { "" } else { "s" },
-        findings,
-        if findings == 1 { "" } else { "s" },
-        policy.as_str().unwrap_or("?"),
-        out_of_range
-            .map(|p| format!("; above U+10FFFF: {}", p.as_str().unwrap_or("?")))
-            .unwrap_or_default(),
-    );
-    for finding in &grade.findings {
-        let severity = serde_json::to_value(finding.severity).unwrap_or_default();
-        println!(
-            "  [{}] {} (expected {}; {} input{}; {})",
-            severity.as_str().unwrap_or("?"),
-            finding.title,
-            finding.expected,
-            finding.inputs,
-            if finding.inputs == 1 { "" } else { "s" },
-            finding.citation
+/// Runs `utf8conf check --encoder`: starts the encoder (adapter or library), grades it,
+/// writes the report.
+pub(super) fn run_check(args: &CheckArgs) -> Result<u8, CliError> {
+    let _graceful = Graceful::new(Arc::new(AtomicBool::new(false)));
+    let max_time = seconds_arg("--max-time", args.max_time)?;
+    let claim = match &args.out {
+        Some(out) => Some(
+            directory::claim(out, args.force)
+                .map_err(|e| CliError(format!("--out {}: {e}", out.display())))?,
+        ),
+        None => None,
+    };
+    let (encoder, kind, command) = match start(args) {
+        Ok(started) => started,
+        Err(_) if interrupt::requested() => return Ok(EXIT_INTERRUPTED),
+        Err(error) => return Err(error),
+    };
+    encoder.set_deadline(Some(Instant::now() + max_time));
+    let (created, stamp) = utc_now();
+    let inputs = encoder_inputs(args.thorough);
+    if !args.quiet {
+        eprintln!(
+            "{}: encoding {} inputs ({})",
+            sanitize::terminal(encoder.name()),
+            inputs
+                .iter()
+                .filter(|input| input.form() == encoder.form())
+                .count(),
+            encoder.form().as_str()
         );
     }
+    let graded = GradedEncoder {
+        subject: EncoderSubject {
+            name: encoder.name().to_string(),
+            version: Some(encoder.version().to_string()),
+            kind,
+            command: Some(command),
+        },
+        grade: grade(&encoder, &inputs),
+    };
+    let stop = encoder.stop();
+    drop(encoder);
+    let report = EncoderReport::new(created, vec![graded]);
+    print!("{}", report.terminal());
+    let name = file_name_part(&report.encoders[0].subject.name);
+    write_report(&report, claim, &format!("encoder-{name}-{stamp}"))?;
+    match stop {
+        None => Ok(u8::from(report.fails(args.fail_on))),
+        Some(Stop::Interrupted) => Ok(EXIT_INTERRUPTED),
+        Some(stop) => Err(CliError(format!(
+            "{}: {stop} (partial report written)",
+            sanitize::terminal(&report.encoders[0].subject.name)
+        ))),
+    }
+}
+
+/// Starts the encoder `args` name: how it is reached, and its command for the report.
+fn start(args: &CheckArgs) -> Result<(ExternalEncoder, &'static str, String), CliError> {
+    let answer_timeout = seconds_arg("--timeout", args.timeout)?;
+    let hello_timeout = match args.hello_timeout {
+        Some(value) => seconds_arg("--hello-timeout", value)?,
+        None => DEFAULT_HELLO_TIMEOUT,
+    };
+    #[cfg(unix)]
+    if let (Some(library), Some(symbol)) = (&args.lib, &args.symbol) {
+        let form = match args.encode.as_deref() {
+            Some("utf16") => encoders::Form::Utf16,
+            Some(_) => encoders::Form::Utf32,
+            None => {
+                return Err(CliError(
+                    "check --encoder --lib needs --encode utf16 or --encode utf32 (the function's input form)".into(),
+                ))
+            }
+        };
+        let mut config = crate::native::NativeConfig::new(library.clone(), symbol.clone())
+            .map_err(|e| CliError(format!("cannot find the utf8conf executable: {e}")))?;
+        config.name = args.name.clone();
+        config.answer_timeout = answer_timeout;
+        config.hello_timeout = hello_timeout;
+        config.memory_limit = super::check::memory_limit_arg(args.memory_limit)?;
+        config.encode = Some(form);
+        let command = format!("--lib {} --symbol {symbol}", library.display());
+        let encoder = ExternalEncoder::start_library(config).map_err(|e| CliError(e.0))?;
+        return Ok((encoder, "library", command));
+    }
+    let Some(command_line) = args.cmd.as_deref() else {
+        return Err(CliError(
+            "check --encoder needs an encoder: --cmd 'PROGRAM ARG...' (an adapter in encode mode) or --lib PATH --symbol NAME --encode utf16|utf32".into(),
+        ));
+    };
+    if args.encode.is_some() {
+        return Err(CliError(
+            "--encode is for --lib; an adapter names its form in its hello".into(),
+        ));
+    }
+    let argv = split_command_line(command_line).map_err(|e| CliError(format!("--cmd: {e}")))?;
+    let mut encoder = ExternalEncoder::start(AdapterConfig {
+        argv,
+        name: None,
+        answer_timeout,
+        hello_timeout,
+    })
+    .map_err(|e| CliError(e.0))?;
+    if let Some(name) = &args.name {
+        encoder.rename(name.clone());
+    }
+    Ok((encoder, "adapter", command_line.to_string()))
+}
+
+/// Writes `encoder.json` and `encoder.md` into the claimed directory (or a new one under
+/// `reports/` named `default`), and prints where.
+fn write_report(
+    report: &EncoderReport,
+    claim: Option<directory::Claim>,
+    default: &str,
+) -> Result<(), CliError> {
+    let (directory, shown) = match &claim {
+        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
+        None => {
+            let directory = claim_directory(Path::new("reports"), default)?;
+            (directory.clone(), directory)
+        }
+    };
+    let json = serde_json::to_string_pretty(report)?;
+    let written = std::fs::write(directory.join("encoder.json"), json + "\n")
+        .and_then(|()| std::fs::write(directory.join("encoder.md"), report.markdown()))
+        .map_err(|e| {
+            CliError(format!(
+                "report incomplete (summary above): {}: {e}",
+                shown.display()
+            ))
+        });
+    if let Some(claim) = claim {
+        claim.commit().map_err(|e| {
+            CliError(format!(
+                "cannot move the report to {}: {e}",
+                shown.display()
+            ))
+        })?;
+    }
+    written?;
+    println!("report: {}", shown.join("encoder.md").display());
+    Ok(())
 }

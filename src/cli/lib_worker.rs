@@ -19,12 +19,22 @@ pub struct LibWorkerArgs {
     /// 8 GiB).
     #[arg(long, default_value_t = 8 << 30)]
     memory_limit: u64,
+    /// The symbol is an encode function of this form (`utf16` or `utf32`) instead of a
+    /// decode function.
+    #[arg(long, value_parser = ["utf16", "utf32"])]
+    encode: Option<String>,
 }
 
 /// Serves batches until the harness closes standard input; returns the exit code.
 #[cfg(unix)]
 pub fn run(args: LibWorkerArgs) -> u8 {
-    crate::native::worker::serve(&args.lib, &args.symbol, args.memory_limit)
+    use crate::encoders::Form;
+    let encode = match args.encode.as_deref() {
+        Some("utf16") => Some(Form::Utf16),
+        Some(_) => Some(Form::Utf32),
+        None => None,
+    };
+    crate::native::worker::serve(&args.lib, &args.symbol, args.memory_limit, encode)
 }
 
 /// Without dlopen there is no worker.

@@ -19,6 +19,7 @@ mod model;
 mod model_known;
 mod prove;
 mod reproduce;
+mod round_trip;
 mod run;
 pub mod seed_corpus;
 mod usage;

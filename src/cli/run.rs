@@ -6,7 +6,10 @@
 //! then the enumeration of every input of length 0..=3), within a budget (by default
 //! about a minute). Reports go to `<out>/<run-id>/`, progress to stderr,
 //! and a closing table to stdout: one row per decoder, one column per aspect, each cell
-//! `inputs compared/divergences`. Exit 0: no divergence; 1: divergences; 2: error.
+//! `inputs compared/divergences`. The built-in encoders are then graded against the
+//! reference encoder (one line each in the table, `encoders` in `summary.json`; a
+//! divergence beyond an encoder's policy counts as one). Exit 0: no divergence; 1:
+//! divergences; 2: error.
 
 use std::path::PathBuf;
 
@@ -14,13 +17,19 @@ use clap::Args;
 
 use super::CliError;
 use crate::adapter::interrupt::Graceful;
+use crate::corpus::code_units::encoder_inputs;
 use crate::corpus::{self, vectors, Input};
 use crate::decoders::{self, Decoder};
+use crate::diagnosis::encoder::grade;
+use crate::encoders;
 use crate::engine::budget::{Budget, DEFAULT_BUDGET};
 use crate::engine::compare::Aspect;
 use crate::engine::progress::{group_digits, ProgressMode};
 use crate::engine::{Engine, RunError, RunOptions, RunResult};
+use crate::report::encoder::policy_name;
 use crate::report::export::OutputFormat;
+use crate::report::summary::{EncoderComparison, EncoderCount};
+use crate::report::write_json_atomically;
 use crate::security::Severity;
 
 /// Arguments of `utf8conf run`.
@@ -91,7 +100,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     };
     let _graceful = stop_on_ctrl_c(&options);
     let engine = Engine::new(decoders);
-    let result = match engine.run(inputs, &options) {
+    let mut result = match engine.run(inputs, &options) {
         Ok(result) => result,
         // A full disk: the run stopped at once; what it found still goes to stdout, and
         // the error (naming the file) to stderr, exit 2.
@@ -105,6 +114,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         }
         Err(error) => return Err(CliError(format!("run failed: {error}"))),
     };
+    add_encoders(&mut result)?;
     print_table(&result, true);
     super::formats::write_run_formats(&args.format, &result)?;
     Ok(match args.fail_on {
@@ -215,6 +225,9 @@ fn print_table(result: &RunResult, summary_written: bool) {
     }
     // The cells are two counts with no unit of their own: the legend says which.
     println!("(each cell: inputs compared/divergent, for that decoder and aspect)");
+    if let Some(comparison) = &summary.encoders {
+        print_encoders(comparison);
+    }
     println!();
     let sources: Vec<String> = summary
         .sources
@@ -262,5 +275,67 @@ fn print_table(result: &RunResult, summary_written: bool) {
                 .join(","),
             finding.witness_hex
         );
+    }
+}
+
+/// The run's encoder comparison: every built-in encoder graded against the reference
+/// encoder on the quick encoder inputs (a fraction of a second in a release build), so
+/// that a divergence of a built-in encoder fails the run as a decoder's does.
+fn compare_encoders() -> EncoderComparison {
+    let inputs = encoder_inputs(false);
+    let encoders: Vec<EncoderCount> = encoders::builtin()
+        .iter()
+        .filter(|encoder| encoder.name() != "reference")
+        .map(|encoder| {
+            let grade = grade(encoder.as_ref(), &inputs);
+            EncoderCount {
+                encoder: grade.encoder.clone(),
+                inputs: grade.inputs as u64,
+                policy: policy_name(grade.policy),
+                out_of_range_policy: grade.out_of_range_policy.map(policy_name),
+                divergent_inputs: grade.findings.iter().map(|f| f.inputs as u64).sum(),
+                findings: grade.findings.iter().map(|f| f.title.clone()).collect(),
+            }
+        })
+        .collect();
+    EncoderComparison {
+        inputs: inputs.len() as u64,
+        divergent_inputs: encoders.iter().map(|e| e.divergent_inputs).sum(),
+        encoders,
+    }
+}
+
+/// Adds the encoder comparison to the run's result and its `summary.json` (written again,
+/// atomically); a divergence makes the exit code 1.
+fn add_encoders(result: &mut RunResult) -> Result<(), CliError> {
+    let comparison = compare_encoders();
+    if comparison.divergent_inputs > 0 {
+        result.summary.exit_code = 1;
+    }
+    result.summary.encoders = Some(comparison);
+    let path = result.run_dir.join("summary.json");
+    write_json_atomically(&path, &result.summary)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
+}
+
+/// The encoder lines of the closing table: one per encoder, `inputs/divergent` and its
+/// policies, then any finding.
+fn print_encoders(comparison: &EncoderComparison) {
+    for count in &comparison.encoders {
+        println!(
+            "encoder {}: {}/{} (inputs/divergent from the reference encoder); surrogates: {}{}",
+            count.encoder,
+            group_digits(count.inputs),
+            group_digits(count.divergent_inputs),
+            count.policy,
+            count
+                .out_of_range_policy
+                .as_deref()
+                .map(|p| format!("; above U+10FFFF: {p}"))
+                .unwrap_or_default()
+        );
+        for title in &count.findings {
+            println!("  {title}");
+        }
     }
 }

@@ -23,9 +23,11 @@ const SPECIAL_SCALARS: &[u32] = &[
     0xFFFE, 0xFFFF, 0x1_0000, 0x1_F600, 0x1_FFFE, 0x10_FFFE, 0x10_FFFF,
 ];
 
-/// Code units around and inside the surrogate range, for the quick pair set.
+/// Code units around and inside the surrogate range, for the quick pair set. DC80 is the
+/// first of the lone low surrogates that Python's `surrogateescape` turns back into the
+/// byte they stand for (80..FF), which no other entry reaches.
 const SURROGATE_NEIGHBOURS: &[u16] = &[
-    0x0000, 0x0041, 0xD7FF, 0xD800, 0xD801, 0xDBFF, 0xDC00, 0xDC01, 0xDFFF, 0xE000, 0xFFFF,
+    0x0000, 0x0041, 0xD7FF, 0xD800, 0xD801, 0xDBFF, 0xDC00, 0xDC01, 0xDC80, 0xDFFF, 0xE000, 0xFFFF,
 ];
 
 /// Every input of the set, both forms; `thorough` takes every scalar and every pair around

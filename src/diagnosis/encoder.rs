@@ -15,10 +15,9 @@
 //! policies before it. Bugs are grouped into findings by behaviour, each with the input
 //! categories it shows in and its smallest witness.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
+use crate::decoders::FailureKind;
 use crate::encoders::{CodeUnits, Encoded, Encoder};
 use crate::reference::encode::{distribute_bits, Unencodable};
 use crate::reference::Reference;
@@ -72,6 +71,9 @@ pub enum EncoderBehaviour {
     SurrogateWritten,
     /// Wrote a value above U+10FFFF (`F4 90..` or a longer RFC 2279 form).
     AboveMaxWritten,
+    /// Wrote the lone byte 80..FF that a surrogate U+DC80..U+DCFF stands for (Python's
+    /// `surrogateescape`, PEP 383): output that is not UTF-8.
+    EscapedByte,
     /// Wrote nothing for an element (or for a code unit of it) and went on: a skipped
     /// lone surrogate, or a character lost after an error.
     DropsInput,
@@ -83,6 +85,12 @@ pub enum EncoderBehaviour {
     RejectsWellFormed,
     /// Refused, naming another element than the first unencodable one.
     WrongErrorPosition,
+    /// Its process died (or its library call crashed) on the input.
+    Crashes,
+    /// Gave no answer within the time limit.
+    Hangs,
+    /// Answered with something the protocol or the C interface does not allow.
+    BreaksProtocol,
 }
 
 impl EncoderBehaviour {
@@ -115,6 +123,10 @@ impl EncoderBehaviour {
                 Severity::High,
                 "RFC 3629 §3: character numbers are restricted to U+0000..U+10FFFF",
             ),
+            B::EscapedByte => (
+                Severity::High,
+                "RFC 3629 §4: a lone byte 80..FF is not a UTF8-char (PEP 383 escapes)",
+            ),
             B::DropsInput => (
                 Severity::High,
                 "UTS #36 §3.6 and Unicode §3.9 C10: deleting input silently enables attacks",
@@ -126,6 +138,14 @@ impl EncoderBehaviour {
             B::RejectsWellFormed | B::WrongErrorPosition => (
                 Severity::Low,
                 "RFC 3629 §3: every scalar value has an encoding",
+            ),
+            B::Crashes => (
+                Severity::High,
+                "UTS #36 §3.6: ill-formed input must not take the process down",
+            ),
+            B::Hangs | B::BreaksProtocol => (
+                Severity::Medium,
+                "docs/PROTOCOL.md, Encode mode: one answer per frame, in time",
             ),
         }
     }
@@ -140,6 +160,7 @@ impl EncoderBehaviour {
             B::NonShortestForm => "writes a non-shortest form",
             B::SurrogateWritten => "writes a surrogate code point as UTF-8",
             B::AboveMaxWritten => "writes a value above U+10FFFF",
+            B::EscapedByte => "writes the lone byte a surrogate escapes (surrogateescape)",
             B::DropsInput => "silently drops input",
             B::Misencodes => "writes other bytes than the character's encoding",
             B::ExtraBytes => "writes bytes after the end of the input",
@@ -147,6 +168,9 @@ impl EncoderBehaviour {
             B::WrongErrorPosition => {
                 "refuses at another position than the first unencodable element"
             }
+            B::Crashes => "crashes",
+            B::Hangs => "gives no answer in time",
+            B::BreaksProtocol => "answers outside the protocol",
         }
     }
 }
@@ -193,6 +217,24 @@ pub fn observe(encoder: &dyn Encoder, input: &CodeUnits, answer: &Encoded) -> Ve
     match answer {
         Encoded::Bytes(bytes) => observe_bytes(encoder, input, bytes),
         Encoded::Refused { position } => vec![observe_refusal(input, *position)],
+        Encoded::Failed { kind, .. } => {
+            let position = most_notable(input);
+            let category = if input.is_empty() {
+                EncoderCategory::Ordinary
+            } else {
+                let (value, _, unencodable) = input.element(position);
+                category_of(value, unencodable)
+            };
+            vec![Observation {
+                position,
+                category,
+                behaviour: match kind {
+                    FailureKind::Crash => EncoderBehaviour::Crashes,
+                    FailureKind::Timeout => EncoderBehaviour::Hangs,
+                    FailureKind::Protocol => EncoderBehaviour::BreaksProtocol,
+                },
+            }]
+        }
     }
 }
 
@@ -377,6 +419,7 @@ fn substitution(
         (EncoderBehaviour::Replacement, vec![vec![0xEF, 0xBF, 0xBD]]),
         (EncoderBehaviour::QuestionMark, vec![vec![b'?']]),
         (written_anyway, raw),
+        (EncoderBehaviour::EscapedByte, escaped_byte(value, kind)),
         (EncoderBehaviour::DropsInput, vec![Vec::new()]),
     ];
     // First a candidate after which the bytes resume at the next element; then, failing
@@ -397,207 +440,23 @@ fn substitution(
     (EncoderBehaviour::Misencodes, 0)
 }
 
-/// One finding: one behaviour that is a bug, where it shows, and its smallest witness.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct EncoderFinding {
-    /// What the encoder did.
-    pub behaviour: EncoderBehaviour,
-    /// The categories of the elements it did it to.
-    pub categories: Vec<EncoderCategory>,
-    /// "writes a non-shortest form: U+0000 as C0 80".
-    pub title: String,
-    /// The smallest input that shows it.
-    pub witness: String,
-    /// What the encoder wrote for the witness, in hex (or "refused").
-    pub written: String,
-    /// What the reference writes for the witness.
-    pub expected: String,
-    /// How serious it is.
-    pub severity: Severity,
-    /// The text it breaks.
-    pub citation: &'static str,
-    /// How many inputs showed it.
-    pub inputs: usize,
-}
-
-/// What an encoder does with what it cannot encode, recognised from its observations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EncoderPolicy {
-    /// Refuses, like the reference.
-    Error,
-    /// Writes U+FFFD (WHATWG's encoder, JavaScript's `TextEncoder`).
-    ReplacementCharacter,
-    /// Writes `?` (Java's `String.getBytes`).
-    QuestionMark,
-    /// Writes nothing.
-    Skip,
-    /// Writes lone surrogates in three octets and joins pairs (WTF-8).
-    Wtf8,
-    /// Writes each half of a pair in three octets (CESU-8).
-    Cesu8,
-    /// CESU-8 with U+0000 as `C0 80` (Java's `DataOutputStream.writeUTF`).
-    ModifiedUtf8,
-    /// Writes values above U+10FFFF in RFC 2279's longer forms.
-    Rfc2279Forms,
-    /// More than one of these, or none seen.
-    Other,
-}
-
-/// The grade of one encoder over a set of inputs.
-#[derive(Debug, Clone, Serialize)]
-pub struct EncoderGrade {
-    /// The encoder's name.
-    pub encoder: String,
-    /// How many inputs were encoded.
-    pub inputs: usize,
-    /// What it does with surrogates (lone code units, or surrogate code points).
-    pub policy: EncoderPolicy,
-    /// What it does with values above U+10FFFF (`null` for a UTF-16 encoder, which is never
-    /// given one).
-    pub out_of_range_policy: Option<EncoderPolicy>,
-    /// One finding per bug behaviour.
-    pub findings: Vec<EncoderFinding>,
-}
-
-/// Grades `encoder` over `inputs` (those of a form it takes are used).
-pub fn grade(encoder: &dyn Encoder, inputs: &[CodeUnits]) -> EncoderGrade {
-    let reference = crate::encoders::builtin::ReferenceEncoder;
-    let mut bugs: BTreeMap<EncoderBehaviour, (Vec<EncoderCategory>, usize, &CodeUnits, Encoded)> =
-        BTreeMap::new();
-    let mut policies: BTreeMap<(EncoderBehaviour, EncoderCategory), usize> = BTreeMap::new();
-    let mut used = 0;
-    for input in inputs
-        .iter()
-        .filter(|input| encoder.forms().contains(&input.form()))
-    {
-        used += 1;
-        let answer = encoder.encode(input);
-        for observation in observe(encoder, input, &answer) {
-            if observation.behaviour.is_policy() {
-                *policies
-                    .entry((observation.behaviour, observation.category))
-                    .or_default() += 1;
-                continue;
-            }
-            let entry = bugs
-                .entry(observation.behaviour)
-                .or_insert_with(|| (Vec::new(), 0, input, answer.clone()));
-            if !entry.0.contains(&observation.category) {
-                entry.0.push(observation.category);
-            }
-            entry.1 += 1;
-            if smaller(input, entry.2) {
-                entry.2 = input;
-                entry.3 = answer.clone();
-            }
-        }
-    }
-    let findings = bugs
-        .into_iter()
-        .map(|(behaviour, (mut categories, count, witness, answer))| {
-            categories.sort();
-            let (severity, citation) = behaviour.severity();
-            let written = describe(&answer);
-            let expected = describe(&crate::encoders::Encoder::encode(&reference, witness));
-            EncoderFinding {
-                behaviour,
-                title: format!("{}: {} as {}", behaviour.describe(), witness, written),
-                categories,
-                witness: witness.to_string(),
-                written,
-                expected,
-                severity,
-                citation,
-                inputs: count,
-            }
-        })
-        .collect::<Vec<_>>();
-    let takes_utf32 = encoder.forms().contains(&crate::encoders::Form::Utf32);
-    EncoderGrade {
-        encoder: encoder.name().to_string(),
-        inputs: used,
-        policy: recognise(&findings, &policies, SURROGATES),
-        out_of_range_policy: takes_utf32.then(|| recognise(&findings, &policies, OUT_OF_RANGE)),
-        findings,
+/// The byte a lone low surrogate U+DC80..U+DCFF escapes (PEP 383: "lone surrogate codes
+/// U+DC80..U+DCFF ... are translated back to the bytes 0x80..0xFF"), as a candidate.
+fn escaped_byte(value: u32, kind: Unencodable) -> Vec<Vec<u8>> {
+    // A low surrogate before a high one (a reversed pair) stands alone too.
+    let lone_low = matches!(
+        kind,
+        Unencodable::LoneLowSurrogate | Unencodable::ReversedPair | Unencodable::SurrogateCodePoint
+    );
+    if lone_low && (0xDC80..=0xDCFF).contains(&value) {
+        vec![vec![(value & 0xFF) as u8]]
+    } else {
+        Vec::new()
     }
 }
 
-/// Fewer elements first, then smaller values: the order in which witnesses are preferred.
-fn smaller(a: &CodeUnits, b: &CodeUnits) -> bool {
-    let key = |input: &CodeUnits| {
-        let values: Vec<u32> = (0..input.len()).filter_map(|i| input.get(i)).collect();
-        (input.len(), values)
-    };
-    key(a) < key(b)
-}
-
-fn describe(answer: &Encoded) -> String {
-    match answer {
-        Encoded::Bytes(bytes) => crate::hex::format_hex(bytes),
-        Encoded::Refused { position: Some(p) } => format!("refused at element {p}"),
-        Encoded::Refused { position: None } => "refused".to_string(),
-    }
-}
-
-/// The categories a surrogate policy covers.
-const SURROGATES: &[EncoderCategory] = &[
-    EncoderCategory::LoneHighSurrogate,
-    EncoderCategory::LoneLowSurrogate,
-    EncoderCategory::ReversedPair,
-    EncoderCategory::SurrogateCodePoint,
-];
-
-/// The categories an out-of-range policy covers.
-const OUT_OF_RANGE: &[EncoderCategory] = &[EncoderCategory::AboveMax, EncoderCategory::Above31Bits];
-
-/// Names the policy for the unencodable elements of `class`: the substitution it uses, or
-/// the variant of UTF-8 its findings add up to.
-fn recognise(
-    findings: &[EncoderFinding],
-    policies: &BTreeMap<(EncoderBehaviour, EncoderCategory), usize>,
-    class: &[EncoderCategory],
-) -> EncoderPolicy {
-    use EncoderBehaviour as B;
-    use EncoderCategory as C;
-    let shows = |behaviour: B, category: C| {
-        findings
-            .iter()
-            .any(|finding| finding.behaviour == behaviour && finding.categories.contains(&category))
-    };
-    let in_class = |behaviour: B| class.iter().any(|&category| shows(behaviour, category));
-    if class == SURROGATES {
-        let pairs_split = shows(B::SurrogateWritten, C::Supplementary);
-        if pairs_split && shows(B::NonShortestForm, C::Nul) {
-            return EncoderPolicy::ModifiedUtf8;
-        }
-        if pairs_split {
-            return EncoderPolicy::Cesu8;
-        }
-        if in_class(B::SurrogateWritten) {
-            return EncoderPolicy::Wtf8;
-        }
-    } else if in_class(B::AboveMaxWritten) {
-        return EncoderPolicy::Rfc2279Forms;
-    }
-    // A skip policy drops the unencodable element and nothing else.
-    let skips = findings.iter().any(|finding| {
-        finding.behaviour == B::DropsInput && finding.categories.iter().all(|c| class.contains(c))
-    });
-    let mut substitutions: Vec<B> = policies
-        .keys()
-        .filter(|(_, category)| class.contains(category))
-        .map(|&(behaviour, _)| behaviour)
-        .collect();
-    substitutions.dedup();
-    match (skips, substitutions.as_slice()) {
-        (true, []) => EncoderPolicy::Skip,
-        (false, [B::Refuses]) => EncoderPolicy::Error,
-        (false, [B::Replacement]) => EncoderPolicy::ReplacementCharacter,
-        (false, [B::QuestionMark]) => EncoderPolicy::QuestionMark,
-        _ => EncoderPolicy::Other,
-    }
-}
+mod grade;
+pub use grade::{grade, EncoderFinding, EncoderGrade, EncoderPolicy};
 
 #[cfg(test)]
 mod tests;

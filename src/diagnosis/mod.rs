@@ -27,6 +27,7 @@ pub mod encoder;
 pub mod explain;
 pub mod minimize;
 pub mod position;
+pub mod round_trip;
 
 use std::collections::BTreeMap;
 

@@ -12,13 +12,17 @@
 //! - this module: [`CodeUnits`], [`Encoded`], the [`Encoder`] trait and the registry
 //!   ([`builtin()`], [`by_name`]);
 //! - [`builtin`](mod@builtin): the reference encoder, Rust std's and encoding_rs's;
-//! - [`planted`]: encoders with one known bug each, the evidence that grading names it.
+//! - [`planted`]: encoders with one known bug each, the evidence that grading names it;
+//! - [`external`]: an encoder behind the adapter protocol's encode mode, or a C library's
+//!   encode function under `--lib`, supervised like a decoder.
 
 pub mod builtin;
+pub mod external;
 pub mod planted;
 
 use std::fmt;
 
+use crate::decoders::FailureKind;
 use crate::reference::encode::{utf16_scalar, Unencodable};
 use crate::reference::Reference;
 
@@ -29,6 +33,38 @@ pub enum Form {
     Utf16,
     /// Code points as 32-bit values (UTF-32 when every value is a scalar).
     Utf32,
+}
+
+impl Form {
+    /// Bytes per code unit on the wire: 2 for UTF-16, 4 for UTF-32.
+    pub fn unit_bytes(self) -> usize {
+        match self {
+            Form::Utf16 => 2,
+            Form::Utf32 => 4,
+        }
+    }
+
+    /// The name in a hello and in reports: `utf16` or `utf32`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Utf16 => "utf16",
+            Form::Utf32 => "utf32",
+        }
+    }
+
+    /// Code units as a frame body (docs/PROTOCOL.md, "Encode mode"): "N bytes = the code
+    /// units, little-endian (u16 each for utf16, u32 each for utf32)". Values are cut to
+    /// the unit's width.
+    pub fn frame(self, units: &[u32]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(units.len() * self.unit_bytes());
+        for &unit in units {
+            match self {
+                Form::Utf16 => out.extend_from_slice(&(unit as u16).to_le_bytes()),
+                Form::Utf32 => out.extend_from_slice(&unit.to_le_bytes()),
+            }
+        }
+        out
+    }
 }
 
 /// One encoder input: UTF-16 code units or 32-bit code points.
@@ -88,6 +124,15 @@ impl CodeUnits {
         }
     }
 
+    /// The input as a frame body of the protocol's encode mode (and of the `--lib` wire):
+    /// its code units, little-endian.
+    pub fn to_frame(&self) -> Vec<u8> {
+        match self {
+            CodeUnits::Utf16(units) => units.iter().flat_map(|u| u.to_le_bytes()).collect(),
+            CodeUnits::Utf32(points) => points.iter().flat_map(|p| p.to_le_bytes()).collect(),
+        }
+    }
+
     /// The element at `index`, widened to `u32`.
     pub fn get(&self, index: usize) -> Option<u32> {
         match self {
@@ -123,6 +168,14 @@ pub enum Encoded {
         /// The element it refused, if the API reports one.
         position: Option<usize>,
     },
+    /// It gave no answer: an adapter or library worker crashed, hung, or broke the
+    /// protocol (only an encoder outside the process fails so).
+    Failed {
+        /// `crash`, `timeout` or `protocol`.
+        kind: FailureKind,
+        /// What happened, in one line.
+        message: String,
+    },
 }
 
 /// An encoder under test.
@@ -138,6 +191,19 @@ pub trait Encoder: Send + Sync {
 
     /// Encodes `input`, whose form is one of [`Encoder::forms`].
     fn encode(&self, input: &CodeUnits) -> Encoded;
+
+    /// Encodes many inputs, one answer each, in order. An encoder in another process
+    /// sends them pipelined, and answers only a prefix of them once it has stopped
+    /// ([`Encoder::stopped`] says why); the default calls [`Encoder::encode`] for each.
+    fn encode_batch(&self, inputs: &[&CodeUnits]) -> Vec<Encoded> {
+        inputs.iter().map(|input| self.encode(input)).collect()
+    }
+
+    /// Why grading must stop (the encoder's process is unusable, the check's time limit,
+    /// a signal), once that has happened; never for an encoder in the harness's process.
+    fn stopped(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The built-in encoders: the reference, Rust std's and encoding_rs's.

@@ -290,6 +290,7 @@ impl<'e> Collector<'e> {
             Budget::Inputs(count) => ("inputs", count as f64),
         };
         Summary {
+            encoders: None,
             schema: SUMMARY_SCHEMA.to_string(),
             run_id: self.run_id.clone(),
             tool: Tool {

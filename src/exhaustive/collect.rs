@@ -259,6 +259,7 @@ impl<'r> Collector<'r> {
             .collect();
         let shard_inputs = self.options.space.shard_inputs(self.options.shard);
         let summary = Summary {
+            encoders: None,
             schema: SUMMARY_SCHEMA.to_string(),
             run_id: self.run_id.clone(),
             tool: Tool {

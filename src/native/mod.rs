@@ -31,6 +31,7 @@
 //!   is named as such.
 
 pub mod blocks;
+mod encode_call;
 pub mod process;
 mod supervise;
 pub mod wire;
@@ -67,6 +68,9 @@ pub struct NativeConfig {
     pub hello_timeout: Duration,
     /// The worker's address-space limit in bytes (`RLIMIT_AS`).
     pub memory_limit: u64,
+    /// `Some` for an encoder: the symbol is a `utf8conf_encode_utf16_fn` or
+    /// `utf8conf_encode_utf32_fn`, and each input is a frame of code units.
+    pub encode: Option<crate::encoders::Form>,
 }
 
 impl NativeConfig {
@@ -80,6 +84,7 @@ impl NativeConfig {
             answer_timeout: DEFAULT_ANSWER_TIMEOUT,
             hello_timeout: DEFAULT_HELLO_TIMEOUT,
             memory_limit: worker::DEFAULT_ADDRESS_SPACE_LIMIT,
+            encode: None,
         })
     }
 }
@@ -240,6 +245,7 @@ fn start_worker(config: &NativeConfig) -> Result<(WorkerProcess, String), Adapte
         &config.library,
         &config.symbol,
         config.memory_limit,
+        config.encode,
         config.hello_timeout,
     )
     .map_err(|reason| AdapterError(format!("--lib {}: {reason}", config.library.display())))

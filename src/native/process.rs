@@ -20,6 +20,7 @@ use super::wire::{self, Record};
 use super::worker::MEMORY_MARK;
 use crate::adapter::{interrupt, tree, Stop};
 use crate::decoders::{DecoderFailure, FailureKind};
+use crate::encoders::Form;
 use crate::outcome::Outcome;
 
 /// Bytes of the worker's stderr kept for messages.
@@ -84,14 +85,15 @@ enum Progress {
 }
 
 impl WorkerProcess {
-    /// Starts `worker lib-worker --lib LIBRARY --symbol SYMBOL --memory-limit BYTES` in its
-    /// own process group and waits for its hello; returns the library's version. Every
+    /// Starts `worker lib-worker --lib LIBRARY --symbol SYMBOL --memory-limit BYTES
+    /// [--encode=FORM]` in its own process group and waits for its hello; returns the library's version. Every
     /// failure is one line.
     pub fn start(
         worker: &Path,
         library: &Path,
         symbol: &str,
         memory_limit: u64,
+        encode: Option<Form>,
         hello_timeout: Duration,
     ) -> Result<(WorkerProcess, String), String> {
         let mut command = Command::new(worker);
@@ -103,6 +105,7 @@ impl WorkerProcess {
             .arg(symbol)
             .arg("--memory-limit")
             .arg(memory_limit.to_string())
+            .args(encode.map(|form| format!("--encode={}", form.as_str())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

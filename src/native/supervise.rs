@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::process::{Death, Ending};
 use super::{start_worker, NativeDecoder, State};
-use crate::adapter::{interrupt, shown_input, Stop, PROBE_INPUT};
+use crate::adapter::{interrupt, probe_frame, shown_input, Stop};
 use crate::decoders::{DecoderFailure, FailureKind};
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
@@ -165,7 +165,7 @@ impl NativeDecoder {
         Ok(())
     }
 
-    /// The circuit breaker's test: a fresh worker decodes [`PROBE_INPUT`]. Unusable when it
+    /// The circuit breaker's test: a fresh worker decodes [`PROBE_INPUT`](crate::adapter::PROBE_INPUT) (an encoder encodes it). Unusable when it
     /// fails; otherwise the failures are the inputs' doing and the counts restart.
     fn probe(&self, state: &mut State) -> Result<(), Stop> {
         let evidence = state.breaker.evidence();
@@ -177,33 +177,29 @@ impl NativeDecoder {
         let stop = move || stop_now(deadline);
         let worker = state.worker.as_mut().expect("started above");
         let timeout = self.config.answer_timeout;
-        let failure = match worker.run_batch(
-            &[PROBE_INPUT],
-            &self.name,
-            &mut state.request,
-            timeout,
-            &stop,
-        ) {
-            Ok(mut got) => match got.pop() {
-                Some(Ok(_)) => {
-                    state.calls += 1;
-                    state.breaker.reset();
-                    return Ok(());
-                }
-                Some(Err(failure)) => failure,
-                None => unreachable!("one answer per input"),
-            },
-            Err(interrupted) => match interrupted.ending {
-                Ending::Stopped(stop) => return Err(stop),
-                Ending::Failed(death) => death.failure,
-            },
-        };
+        let probe = probe_frame(self.config.encode);
+        let failure =
+            match worker.run_batch(&[&probe], &self.name, &mut state.request, timeout, &stop) {
+                Ok(mut got) => match got.pop() {
+                    Some(Ok(_)) => {
+                        state.calls += 1;
+                        state.breaker.reset();
+                        return Ok(());
+                    }
+                    Some(Err(failure)) => failure,
+                    None => unreachable!("one answer per input"),
+                },
+                Err(interrupted) => match interrupted.ending {
+                    Ending::Stopped(stop) => return Err(stop),
+                    Ending::Failed(death) => death.failure,
+                },
+            };
         if let Some(mut worker) = state.worker.take() {
             worker.kill();
         }
         Err(Stop::Unusable(format!(
-            "{evidence}; it also fails on the ASCII input {} that every decoder decodes ({}: {})",
-            format_hex(PROBE_INPUT),
+            "{evidence}; it also fails on the ASCII input {} that every decoder decodes and every encoder encodes ({}: {})",
+            format_hex(&probe),
             failure.kind.as_str(),
             failure.message
         )))

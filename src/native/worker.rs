@@ -18,7 +18,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use super::encode_call::EncodeFn;
 use super::wire::{self, RawAnswer};
+use crate::encoders::Form;
 
 /// The worker's default address-space limit: a library that tries to allocate without
 /// bound fails its allocation (a finding) instead of taking the machine's memory.
@@ -45,6 +47,31 @@ struct CAnswer {
 
 /// `utf8conf_decode_fn` of `include/utf8conf.h`.
 type DecodeFn = unsafe extern "C" fn(*const u8, usize, *mut u32, *mut CAnswer) -> c_int;
+
+/// The library's function, of the type the mode asks for.
+#[derive(Clone, Copy)]
+enum Function {
+    Decode(DecodeFn),
+    Encode(EncodeFn),
+}
+
+impl Function {
+    /// # Safety
+    ///
+    /// `address` is the non-null address of a function of the type `include/utf8conf.h`
+    /// prescribes for the mode: `utf8conf_decode_fn` without `encode`, else
+    /// `utf8conf_encode_utf16_fn` or `utf8conf_encode_utf32_fn`.
+    unsafe fn from_symbol(address: *mut libc::c_void, encode: Option<Form>) -> Function {
+        match encode {
+            // SAFETY: the caller's promise: a decode function.
+            None => Function::Decode(unsafe {
+                std::mem::transmute::<*mut libc::c_void, DecodeFn>(address)
+            }),
+            // SAFETY: the caller's promise: an encode function of `form`.
+            Some(form) => Function::Encode(unsafe { EncodeFn::from_symbol(address, form) }),
+        }
+    }
+}
 /// `utf8conf_version_fn` of `include/utf8conf.h`.
 type VersionFn = unsafe extern "C" fn() -> *const c_char;
 
@@ -79,7 +106,7 @@ fn lock(output: &Mutex<Output>) -> MutexGuard<'_, Output> {
 /// Answers are written at the end of each batch and, by the watchdog thread, every
 /// 10 ms while a batch runs: a slow library keeps showing progress, and when a
 /// call hangs, every answer before it has reached the harness, which so knows the input.
-pub fn serve(library: &Path, symbol: &str, memory_limit: u64) -> u8 {
+pub fn serve(library: &Path, symbol: &str, memory_limit: u64, encode: Option<Form>) -> u8 {
     let mut answers = match private_stdout() {
         Ok(file) => file,
         Err(error) => {
@@ -102,9 +129,13 @@ pub fn serve(library: &Path, symbol: &str, memory_limit: u64) -> u8 {
     {
         return 2;
     }
-    let Ok((decode, _)) = loaded else {
+    let Ok((address, _)) = loaded else {
         return 2;
     };
+    // SAFETY: a non-null symbol address converted to the function type the header
+    // prescribes for the mode the harness asked for; calls through it are covered at
+    // the call sites.
+    let function = unsafe { Function::from_symbol(address, encode) };
     let output = Arc::new(Mutex::new(Output {
         pending: Vec::with_capacity(1 << 20),
         answers,
@@ -123,7 +154,10 @@ pub fn serve(library: &Path, symbol: &str, memory_limit: u64) -> u8 {
             }
         }
         for input in batch.inputs() {
-            let answer = call(decode, input, &mut scalars);
+            let answer = match function {
+                Function::Decode(decode) => call(decode, input, &mut scalars),
+                Function::Encode(encode) => encode.call(input, &mut scalars),
+            };
             let mut output = lock(&output);
             match answer {
                 Ok(raw) => {
@@ -304,8 +338,9 @@ fn check_answer(
     })
 }
 
-/// Loads `library` and resolves `symbol` (and `<symbol>_version` if present).
-fn load(library: &Path, symbol: &str) -> Result<(DecodeFn, String), String> {
+/// Loads `library` and resolves `symbol` (and `<symbol>_version` if present): the
+/// symbol's address, and the version text.
+fn load(library: &Path, symbol: &str) -> Result<(*mut libc::c_void, String), String> {
     use std::os::unix::ffi::OsStrExt;
     let path = CString::new(library.as_os_str().as_bytes())
         .map_err(|_| "the library path contains a NUL byte".to_string())?;
@@ -327,9 +362,6 @@ fn load(library: &Path, symbol: &str) -> Result<(DecodeFn, String), String> {
             dl_error()
         ));
     }
-    // SAFETY: a non-null symbol address converted to the function type the header
-    // prescribes for it; calls through it are covered at the call site.
-    let decode: DecodeFn = unsafe { std::mem::transmute::<*mut libc::c_void, DecodeFn>(address) };
     let version_name = CString::new(format!("{symbol}_version")).expect("no NUL byte");
     // SAFETY: as for the decode symbol above.
     let version_address = unsafe { libc::dlsym(handle, version_name.as_ptr()) };
@@ -348,7 +380,7 @@ fn load(library: &Path, symbol: &str) -> Result<(DecodeFn, String), String> {
             }
         }
     };
-    Ok((decode, one_line(&version)))
+    Ok((address, one_line(&version)))
 }
 
 /// The last dlopen/dlsym error, as one line.

@@ -17,6 +17,7 @@
 
 pub mod directory;
 pub mod divergence;
+pub mod encoder;
 pub mod export;
 pub mod junit;
 pub mod reproduction;

@@ -216,4 +216,37 @@ pub struct Summary {
     pub unreported_signatures: u64,
     /// The process exit code (0: no divergence, 1: divergences).
     pub exit_code: u8,
+    /// `utf8conf run`'s encoder comparison: each built-in encoder graded against the
+    /// reference encoder (absent from summaries that ran no encoder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoders: Option<EncoderComparison>,
+}
+
+/// The built-in encoders against the reference encoder, in a run's summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EncoderComparison {
+    /// The encoder inputs (both forms; each encoder takes those of its forms).
+    pub inputs: u64,
+    /// One entry per encoder.
+    pub encoders: Vec<EncoderCount>,
+    /// Inputs on which an encoder diverged from the reference beyond its policy, over
+    /// all encoders (zero for the built-in ones).
+    pub divergent_inputs: u64,
+}
+
+/// One encoder's comparison with the reference encoder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EncoderCount {
+    /// The encoder's name.
+    pub encoder: String,
+    /// Inputs it encoded.
+    pub inputs: u64,
+    /// Its policy for surrogates (docs/ENCODERS.md).
+    pub policy: String,
+    /// Its policy above U+10FFFF, for an encoder of code points.
+    pub out_of_range_policy: Option<String>,
+    /// Inputs it encoded otherwise than the reference, beyond its policy.
+    pub divergent_inputs: u64,
+    /// Its findings' titles.
+    pub findings: Vec<String>,
 }

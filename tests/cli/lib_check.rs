@@ -2,7 +2,8 @@
 //! process. A deliberately misbehaving library (tests/c-lib/misbehaving.c, built here
 //! with the system C compiler) segfaults, aborts, hangs and breaks the header's rules on
 //! four inputs; each must become a finding for exactly that input while the check runs
-//! to the end.
+//! to the end. The encoder functions of the header (tests/c-lib/encoders.c) go through
+//! the same worker under `check --encoder --lib`.
 #![cfg(unix)]
 
 use crate::common::{build_c_library as build_library, scratch_dir as scratch};
@@ -167,4 +168,71 @@ fn exhaustive_runs_a_library_block_by_block_and_a_crash_is_one_divergence() {
         .collect();
     crashed.sort();
     assert_eq!(crashed, ["C0 AF", "FF FF"]);
+}
+
+/// `check --encoder --lib`: the C encoder functions of include/utf8conf.h in the same
+/// worker. The strict UTF-16 encoder has no finding and the error policy; the CESU-style
+/// UTF-32 one is recognised as Modified UTF-8 with its findings; a segfault on one input
+/// is a `crashes` finding on exactly that input.
+#[test]
+fn c_encoders_are_graded_through_the_worker() {
+    let dir = scratch("c-encoders");
+    let library = build_library("encoders", &dir);
+    let grade = |symbol: &str, form: &str| {
+        let out = dir.join(symbol);
+        let (code, stderr) = check(&[
+            "--encoder",
+            "--lib",
+            library.to_str().unwrap(),
+            "--symbol",
+            symbol,
+            "--encode",
+            form,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let report = crate::common::encoder_report(&out);
+        (code, stderr, report["encoders"][0].clone())
+    };
+    let behaviours = |graded: &Value| -> Vec<String> {
+        graded["grade"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["behaviour"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    let (code, stderr, strict) = grade("strict_encode_utf16", "utf16");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(strict["grade"]["policy"], "error");
+    assert_eq!(strict["subject"]["kind"], "library");
+    assert!(behaviours(&strict).is_empty());
+
+    let (code, stderr, cesu) = grade("cesu_encode_utf32", "utf32");
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(cesu["grade"]["policy"], "modified-utf8");
+    assert_eq!(cesu["grade"]["out_of_range_policy"], "error");
+    assert_eq!(
+        behaviours(&cesu),
+        ["non-shortest-form", "surrogate-written"],
+        "{cesu:#}"
+    );
+
+    let (code, stderr, crashing) = grade("crashing_encode_utf16", "utf16");
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(behaviours(&crashing), ["crashes"]);
+    let finding = &crashing["grade"]["findings"][0];
+    assert_eq!(finding["witness"], "utf16: FFFF");
+    assert!(finding["written"].as_str().unwrap().contains("SIGSEGV"));
+
+    let (code, stderr) = check(&[
+        "--encoder",
+        "--lib",
+        library.to_str().unwrap(),
+        "--symbol",
+        "strict_encode_utf16",
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--encode utf16"), "{stderr}");
 }

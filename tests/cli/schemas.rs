@@ -116,6 +116,11 @@ fn the_binarys_output_validates_against_the_schemas() {
         .path();
     let written = read_json(&run_dir.join("summary.json"));
     assert_valid(&summary, &written, "summary.json");
+    // The run also grades the built-in encoders against the reference encoder: none
+    // diverges.
+    let encoders = &written["encoders"];
+    assert_eq!(encoders["divergent_inputs"], 0);
+    assert!(encoders["encoders"].as_array().unwrap().len() >= 4);
     let reports = written["reports"].as_array().unwrap();
     assert!(!reports.is_empty());
     for id in reports {

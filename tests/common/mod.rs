@@ -23,6 +23,24 @@ pub fn python_available() -> bool {
     found
 }
 
+/// True when `node` is on PATH; says on stderr that the test is skipped otherwise.
+pub fn node_available() -> bool {
+    let found = utf8conf::adapter::list::find_on_path("node").is_some();
+    if !found {
+        eprintln!("skipped: node is not on PATH");
+    }
+    found
+}
+
+/// `DIRECTORY/encoder.json`, checked against its schema.
+pub fn encoder_report(directory: &Path) -> Value {
+    let path = directory.join("encoder.json");
+    let report = read_json(&path);
+    let validator = schema_validator("encoder.schema.json");
+    assert_valid(&validator, &report, &path.display().to_string());
+    report
+}
+
 /// A fresh path under the temporary folder, not created (a report directory that `--out`
 /// must create). Unique to this call: the tests of a binary run on several threads, and
 /// two modules may well pick the same name.

@@ -254,3 +254,94 @@ fn a_streaming_decoder_that_forgets_state_is_caught_both_ways() {
         .any(|row| row.category == Category::ValidRejected
             && row.status == utf8conf::conformance::CategoryStatus::Fail));
 }
+
+/// An author's encoder through `utf8conf::author::encoder`: std's `char::encode_utf8`
+/// from code points, and from UTF-16 with one planted bug (U+0000 as `C0 80`, Modified
+/// UTF-8's NUL) and a panic on U+FFFF.
+struct AuthorEncoder {
+    nul_as_c080: bool,
+}
+
+impl utf8conf::author::encoder::YourEncoder for AuthorEncoder {
+    fn name(&self) -> &str {
+        "author-encoder"
+    }
+    fn encode_utf16(&self, units: &[u16]) -> Option<utf8conf::encoders::Encoded> {
+        use utf8conf::encoders::Encoded;
+        assert!(units != [0xFFFF], "planted panic on U+FFFF");
+        let mut out = Vec::new();
+        let mut at = 0;
+        for decoded in char::decode_utf16(units.iter().copied()) {
+            let Ok(c) = decoded else {
+                return Some(Encoded::Refused { position: Some(at) });
+            };
+            at += c.len_utf16();
+            if c == '\0' && self.nul_as_c080 {
+                out.extend_from_slice(&[0xC0, 0x80]);
+            } else {
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            }
+        }
+        Some(Encoded::Bytes(out))
+    }
+    fn encode_utf32(&self, points: &[u32]) -> Option<utf8conf::encoders::Encoded> {
+        use utf8conf::encoders::Encoded;
+        let mut out = Vec::new();
+        for (position, &point) in points.iter().enumerate() {
+            let Some(c) = char::from_u32(point) else {
+                return Some(Encoded::Refused {
+                    position: Some(position),
+                });
+            };
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+        Some(Encoded::Bytes(out))
+    }
+}
+
+#[test]
+fn an_author_encoder_is_graded_as_check_encoder_grades_it() {
+    use utf8conf::author::encoder::{check_encoder, fuzz_encoder_one, EncoderExpectations};
+    use utf8conf::diagnosis::encoder::{EncoderBehaviour, EncoderPolicy};
+
+    let planted = AuthorEncoder { nul_as_c080: true };
+    let report = check_encoder(&planted);
+    let expected = EncoderExpectations::conformant()
+        .findings(&[EncoderBehaviour::NonShortestForm, EncoderBehaviour::Crashes])
+        .policy(EncoderPolicy::Error)
+        .out_of_range_policy(EncoderPolicy::Error);
+    expected.assert(&report);
+    let grade = &report.encoders[0].grade;
+    let crash = grade
+        .findings
+        .iter()
+        .find(|f| f.behaviour == EncoderBehaviour::Crashes)
+        .unwrap();
+    assert_eq!(crash.witness, "utf16: FFFF");
+    assert!(crash.written.contains("planted panic"), "{}", crash.written);
+
+    let mismatches = EncoderExpectations::conformant()
+        .policy(EncoderPolicy::ReplacementCharacter)
+        .mismatches(&report);
+    assert_eq!(mismatches.len(), 3, "{mismatches:?}");
+    assert!(
+        mismatches[0].contains("non-shortest form"),
+        "{mismatches:?}"
+    );
+    assert!(
+        mismatches[2].contains("policy for surrogates is error, expected replacement-character")
+    );
+
+    // One fuzz input (U+0000 as a little-endian code unit) shows the planted NUL.
+    let caught = std::panic::catch_unwind(|| {
+        fuzz_encoder_one(&planted, &[0, 0], &EncoderExpectations::conformant())
+    });
+    let message = caught.unwrap_err();
+    let message = message.downcast_ref::<String>().unwrap();
+    assert!(message.contains("C0 80"), "{message}");
+    fuzz_encoder_one(
+        &AuthorEncoder { nul_as_c080: false },
+        &[0, 0],
+        &EncoderExpectations::conformant(),
+    );
+}

@@ -1,0 +1,193 @@
+//! Encoders outside the harness's process: an adapter program in the protocol's encode
+//! mode (docs/PROTOCOL.md, "Encode mode"), or a C library's encode function under
+//! `--lib` (include/utf8conf.h). Both go through the decoders' supervisors unchanged:
+//! the same pipelining, time limits, retries, circuit breaker, out-of-step detection and
+//! process-tree cleanup, so a hostile encoder is held exactly as a hostile decoder is.
+//!
+//! The supervisors hand each answer on as an [`Outcome`]; an encoder's answer rides in
+//! it as [`encoded_from`] reads it back: `valid` is the encoder's `ok`, `valid_up_to` the
+//! element it refused (`error_at`), and `scalars` the bytes it wrote, one per value.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::{CodeUnits, Encoded, Encoder, Form};
+use crate::adapter::{AdapterConfig, AdapterError, BatchAnswers, ExternalDecoder, Stop};
+use crate::decoders::DecoderFailure;
+#[cfg(unix)]
+use crate::native::{NativeConfig, NativeDecoder};
+use crate::outcome::Outcome;
+
+/// What carries the frames: an adapter process, or a library worker.
+enum Carrier {
+    Adapter(ExternalDecoder),
+    #[cfg(unix)]
+    Library(NativeDecoder),
+}
+
+/// An encoder in another process, graded like any [`Encoder`].
+pub struct ExternalEncoder {
+    carrier: Carrier,
+    name: String,
+    version: String,
+    description: String,
+    form: Form,
+    stop: Mutex<Option<Stop>>,
+}
+
+impl ExternalEncoder {
+    /// Starts an encoder adapter and reads its hello, which must name the encode mode.
+    pub fn start(config: AdapterConfig) -> Result<ExternalEncoder, AdapterError> {
+        let decoder = ExternalDecoder::start(config)?;
+        let Some(form) = decoder.hello().encode else {
+            return Err(AdapterError(format!(
+                "adapter `{}` is a decoder (its hello has no \"encode\": \"utf16\" or \"utf32\"; see docs/PROTOCOL.md, \"Encode mode\")",
+                decoder.argv().join(" ")
+            )));
+        };
+        Ok(ExternalEncoder {
+            name: decoder.hello().name.clone(),
+            version: decoder.hello().version.clone(),
+            description: format!("encoder adapter: {}", decoder.argv().join(" ")),
+            form,
+            carrier: Carrier::Adapter(decoder),
+            stop: Mutex::new(None),
+        })
+    }
+
+    /// Starts a library worker that calls the library's encode function of `form`
+    /// (`config.encode` must be set).
+    #[cfg(unix)]
+    pub fn start_library(config: NativeConfig) -> Result<ExternalEncoder, AdapterError> {
+        let form = config
+            .encode
+            .ok_or_else(|| AdapterError("the library configuration names no encode form".into()))?;
+        let name = config.name.clone().unwrap_or_else(|| config.symbol.clone());
+        let native = NativeDecoder::start(config)?;
+        Ok(ExternalEncoder {
+            name,
+            version: crate::decoders::Decoder::version(&native),
+            description: format!("encoder library: {}", native.command().join(" ")),
+            form,
+            carrier: Carrier::Library(native),
+            stop: Mutex::new(None),
+        })
+    }
+
+    /// Reports under `name` instead of the adapter's or symbol's.
+    pub fn rename(&mut self, name: String) {
+        self.name = name;
+    }
+
+    /// The form of code units the encoder takes.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// What the encoder said its version is.
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// Sets the time after which grading stops ([`Stop::OutOfTime`]).
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        match &self.carrier {
+            Carrier::Adapter(adapter) => adapter.set_deadline(deadline),
+            #[cfg(unix)]
+            Carrier::Library(native) => native.set_deadline(deadline),
+        }
+    }
+
+    /// Why the encoder stopped answering, once it has.
+    pub fn stop(&self) -> Option<Stop> {
+        self.stop
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// Restarts and flaky failures so far, for the verdict line.
+    pub fn restarts(&self) -> u64 {
+        match &self.carrier {
+            Carrier::Adapter(adapter) => adapter.statistics().restarts,
+            #[cfg(unix)]
+            Carrier::Library(native) => native.restarts(),
+        }
+    }
+
+    fn send(&self, frames: &[&[u8]]) -> BatchAnswers {
+        match &self.carrier {
+            Carrier::Adapter(adapter) => adapter.decode_batch(frames),
+            #[cfg(unix)]
+            Carrier::Library(native) => native.decode_batch(frames),
+        }
+    }
+}
+
+/// Reads an encoder's answer back from the [`Outcome`] the supervisor passed on (see the
+/// module header), or its failure.
+pub fn encoded_from(answer: Result<Outcome, DecoderFailure>) -> Encoded {
+    match answer {
+        Ok(outcome) if outcome.valid => Encoded::Bytes(
+            outcome
+                .scalars
+                .unwrap_or_default()
+                .into_iter()
+                .map(|byte| byte as u8)
+                .collect(),
+        ),
+        Ok(outcome) => Encoded::Refused {
+            position: outcome.valid_up_to,
+        },
+        Err(failure) => Encoded::Failed {
+            kind: failure.kind,
+            message: failure.message,
+        },
+    }
+}
+
+impl Encoder for ExternalEncoder {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn forms(&self) -> &'static [Form] {
+        match self.form {
+            Form::Utf16 => &[Form::Utf16],
+            Form::Utf32 => &[Form::Utf32],
+        }
+    }
+
+    /// One input; after a stop, a `crash` naming why.
+    fn encode(&self, input: &CodeUnits) -> Encoded {
+        self.encode_batch(&[input])
+            .pop()
+            .unwrap_or_else(|| Encoded::Failed {
+                kind: crate::decoders::FailureKind::Crash,
+                message: self.stopped().unwrap_or_default(),
+            })
+    }
+
+    /// Pipelined through the supervisor. Once it stops (unusable, time limit, signal),
+    /// the inputs not answered get no answer, and [`Encoder::stopped`] says why.
+    fn encode_batch(&self, inputs: &[&CodeUnits]) -> Vec<Encoded> {
+        let frames: Vec<Vec<u8>> = inputs.iter().map(|input| input.to_frame()).collect();
+        let views: Vec<&[u8]> = frames.iter().map(Vec::as_slice).collect();
+        let batch = self.send(&views);
+        if let Some(stop) = &batch.stopped {
+            self.stop
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .get_or_insert_with(|| stop.clone());
+        }
+        batch.answers.into_iter().map(encoded_from).collect()
+    }
+
+    fn stopped(&self) -> Option<String> {
+        self.stop().map(|stop| stop.to_string())
+    }
+}
