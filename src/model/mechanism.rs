@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::conventions::{Convention, ConventionDecoder};
 use super::difference::Difference;
@@ -55,7 +55,7 @@ pub enum Mechanism {
 }
 
 /// What a decoder does differently, independent of what the bytes are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Behaviour {
     /// Takes bytes RFC 3629 rejects as (part of) a character.
