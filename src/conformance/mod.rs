@@ -89,13 +89,15 @@ pub struct ModelBudget {
 }
 
 impl Default for ModelBudget {
-    /// A pipe adapter answers some 20,000 to 100,000 inputs a second; a correct
-    /// decoder's machine takes a few thousand, a buggy one's up to a few tens of
-    /// thousands, so these bounds keep a check's learning to seconds.
+    /// A correct decoder's machine takes some 94,000 decodes (about 6 s through
+    /// Python's pipe), a buggy one's up to 250,000 (docs/MODEL.md): these bounds let
+    /// those finish, and stop a machine that grows like a counter (Perl strict's takes
+    /// 690,000 decodes and 75 s) so that the check falls back to the rule-based
+    /// diagnosis in bounded time.
     fn default() -> Self {
         ModelBudget {
-            max_decodes: 200_000,
-            max_time: Duration::from_secs(10),
+            max_decodes: 400_000,
+            max_time: Duration::from_secs(30),
         }
     }
 }

@@ -93,8 +93,8 @@ fn of_mechanism(
         .filter_map(|&index| {
             let difference = report.differences.get(index)?;
             let answer = shown.get(index)?;
-            let aspects = diagnose_input(&difference.witness, answer, subject.capabilities)?
-                .aspects;
+            let aspects =
+                diagnose_input(&difference.witness, answer, subject.capabilities)?.aspects;
             Some(Manifestation {
                 categories: title::category(&difference.witness).into_iter().collect(),
                 input_hex: format_hex(&difference.witness),

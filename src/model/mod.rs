@@ -178,7 +178,9 @@ pub fn model_report(decoder: &dyn Decoder, limits: Limits) -> Result<ModelReport
 /// The reference's machine for `capabilities`, learned once per process.
 pub fn reference_machine(capabilities: Capabilities, grammar: &Grammar) -> LearnedMachine {
     static CACHE: Mutex<Vec<(Capabilities, LearnedMachine)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((_, machine)) = cache.iter().find(|(c, _)| *c == capabilities) {
         return machine.clone();
     }
