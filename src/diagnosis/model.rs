@@ -10,13 +10,14 @@
 //!
 //! The rule-based findings found from the check's inputs are then sorted by one
 //! question: does the machine predict what the decoder does on the witness, byte by
-//! byte, and differ there from RFC 3629's machine? When it does, the departure is one
-//! of the machine's differences, already reported by mechanism, and the rule-based
-//! finding goes. When the machine does not predict the decoder, the decoder does there
-//! something its short-word machine cannot: the behaviour depends on position or length
-//! (a block boundary, a second path for long inputs), and the finding stays, titled
-//! with its position condition. When the two machines agree on the witness, the
-//! departure is one the abstract outputs do not show, and the finding stays too.
+//! byte, and is the departure the machine's (the witness runs through one of its
+//! confirmed differences from RFC 3629's, or a finding of the machine names the same
+//! categories)? When it is, the departure is already reported by mechanism, and the
+//! rule-based finding goes. When the machine does not predict the decoder, the decoder
+//! does there something its short-word machine cannot: the behaviour depends on
+//! position or length (a block boundary, a second path for long inputs), and the
+//! finding stays, titled with its position condition. A departure the abstract outputs
+//! do not show at all stays too.
 //!
 //! A machine that is not complete (its learning budget ran out) explains nothing: the
 //! rule-based findings are then the whole diagnosis.
@@ -57,7 +58,8 @@ pub fn with_model<E>(
             findings.push(finding);
         }
     }
-    findings.extend(unexplained(report, decoder, subject, rule_based));
+    let rest = unexplained(report, decoder, subject, rule_based, &findings);
+    findings.extend(rest);
     Ok(findings)
 }
 
@@ -127,6 +129,7 @@ fn unexplained(
     decoder: &dyn crate::decoders::Decoder,
     subject: &Subject<'_>,
     rule_based: Vec<Finding>,
+    from_model: &[Finding],
 ) -> Vec<Finding> {
     let witnesses: Vec<Vec<u8>> = rule_based
         .iter()
@@ -136,19 +139,42 @@ fn unexplained(
     let mut oracle = Oracle::new(&decoder, subject.capabilities);
     oracle.prefetch(witnesses.iter().map(Vec::as_slice));
     let machine = report.model.hypothesis();
-    let reference = report.reference.hypothesis();
-    // Explained: the machine predicts the decoder there, and differs there from the
-    // reference's machine (a departure the abstract outputs do not show, such as a
-    // BOM dropped by a decoder that gives scalars only for valid input, is not one of
-    // the machine's differences, so its rule-based finding stays).
-    let explained = |witness: &[u8], oracle: &mut Oracle<'_>| {
-        let predicted = machine.run(witness);
-        predicted == oracle.outputs(witness) && predicted != reference.run(witness)
+    // Explained: the machine predicts the decoder there, and either the witness runs
+    // through one of the machine's confirmed differences, or a finding of the machine
+    // already names the same categories (the abstract outputs hide this manifestation
+    // of it: an incomplete tail's offset moved like the errors' offsets). A departure
+    // they do not show at all (a BOM dropped by a decoder that gives scalars only for
+    // valid input) is not the machine's, so its rule-based finding stays.
+    let explained = |finding: &Finding, witness: &[u8], oracle: &mut Oracle<'_>| {
+        machine.run(witness) == oracle.outputs(witness)
+            && (through_difference(report, witness)
+                || from_model
+                    .iter()
+                    .any(|f| f.categories == finding.categories))
     };
     rule_based
         .into_iter()
         .zip(&witnesses)
-        .filter(|(_, witness)| !explained(witness, &mut oracle))
+        .filter(|(finding, witness)| !explained(finding, witness, &mut oracle))
         .map(|(finding, _)| finding)
         .collect()
+}
+
+/// True when `witness`, run through both machines together, takes a transition that is
+/// one of the report's (confirmed) differences.
+fn through_difference(report: &ModelReport, witness: &[u8]) -> bool {
+    let (machine, reference) = (report.model.hypothesis(), report.reference.hypothesis());
+    let (mut d, mut r) = (0, 0);
+    for &byte in witness {
+        if report.differences.iter().any(|difference| {
+            difference.decoder_state == d
+                && difference.reference_state == r
+                && difference.bytes.contains(&byte)
+        }) {
+            return true;
+        }
+        d = machine.step(d, byte).0;
+        r = reference.step(r, byte).0;
+    }
+    false
 }
