@@ -11,6 +11,16 @@ use crate::model::alphabet::format_ranges;
 use crate::model::ModelReport;
 use crate::report::sanitize::html as escape_html;
 
+/// Differing transitions listed in the views (all of them are in the JSON): the section
+/// stays compact for a decoder whose machine differs almost everywhere.
+const DIFFERENCES_SHOWN: usize = 24;
+
+/// The sentence after a cut list, or nothing.
+fn more(model: &ModelReport) -> Option<String> {
+    let hidden = model.differences.len().saturating_sub(DIFFERENCES_SHOWN);
+    (hidden > 0).then(|| format!("{hidden} more differing transitions are in conformance.json."))
+}
+
 /// One line on what learning took and whether the machine is complete.
 fn learning_sentence(model: &ModelReport) -> String {
     let queries = &model.model.queries;
@@ -50,7 +60,7 @@ pub fn markdown(out: &mut String, model: Option<&ModelReport>) {
         out,
         "| States (decoder, RFC) | Bytes | Decoder | RFC 3629 | Witness |\n|---|---|---|---|---|"
     );
-    for d in &model.differences {
+    for d in model.differences.iter().take(DIFFERENCES_SHOWN) {
         let _ = writeln!(
             out,
             "| {}, {}{} | `{}` | {} | {} | `{}` |",
@@ -62,6 +72,9 @@ pub fn markdown(out: &mut String, model: Option<&ModelReport>) {
             d.reference,
             crate::hex::format_hex(&d.witness)
         );
+    }
+    if let Some(more) = more(model) {
+        let _ = writeln!(out, "\n{more}");
     }
     let _ = writeln!(out);
 }
@@ -103,7 +116,7 @@ pub fn html(out: &mut String, model: Option<&ModelReport>) {
         return;
     }
     let _ = writeln!(out, "<table id=\"model-differences\"><tr><th>States (decoder, RFC)</th><th>Bytes</th><th>Decoder</th><th>RFC 3629</th><th>Witness</th></tr>");
-    for d in &model.differences {
+    for d in model.differences.iter().take(DIFFERENCES_SHOWN) {
         let _ = writeln!(
             out,
             "<tr><td>{}, {}{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
@@ -117,4 +130,7 @@ pub fn html(out: &mut String, model: Option<&ModelReport>) {
         );
     }
     let _ = writeln!(out, "</table>");
+    if let Some(more) = more(model) {
+        let _ = writeln!(out, "<p>{more}</p>");
+    }
 }
