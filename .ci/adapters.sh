@@ -25,5 +25,8 @@ fi
 echo "--- matrix (exit $status: 0 all conformant, 1 findings)"
 cat reports/ci-matrix/matrix.md
 
+echo "=== the README's findings per shipped adapter against this matrix"
+python3 .ci/adapter_findings.py reports/ci-matrix
+
 echo "=== planted-bug adapters"
 bash .ci/planted.sh

@@ -390,6 +390,30 @@ pub struct Finding {
     /// fall for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub witnesses: Vec<crate::security::witness::Witness>,
+    /// How the decoder's learned machine explains it (absent for a finding the machine
+    /// does not explain: a condition on position or length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelBasis>,
+}
+
+/// A finding's mechanism in the decoder's learned machine ([`crate::model`]): the input
+/// axis and the behaviour axis as two typed fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelBasis {
+    /// The single-fault hypothesis that explains it: `transition` (one changed
+    /// transition family of RFC 3629's machine), `convention NAME` (a known policy or
+    /// fallback), or `unexplained`.
+    pub mechanism: String,
+    /// True for a known U+FFFD policy: the decoder's policy, not a bug.
+    pub policy: bool,
+    /// What the witness's bytes are: the category of its first error (`null`:
+    /// well-formed).
+    pub input: Option<Category>,
+    /// What the decoder does with them.
+    pub behaviour: crate::model::mechanism::Behaviour,
+    /// The differing transitions of the machine it explains, its own and those reached
+    /// only through it.
+    pub differences: usize,
 }
 
 impl Finding {

@@ -60,6 +60,7 @@ impl ConformanceReport {
             departures,
             first_two_bytes_map: map_section(&run.map),
             streaming: None,
+            model: run.model.clone(),
         }
     }
 

@@ -74,6 +74,32 @@ pub struct CheckOptions {
     pub batch_size: usize,
     /// Wall-clock limit for the whole check; the report is partial when it is reached.
     pub max_time: Option<Duration>,
+    /// The budget for learning the decoder's machine ([`crate::model`]); `None` skips
+    /// the model, and the findings are the rule-based ones alone.
+    pub model: Option<ModelBudget>,
+}
+
+/// What learning a decoder's machine may cost within a check.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelBudget {
+    /// Most inputs decoded while learning.
+    pub max_decodes: u64,
+    /// Most wall-clock time spent learning.
+    pub max_time: Duration,
+}
+
+impl Default for ModelBudget {
+    /// A correct decoder's machine takes some 94,000 decodes (about 6 s through
+    /// Python's pipe), a buggy one's up to 250,000 (docs/MODEL.md): these bounds let
+    /// those finish, and stop a machine that grows like a counter (Perl strict's takes
+    /// 690,000 decodes and 75 s) so that the check falls back to the rule-based
+    /// diagnosis in bounded time.
+    fn default() -> Self {
+        ModelBudget {
+            max_decodes: 400_000,
+            max_time: Duration::from_secs(30),
+        }
+    }
 }
 
 impl Default for CheckOptions {
@@ -81,6 +107,7 @@ impl Default for CheckOptions {
         CheckOptions {
             batch_size: 2048,
             max_time: None,
+            model: Some(ModelBudget::default()),
         }
     }
 }
@@ -144,8 +171,12 @@ pub struct CheckRun {
     pub restarts: u64,
     /// A note when the adapter did not exit cleanly at the end.
     pub exit_note: Option<String>,
-    /// The findings: departures grouped by root cause (the grading core,
-    /// [`crate::diagnosis`]). Empty when the run stopped early.
+    /// The decoder's learned machine, its difference from RFC 3629's and its findings
+    /// by mechanism (`None` when the check skipped it or stopped before).
+    pub model: Option<crate::model::ModelReport>,
+    /// The findings: the model's mechanisms, then the departures it does not explain
+    /// grouped by root cause (the grading core, [`crate::diagnosis`]). Empty when the
+    /// run stopped early.
     pub findings: Vec<Finding>,
     /// Why the run stopped before every input was checked (the report is then partial);
     /// `None` for a complete run.
@@ -219,6 +250,7 @@ pub fn run_check(
         duration_seconds: 0.0,
         restarts: 0,
         exit_note: None,
+        model: None,
         findings: Vec::new(),
         stopped: None,
         flaky_crashes: 0,
@@ -250,8 +282,11 @@ pub fn run_check(
     if run.stopped.is_none() {
         run.stopped = shrink::shrink_departures(subject, &mut run).err();
     }
+    if let (None, Some(budget)) = (&run.stopped, options.model) {
+        run.model = learn_model(subject, budget, deadline);
+    }
     if run.stopped.is_none() {
-        match find(subject, &log) {
+        match find(subject, &log, run.model.as_ref()) {
             Ok(findings) => run.findings = findings,
             Err(stop) => run.stopped = Some(stop),
         }
@@ -277,8 +312,31 @@ pub fn run_check(
     run
 }
 
-/// Groups the logged departures into findings, asking the subject for every candidate.
-fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, Stop> {
+/// Learns the decoder's machine within `budget` (and the check's deadline), through the
+/// same decoder the check asks.
+fn learn_model(
+    subject: Subject<'_>,
+    budget: ModelBudget,
+    deadline: Option<Instant>,
+) -> Option<crate::model::ModelReport> {
+    let own = Instant::now() + budget.max_time;
+    let limits = crate::model::learner::Limits {
+        max_decodes: budget.max_decodes,
+        deadline: Some(deadline.map_or(own, |d| d.min(own))),
+        ..crate::model::learner::Limits::default()
+    };
+    // The learner asks its decoder directly: an in-process panic must be contained there.
+    let decoder = diagnosis::contain::Contained(subject.decoder());
+    crate::model::model_report(&decoder, limits).ok()
+}
+
+/// Groups the logged departures into findings, asking the subject for every candidate:
+/// the model's mechanisms, and the rule-based findings the model does not explain.
+fn find(
+    subject: Subject<'_>,
+    log: &DepartureLog,
+    model: Option<&crate::model::ModelReport>,
+) -> Result<Vec<Finding>, Stop> {
     let name = subject.name().to_string();
     let command = subject.command();
     let reproduce = |witness: &[u8]| reproduce_command(&name, command.as_deref(), witness);
@@ -287,10 +345,21 @@ fn find(subject: Subject<'_>, log: &DepartureLog) -> Result<Vec<Finding>, Stop> 
         capabilities: subject.capabilities(),
         reproduce: &reproduce,
     };
-    diagnosis::findings(&core_subject, &log.departed(), |batch| {
+    let decode = |batch: &[Vec<u8>]| {
         let slices: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
         subject.decode_batch(&slices).complete()
-    })
+    };
+    let rule_based = diagnosis::findings(&core_subject, &log.departed(), decode)?;
+    match model {
+        Some(report) => diagnosis::model::with_model(
+            &core_subject,
+            report,
+            subject.decoder(),
+            rule_based,
+            decode,
+        ),
+        None => Ok(rule_based),
+    }
 }
 
 /// The command that shows a decoder's answer on `witness`: `utf8conf decode` for a

@@ -55,6 +55,11 @@ pub struct ConformanceReport {
     /// whose hello negotiated it ([`super::streaming`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub streaming: Option<super::streaming::StreamingSection>,
+    /// The decoder's learned machine, its difference from RFC 3629's, the findings by
+    /// mechanism and what learning cost (`schemas/model.schema.json`'s shape); absent
+    /// when the check did not learn it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<crate::model::ModelReport>,
 }
 
 /// The decoder checked.

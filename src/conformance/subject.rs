@@ -64,7 +64,7 @@ impl Subject<'_> {
         }
     }
 
-    fn decoder(&self) -> &dyn Decoder {
+    pub(crate) fn decoder(&self) -> &dyn Decoder {
         match *self {
             Subject::InProcess(decoder) => decoder,
             Subject::External(external) => external,

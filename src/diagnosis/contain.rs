@@ -51,6 +51,38 @@ pub fn contained<R>(call: impl FnOnce() -> R) -> Result<R, String> {
     })
 }
 
+/// An in-process decoder whose every call is [`contained`]: a panic is a `crash`
+/// answer. The model learner asks its decoder directly, so a panicking decoder must
+/// not end the check there either.
+pub struct Contained<'a>(pub &'a dyn crate::decoders::Decoder);
+
+impl crate::decoders::Decoder for Contained<'_> {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn version(&self) -> String {
+        self.0.version()
+    }
+    fn description(&self) -> &str {
+        self.0.description()
+    }
+    fn capabilities(&self) -> crate::decoders::Capabilities {
+        self.0.capabilities()
+    }
+    fn decode_into(
+        &self,
+        input: &[u8],
+        outcome: &mut crate::outcome::Outcome,
+    ) -> Result<(), crate::decoders::DecoderFailure> {
+        contained(|| self.0.decode_into(input, outcome)).unwrap_or_else(|message| {
+            Err(crate::decoders::DecoderFailure {
+                kind: crate::decoders::FailureKind::Crash,
+                message: format!("panicked: {message}"),
+            })
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

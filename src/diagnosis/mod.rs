@@ -26,6 +26,7 @@ pub mod contain;
 pub mod encoder;
 pub mod explain;
 pub mod minimize;
+pub mod model;
 pub mod position;
 pub mod round_trip;
 
@@ -460,6 +461,7 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
         cause,
         security: Some(security),
         witnesses: Vec::new(),
+        model: None,
     }
 }
 

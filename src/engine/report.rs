@@ -216,5 +216,6 @@ fn unexplained_finding(
         cause,
         security: None,
         witnesses: Vec::new(),
+        model: None,
     }
 }

@@ -27,6 +27,7 @@
 //! the words it will ask.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use super::alphabet::Alphabet;
 use super::equivalence;
@@ -85,6 +86,14 @@ pub enum Incomplete {
     TooManyStates(usize),
     /// More equivalence rounds than the limit.
     TooManyRounds(usize),
+    /// The budget ran out: more decodes than allowed, or past the deadline (the
+    /// check that asked must stay within its time; the machine so far is kept).
+    OverBudget {
+        /// Inputs decoded when learning stopped.
+        decodes: u64,
+        /// True when the deadline, not the decode count, stopped it.
+        timed_out: bool,
+    },
 }
 
 /// Bounds on one learning run.
@@ -94,6 +103,10 @@ pub struct Limits {
     pub max_states: usize,
     /// Most equivalence rounds.
     pub max_rounds: usize,
+    /// Most inputs decoded (membership queries that reach the decoder).
+    pub max_decodes: u64,
+    /// When learning must stop, whatever it has.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Limits {
@@ -101,7 +114,18 @@ impl Default for Limits {
         Limits {
             max_states: 96,
             max_rounds: 64,
+            max_decodes: u64::MAX,
+            deadline: None,
         }
+    }
+}
+
+impl Limits {
+    /// Why learning must stop now, when the budget is spent.
+    fn spent(&self, decodes: u64) -> Option<Incomplete> {
+        let timed_out = self.deadline.is_some_and(|d| Instant::now() >= d);
+        (timed_out || decodes > self.max_decodes)
+            .then_some(Incomplete::OverBudget { decodes, timed_out })
     }
 }
 
@@ -325,6 +349,17 @@ pub fn learn(oracle: &mut Oracle<'_>, alphabet: Alphabet, limits: Limits) -> Lea
     let mut counterexamples = Vec::new();
     let mut rounds = 0;
     loop {
+        // Checked between phases: one phase's batch is bounded by the table's size, so
+        // the budget is overrun by at most one phase.
+        if let Some(spent) = limits.spent(table.oracle.decodes) {
+            let hypothesis = table.hypothesis();
+            return Learned {
+                hypothesis,
+                rounds,
+                counterexamples,
+                incomplete: Some(spent),
+            };
+        }
         if let Err(too_many) = table.close(limits.max_states) {
             // The last state added is past the limit; the rest is reported as found,
             // with transitions to unknown rows kept in place.

@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::conventions::{Convention, ConventionDecoder};
 use super::difference::Difference;
@@ -55,7 +55,7 @@ pub enum Mechanism {
 }
 
 /// What a decoder does differently, independent of what the bytes are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Behaviour {
     /// Takes bytes RFC 3629 rejects as (part of) a character.
@@ -237,19 +237,40 @@ fn first_difference(
 /// Primary differences grouped by the change of behaviour they show and the category of
 /// their witness, in order of first appearance.
 fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
-    type Key = (Behaviour, Option<Category>);
+    type Key = (Behaviour, Option<Category>, Option<i16>);
     let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
     for (index, d) in differences.iter().enumerate().filter(|(_, d)| d.primary) {
-        let key = (
-            behaviour(d.reference, d.decoder),
-            title::category(&d.witness),
-        );
+        // An error of the right length reported further back (or further on) wherever
+        // it shows is one miscount of the offset (counted from the wrong place, or in
+        // characters instead of bytes, so the shift may grow with what came before),
+        // whatever the error's category: one family, not one per category or shift.
+        let key = match offset_shift(d) {
+            Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
+            None => (
+                behaviour(d.reference, d.decoder),
+                title::category(&d.witness),
+                None,
+            ),
+        };
         match families.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(index),
             None => families.push((key, vec![index])),
         }
     }
     families.into_iter().map(|(_, members)| members).collect()
+}
+
+/// How many bytes further back than the reference the decoder reports an error of the
+/// same length, with the same lossy side; `None` for any other difference.
+pub(super) fn offset_shift(d: &Difference) -> Option<i16> {
+    match (d.reference.strict, d.decoder.strict) {
+        (Strict::Error { len: r, back: rb }, Strict::Error { len: l, back: db })
+            if r == l && rb != db && d.reference.lossy == d.decoder.lossy =>
+        {
+            Some(i16::from(db) - i16::from(rb))
+        }
+        _ => None,
+    }
 }
 
 type Changes = HashMap<(usize, u8), (usize, StepOutput)>;

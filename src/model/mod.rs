@@ -47,6 +47,7 @@ pub mod output;
 pub mod recognise;
 pub mod title;
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -143,6 +144,10 @@ pub fn learn_machine(
                 format!("more than {n} states (a position or length counter?)")
             }
             Incomplete::TooManyRounds(n) => format!("no stable machine after {n} rounds"),
+            Incomplete::OverBudget { decodes, timed_out } => format!(
+                "learning budget spent ({} after {decodes} decodes)",
+                if *timed_out { "time" } else { "queries" }
+            ),
         }),
         queries: Queries {
             lookups: oracle.lookups,
@@ -167,11 +172,27 @@ impl LearnedMachine {
     }
 }
 
-/// Learns `decoder`'s model and the reference's, and diagnoses their difference.
+/// Learns `decoder`'s model within `limits`, takes the reference's (learned once per
+/// set of capabilities, without a budget: it is in process and takes a fraction of a
+/// second), and diagnoses their difference.
 pub fn model_report(decoder: &dyn Decoder, limits: Limits) -> Result<ModelReport, GrammarError> {
     let grammar = Grammar::rfc3629()?;
-    let reference = learn_machine(&ReferenceDecoder, decoder.capabilities(), &grammar, limits);
+    let reference = reference_machine(decoder.capabilities(), &grammar);
     Ok(compare_with(decoder, reference, &grammar, limits))
+}
+
+/// The reference's machine for `capabilities`, learned once per process.
+pub fn reference_machine(capabilities: Capabilities, grammar: &Grammar) -> LearnedMachine {
+    static CACHE: Mutex<Vec<(Capabilities, LearnedMachine)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, machine)) = cache.iter().find(|(c, _)| *c == capabilities) {
+        return machine.clone();
+    }
+    let machine = learn_machine(&ReferenceDecoder, capabilities, grammar, Limits::default());
+    cache.push((capabilities, machine.clone()));
+    machine
 }
 
 /// [`model_report`] with the reference's machine already learned for `decoder`'s

@@ -89,10 +89,33 @@ pub fn transition_title(
         Behaviour::ErrorAsIncomplete => {
             format!("waits for more input after {bytes} where the error is already definite")
         }
-        Behaviour::ErrorSpan => format!(
-            "reports the error at {bytes} as {} where RFC 3629 has {}",
-            d.strict, r.strict
-        ),
+        Behaviour::ErrorSpan => match shift(family) {
+            // valid_up_to is short by the shift: the error is put that many bytes early.
+            Some((low, high)) => format!(
+                "reports the error at {bytes} {} byte{} {} than RFC 3629 ({} where it has {})",
+                if low == high {
+                    low.unsigned_abs().to_string()
+                } else {
+                    format!(
+                        "{} to {}",
+                        low.unsigned_abs().min(high.unsigned_abs()),
+                        low.unsigned_abs().max(high.unsigned_abs())
+                    )
+                },
+                if low.unsigned_abs() == 1 && low == high {
+                    ""
+                } else {
+                    "s"
+                },
+                if low > 0 { "earlier" } else { "later" },
+                d.strict,
+                r.strict
+            ),
+            None => format!(
+                "reports the error at {bytes} as {} where RFC 3629 has {}",
+                d.strict, r.strict
+            ),
+        },
         Behaviour::Replacement => format!(
             "emits {} on {bytes} where maximal subparts give {}",
             lossy(d),
@@ -109,6 +132,18 @@ pub fn transition_title(
         Some(category) => format!("{place}, {what}: {}", category.as_str()),
         None => format!("{place}, {what}"),
     }
+}
+
+/// The least and greatest offset shift of `family`, when every difference in it is a
+/// shift in the same direction.
+fn shift(family: &[&Difference]) -> Option<(i16, i16)> {
+    let shifts: Option<Vec<i16>> = family
+        .iter()
+        .map(|d| super::mechanism::offset_shift(d))
+        .collect();
+    let shifts = shifts?;
+    let (low, high) = (*shifts.iter().min()?, *shifts.iter().max()?);
+    (low.signum() == high.signum()).then_some((low, high))
 }
 
 fn lossy(output: super::output::StepOutput) -> String {

@@ -66,6 +66,19 @@ fn the_python_adapter_passes_every_category() {
     assert!(rows
         .iter()
         .all(|row| row.as_str().unwrap().chars().all(|c| c == '=')));
+    // The check learned the adapter's machine through its pipe: complete, equal to
+    // RFC 3629's, and what it cost is in the report.
+    let model = &report["model"];
+    assert_eq!(model["model"]["incomplete"], Value::Null, "{model}");
+    assert_eq!(model["equivalent"], true);
+    assert!(model["model"]["queries"]["decodes"].as_u64().unwrap() > 1000);
+    assert!(!model["model"]["machine"]["transitions"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let markdown = std::fs::read_to_string(out.join("conformance.md")).unwrap();
+    assert!(markdown.contains("## Learned model"), "{markdown}");
+    assert!(markdown.contains("decodes in"), "{markdown}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

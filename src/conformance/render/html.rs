@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{categories_text, findings, scalars_text, verdict_sentence};
+use super::{categories_text, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
 use crate::report::sanitize::html as escape_html;
 
@@ -74,6 +74,7 @@ pub fn html(report: &ConformanceReport) -> String {
     );
 
     findings::html(&mut out, &report.findings);
+    model::html(&mut out, report.model.as_ref());
     // The map right after the findings: a reader sees the whole two-byte space before
     // the detail tables below.
     let map = &report.first_two_bytes_map;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{categories_text, findings, scalars_text, verdict_sentence};
+use super::{categories_text, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
 use crate::report::sanitize::{markdown_code, markdown_text};
 
@@ -67,6 +67,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
     );
 
     findings::markdown(&mut out, &report.findings);
+    model::markdown(&mut out, report.model.as_ref());
     let _ = writeln!(out, "## Categories\n");
     let _ = writeln!(
         out,

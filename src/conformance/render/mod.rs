@@ -9,6 +9,7 @@
 mod findings;
 mod html;
 mod markdown;
+mod model;
 
 pub use html::{html, map_canvas, STYLE};
 pub use markdown::markdown;

@@ -8,6 +8,7 @@ use crate::corpus::generator::Generator;
 use crate::corpus::placement::PlacementGenerator;
 use crate::diagnosis::{decode_contained, findings, DepartureLog, Subject};
 use crate::finding::Finding;
+use crate::model::learner::Limits;
 use crate::reference::Reference;
 
 /// A small input set with the shapes of `check`'s: probes, short boundary inputs, and
@@ -34,6 +35,14 @@ pub(crate) fn inputs() -> Vec<Vec<u8>> {
 }
 
 pub(crate) fn findings_of(decoder: &dyn Decoder, inputs: &[Vec<u8>]) -> Vec<Finding> {
+    findings_and_model(decoder, inputs).0
+}
+
+/// The findings, and why the decoder's machine is incomplete (`None`: complete).
+pub(crate) fn findings_and_model(
+    decoder: &dyn Decoder,
+    inputs: &[Vec<u8>],
+) -> (Vec<Finding>, Option<String>) {
     let capabilities = decoder.capabilities();
     let mut log = DepartureLog::default();
     let answers = decode_contained(decoder, inputs);
@@ -51,10 +60,14 @@ pub(crate) fn findings_of(decoder: &dyn Decoder, inputs: &[Vec<u8>]) -> Vec<Find
         capabilities,
         reproduce: &reproduce,
     };
-    findings(&subject, &log.departed(), |batch| {
-        Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch))
-    })
-    .unwrap()
+    let decode =
+        |batch: &[Vec<u8>]| Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch));
+    let rule_based = findings(&subject, &log.departed(), decode).unwrap();
+    // The one grading path of `check`: the model's mechanisms, then the rule-based
+    // findings the model does not explain.
+    let report = crate::model::model_report(decoder, Limits::default()).unwrap();
+    let found = crate::diagnosis::model::with_model(&subject, &report, decoder, rule_based, decode);
+    (found.unwrap(), report.model.incomplete.clone())
 }
 
 #[test]

@@ -1,0 +1,180 @@
+//! Findings from the decoder's learned machine ([`crate::model`]), and the conditions
+//! the machine does not explain.
+//!
+//! A finding of the model is one mechanism: the differences of the decoder's machine
+//! from RFC 3629's that one single-fault hypothesis explains, its witness the shortest
+//! word reaching the first of them, its title generated from that difference. Each is
+//! turned into a report [`Finding`] by diagnosing its witness like any departure (the
+//! root-cause unit, the aspects, the security class, the reproduction), with the
+//! model's title and its two typed axes, input category and behaviour ([`ModelBasis`]).
+//!
+//! The rule-based findings found from the check's inputs are then sorted by one
+//! question: does the machine predict what the decoder does on the witness, byte by
+//! byte, and is the departure the machine's (the witness runs through one of its
+//! confirmed differences from RFC 3629's, or a finding of the machine names the same
+//! categories)? When it is, the departure is already reported by mechanism, and the
+//! rule-based finding goes. When the machine does not predict the decoder, the decoder
+//! does there something its short-word machine cannot: the behaviour depends on
+//! position or length (a block boundary, a second path for long inputs), and the
+//! finding stays, titled with its position condition. A departure the abstract outputs
+//! do not show at all stays too.
+//!
+//! A machine that is not complete (its learning budget ran out) explains nothing: the
+//! rule-based findings are then the whole diagnosis.
+
+use crate::finding::{Finding, Manifestation, ModelBasis};
+use crate::hex::format_hex;
+use crate::model::mechanism::{self, Mechanism};
+use crate::model::oracle::Oracle;
+use crate::model::{title, ModelReport};
+use crate::stable_hash::fnv1a64_hex;
+
+use super::{diagnose_input, finding_of, Answer, Subject, Witnessed, MANIFESTATIONS_KEPT};
+
+/// The check's findings: the model's, then the rule-based ones the model does not
+/// explain. `decoder` answers the per-prefix queries that test a witness against the
+/// machine; `decode` the whole witnesses.
+pub fn with_model<E>(
+    subject: &Subject<'_>,
+    report: &ModelReport,
+    decoder: &dyn crate::decoders::Decoder,
+    rule_based: Vec<Finding>,
+    mut decode: impl FnMut(&[Vec<u8>]) -> Result<Vec<Answer>, E>,
+) -> Result<Vec<Finding>, E> {
+    if report.model.incomplete.is_some() {
+        return Ok(rule_based);
+    }
+    let witnesses: Vec<Vec<u8>> = report
+        .findings
+        .iter()
+        .map(|f| f.witness.clone())
+        .chain(report.differences.iter().map(|d| d.witness.clone()))
+        .collect();
+    let answers = decode(&witnesses)?;
+    let (own, shown) = answers.split_at(report.findings.len());
+    let mut findings: Vec<Finding> = Vec::new();
+    for (found, answer) in report.findings.iter().zip(own) {
+        if let Some(finding) = of_mechanism(subject, report, found, answer, shown) {
+            findings.push(finding);
+        }
+    }
+    let rest = unexplained(report, decoder, subject, rule_based, &findings);
+    findings.extend(rest);
+    Ok(findings)
+}
+
+/// The report finding of one mechanism of the model; `None` when the decoder's answer on
+/// the witness does not depart (a machine wrong there: confirmed differences depart).
+fn of_mechanism(
+    subject: &Subject<'_>,
+    report: &ModelReport,
+    found: &mechanism::Finding,
+    answer: &Answer,
+    shown: &[Answer],
+) -> Option<Finding> {
+    let diagnosis = diagnose_input(&found.witness, answer, subject.capabilities)?;
+    let witnessed = Witnessed {
+        bytes: found.witness.clone(),
+        calls: 0,
+        answer: answer.clone(),
+        diagnosis,
+        count: 1,
+    };
+    let mut finding = finding_of(subject, vec![witnessed]);
+    finding.title = found.title.clone();
+    // Two mechanisms may share a root-cause unit (a lossy-only decoder's verdict and its
+    // decoding of a surrogate both show at the first byte): the id names the mechanism.
+    finding.id = fnv1a64_hex(
+        format!(
+            "utf8conf/finding/1\n{}\nmodel\n{}",
+            subject.name, found.title
+        )
+        .as_bytes(),
+    );
+    finding.manifestations = found
+        .manifestations
+        .iter()
+        .filter_map(|&index| {
+            let difference = report.differences.get(index)?;
+            let answer = shown.get(index)?;
+            let aspects =
+                diagnose_input(&difference.witness, answer, subject.capabilities)?.aspects;
+            Some(Manifestation {
+                categories: title::category(&difference.witness).into_iter().collect(),
+                input_hex: format_hex(&difference.witness),
+                aspects,
+            })
+        })
+        .take(MANIFESTATIONS_KEPT)
+        .collect();
+    finding.occurrences = 1 + finding.manifestations.len() as u64;
+    finding.model = Some(ModelBasis {
+        mechanism: match &found.mechanism {
+            Mechanism::Convention { name, .. } => format!("convention {name}"),
+            Mechanism::Transition => "transition".to_string(),
+            Mechanism::Unexplained => "unexplained".to_string(),
+        },
+        policy: matches!(found.mechanism, Mechanism::Convention { policy: true, .. }),
+        input: found.category,
+        behaviour: found.behaviour,
+        differences: found.differences.len() + found.manifestations.len(),
+    });
+    Some(finding)
+}
+
+/// The rule-based findings whose witness the machine does not predict, byte by byte:
+/// the decoder's behaviour there depends on more than the bytes just read.
+fn unexplained(
+    report: &ModelReport,
+    decoder: &dyn crate::decoders::Decoder,
+    subject: &Subject<'_>,
+    rule_based: Vec<Finding>,
+    from_model: &[Finding],
+) -> Vec<Finding> {
+    let witnesses: Vec<Vec<u8>> = rule_based
+        .iter()
+        .map(|f| crate::hex::parse_hex(&f.witness_hex).unwrap_or_default())
+        .collect();
+    let decoder = super::contain::Contained(decoder);
+    let mut oracle = Oracle::new(&decoder, subject.capabilities);
+    oracle.prefetch(witnesses.iter().map(Vec::as_slice));
+    let machine = report.model.hypothesis();
+    // Explained: the machine predicts the decoder there, and either the witness runs
+    // through one of the machine's confirmed differences, or a finding of the machine
+    // already names the same categories (the abstract outputs hide this manifestation
+    // of it: an incomplete tail's offset moved like the errors' offsets). A departure
+    // they do not show at all (a BOM dropped by a decoder that gives scalars only for
+    // valid input) is not the machine's, so its rule-based finding stays.
+    let explained = |finding: &Finding, witness: &[u8], oracle: &mut Oracle<'_>| {
+        machine.run(witness) == oracle.outputs(witness)
+            && (through_difference(report, witness)
+                || from_model
+                    .iter()
+                    .any(|f| f.categories == finding.categories))
+    };
+    rule_based
+        .into_iter()
+        .zip(&witnesses)
+        .filter(|(finding, witness)| !explained(finding, witness, &mut oracle))
+        .map(|(finding, _)| finding)
+        .collect()
+}
+
+/// True when `witness`, run through both machines together, takes a transition that is
+/// one of the report's (confirmed) differences.
+fn through_difference(report: &ModelReport, witness: &[u8]) -> bool {
+    let (machine, reference) = (report.model.hypothesis(), report.reference.hypothesis());
+    let (mut d, mut r) = (0, 0);
+    for &byte in witness {
+        if report.differences.iter().any(|difference| {
+            difference.decoder_state == d
+                && difference.reference_state == r
+                && difference.bytes.contains(&byte)
+        }) {
+            return true;
+        }
+        d = machine.step(d, byte).0;
+        r = reference.step(r, byte).0;
+    }
+    false
+}
