@@ -149,6 +149,13 @@ pub(crate) unsafe fn utf16_run<const LOSSY: bool>(
                 *pos += 1;
                 continue;
             }
+            // The common case first: a high surrogate and a low one, D91's pair.
+            if let (0xD800..=0xDBFF, Some(&low @ 0xDC00..=0xDFFF)) = (unit, units.get(*pos + 1)) {
+                let high_bits = u32::from(unit - 0xD800) << 10;
+                output.put_scalar(0x1_0000 + high_bits + u32::from(low - 0xDC00));
+                *pos += 2;
+                continue;
+            }
             match utf16_scalar(units, *pos) {
                 Ok((scalar, taken)) => {
                     output.put_scalar(scalar);
