@@ -116,7 +116,7 @@ const UNUSED: u8 = 0x80;
 /// A shuffle and the number of bytes of it that are output.
 #[derive(Clone, Copy)]
 pub struct Pack {
-    /// The byte shuffle, [`UNUSED`] after the output bytes.
+    /// The byte shuffle, 0x80 (a zero byte) after the output bytes.
     pub shuffle: [u8; 16],
     /// The number of output bytes.
     pub len: u8,
