@@ -7,7 +7,9 @@
 //! Run: `cargo bench --bench ratios` (all groups), and, for the AVX2 backend against
 //! simdutf's AVX2 kernel, `SIMDUTF_FORCE_IMPLEMENTATION=haswell cargo bench --bench
 //! ratios` (simdutf reads that variable once, on first use; with it set, only the
-//! `utf32-haswell` group runs). Criterion's `benches/fast.rs` gives the absolute
+//! `utf32-haswell` group and the encoder groups' AVX2 rows run). The encoder groups
+//! (`encode-utf16`, `encode-utf16-lossy`, `encode-utf32`) are in `benches/encode`.
+//! Criterion's `benches/fast.rs` gives the absolute
 //! figures for every engine; this one the ratios the targets are stated in.
 
 use std::hint::black_box;
@@ -16,6 +18,7 @@ use std::time::Instant;
 use utf8conf::fast::{self, Backend};
 
 mod common;
+mod encode;
 
 use common::{inputs, simdutf_name, SIZES};
 
@@ -296,6 +299,9 @@ fn main() {
             let well_formed = std::str::from_utf8(bytes).is_ok();
             let mut out32: Vec<u32> = Vec::with_capacity(len + 64);
             let mut other32: Vec<u32> = Vec::with_capacity(len + 64);
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                encode::compare_encoders(&name, text, forced);
+            }
             if forced {
                 #[cfg(target_arch = "x86_64")]
                 if well_formed && Backend::Avx2.is_available() {

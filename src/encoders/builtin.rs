@@ -1,18 +1,21 @@
-//! The built-in encoders: the reference, and the UTF-8 encoders of the Rust libraries the
-//! harness already links. Each uses its library's own API, as a user would.
+//! The built-in encoders: the reference, the UTF-8 encoders of the Rust libraries the
+//! harness already links, and the harness's own fast encoder on every available backend
+//! ([`super::fast`]). Each uses its library's own API, as a user would.
 
 use super::{CodeUnits, Encoded, Encoder, Form};
 use crate::reference::Reference;
 
 /// Every built-in encoder.
 pub fn all() -> Vec<Box<dyn Encoder>> {
-    vec![
+    let mut all: Vec<Box<dyn Encoder>> = vec![
         Box::new(ReferenceEncoder),
         Box::new(StdCharEncodeUtf8),
         Box::new(StdFromUtf16),
         Box::new(StdFromUtf16Lossy),
         Box::new(EncodingRsUtf16),
-    ]
+    ];
+    all.extend(super::fast::all());
+    all
 }
 
 /// The reference encoder ([`Reference::encode_utf16`], [`Reference::encode_utf32`]).

@@ -12,12 +12,14 @@
 //! - this module: [`CodeUnits`], [`Encoded`], the [`Encoder`] trait and the registry
 //!   ([`builtin()`], [`by_name`]);
 //! - [`builtin`](mod@builtin): the reference encoder, Rust std's and encoding_rs's;
+//! - [`fast`](mod@fast): the harness's fast encoder, strict and lossy, per backend;
 //! - [`planted`]: encoders with one known bug each, the evidence that grading names it;
 //! - [`external`]: an encoder behind the adapter protocol's encode mode, or a C library's
 //!   encode function under `--lib`, supervised like a decoder.
 
 pub mod builtin;
 pub mod external;
+pub mod fast;
 pub mod planted;
 
 use std::fmt;
@@ -206,7 +208,7 @@ pub trait Encoder: Send + Sync {
     }
 }
 
-/// The built-in encoders: the reference, Rust std's and encoding_rs's.
+/// The built-in encoders: the reference, Rust std's, encoding_rs's and the fast one.
 pub fn builtin() -> Vec<Box<dyn Encoder>> {
     builtin::all()
 }

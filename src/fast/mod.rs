@@ -18,10 +18,15 @@
 //!   [`decode_utf16_lossy`], one U+FFFD per maximal subpart), from a backend's
 //!   validator and UTF-32 path; [`utf16_stream`] is their chunk-by-chunk form.
 //!
+//! * `encode` is the other direction, UTF-16 (strict, [`encode_utf16`], or lossy,
+//!   [`encode_utf16_lossy`]) and UTF-32 ([`encode_utf32`]) to UTF-8, with the reference
+//!   encoder's errors; its SIMD algorithm is in [`simd`] too.
+//!
 //! Every backend is a value of [`Backend`], callable on its own through
 //! [`validate_with`], [`decode_utf32_with`], [`decode_lossy_with`] (or
 //! [`decode_lossy_into_with`], into a caller's buffer), [`decode_utf16_with`] and
-//! [`decode_utf16_lossy_with`], so that tests and
+//! [`decode_utf16_lossy_with`], [`encode_utf16_with`], [`encode_utf16_lossy_with`] and
+//! [`encode_utf32_with`], so that tests and
 //! the differential engine exercise each of them, not only the one the dispatcher picks.
 //! The plain functions ([`validate`], [`decode_utf32`], [`decode_lossy`]) use
 //! [`Backend::best`], detected once and cached.
@@ -32,7 +37,15 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use crate::reference::encode::EncodeError;
+
+pub use encode::{
+    encode_utf16, encode_utf16_into, encode_utf16_lossy, encode_utf16_lossy_into,
+    encode_utf16_lossy_with, encode_utf16_with, encode_utf32, encode_utf32_into, encode_utf32_with,
+};
+
 pub mod dfa;
+mod encode;
 mod lossy;
 pub mod simd;
 pub mod stream;
@@ -121,6 +134,9 @@ struct Functions {
     decode_lossy_into: unsafe fn(&[u8], &mut String),
     decode_utf16: unsafe fn(&[u8], &mut Vec<u16>) -> Result<(), Utf8Error>,
     decode_utf16_lossy: unsafe fn(&[u8], &mut Vec<u16>),
+    encode_utf16: unsafe fn(&[u16], &mut Vec<u8>) -> Result<(), EncodeError>,
+    encode_utf16_lossy: unsafe fn(&[u16], &mut Vec<u8>),
+    encode_utf32: unsafe fn(&[u32], &mut Vec<u8>) -> Result<(), EncodeError>,
 }
 
 const SCALAR_FUNCTIONS: Functions = Functions {
@@ -130,6 +146,9 @@ const SCALAR_FUNCTIONS: Functions = Functions {
     decode_lossy_into: lossy::decode_lossy_into_scalar,
     decode_utf16: utf16::decode_utf16_scalar,
     decode_utf16_lossy: utf16_lossy::decode_utf16_lossy_scalar,
+    encode_utf16: encode::encode_utf16_scalar,
+    encode_utf16_lossy: encode::encode_utf16_lossy_scalar,
+    encode_utf32: encode::encode_utf32_scalar,
 };
 
 impl Backend {
@@ -232,6 +251,9 @@ impl Backend {
                 decode_lossy_into: simd::sse42::decode_lossy_into,
                 decode_utf16: simd::sse42::decode_utf16,
                 decode_utf16_lossy: simd::sse42::decode_utf16_lossy,
+                encode_utf16: simd::sse42::encode_utf16,
+                encode_utf16_lossy: simd::sse42::encode_utf16_lossy,
+                encode_utf32: simd::sse42::encode_utf32,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => Functions {
@@ -241,6 +263,9 @@ impl Backend {
                 decode_lossy_into: simd::avx2::decode_lossy_into,
                 decode_utf16: simd::avx2::decode_utf16,
                 decode_utf16_lossy: simd::avx2::decode_utf16_lossy,
+                encode_utf16: simd::avx2::encode_utf16,
+                encode_utf16_lossy: simd::avx2::encode_utf16_lossy,
+                encode_utf32: simd::avx2::encode_utf32,
             },
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => Functions {
@@ -250,6 +275,9 @@ impl Backend {
                 decode_lossy_into: simd::avx512::decode_lossy_into,
                 decode_utf16: simd::avx512::decode_utf16,
                 decode_utf16_lossy: simd::avx512::decode_utf16_lossy,
+                encode_utf16: simd::avx512::encode_utf16,
+                encode_utf16_lossy: simd::avx512::encode_utf16_lossy,
+                encode_utf32: simd::avx512::encode_utf32,
             },
             #[cfg(target_arch = "aarch64")]
             Backend::Neon => Functions {
@@ -259,6 +287,9 @@ impl Backend {
                 decode_lossy_into: simd::neon::decode_lossy_into,
                 decode_utf16: simd::neon::decode_utf16,
                 decode_utf16_lossy: simd::neon::decode_utf16_lossy,
+                encode_utf16: simd::neon::encode_utf16,
+                encode_utf16_lossy: simd::neon::encode_utf16_lossy,
+                encode_utf32: simd::neon::encode_utf32,
             },
             #[allow(unreachable_patterns)]
             _ => return None,

@@ -11,9 +11,14 @@
 //!   next to each block edge only);
 //! * random inputs (a fixed-seed generator): random bytes, and text with corruptions;
 //! * long well-formed text in every script, at every alignment, across the conversion
-//!   kernel's chunk boundaries.
+//!   kernel's chunk boundaries;
+//! * the encoder, UTF-16 and UTF-32 to UTF-8 (`fast_backends/encode.rs`).
 
 use utf8conf::fast::{self, Backend};
+
+/// The encoder's tests: the other direction, in the same test binary.
+#[path = "fast_backends/encode.rs"]
+mod encode;
 
 /// What std says about `bytes`: `(valid_up_to, error_len)` of the first error.
 fn std_error(bytes: &[u8]) -> Option<(usize, Option<usize>)> {

@@ -20,7 +20,20 @@ fn the_built_in_encoders_have_no_finding_and_their_documented_policy() {
         ("std-from_utf16_lossy", EncoderPolicy::ReplacementCharacter),
         ("encoding_rs-utf16", EncoderPolicy::ReplacementCharacter),
     ];
-    for (name, policy) in expected {
+    // The fast encoder, strict and lossy, on every backend available here.
+    let fast: Vec<(String, EncoderPolicy)> = crate::fast::Backend::available()
+        .flat_map(|backend| {
+            [
+                (format!("fast-{backend}"), EncoderPolicy::Error),
+                (
+                    format!("fast-{backend}-lossy"),
+                    EncoderPolicy::ReplacementCharacter,
+                ),
+            ]
+        })
+        .collect();
+    let fast = fast.iter().map(|(name, policy)| (name.as_str(), *policy));
+    for (name, policy) in expected.into_iter().chain(fast) {
         let grade = grade_named(name);
         assert!(grade.inputs > 1000, "{name}: {} inputs", grade.inputs);
         assert_eq!(grade.findings, [], "{name}");

@@ -13,6 +13,7 @@ use super::sse42::Sse41Kernel;
 use super::tables::{ShortStep, THREE_BYTE_STEP};
 use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
+use crate::reference::encode::EncodeError;
 
 /// Whether this CPU has AVX2, and POPCNT, which counting characters uses (every AVX2
 /// CPU has it, but the check does not rely on it).
@@ -291,4 +292,36 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
             |bytes, scalars| super::decode_utf32::<__m256i, Avx2Kernel>(bytes, scalars),
         )
     }
+}
+
+/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the SSE kernel, ASCII
+/// runs tested with this backend's registers.
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn encode_utf16(units: &[u16], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    unsafe { super::encode::encode_utf16::<__m256i, Sse41Kernel, false>(units, out) }
+}
+
+/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn encode_utf16_lossy(units: &[u16], out: &mut Vec<u8>) {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    let result = unsafe { super::encode::encode_utf16::<__m256i, Sse41Kernel, true>(units, out) };
+    debug_assert!(result.is_ok());
+}
+
+/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    unsafe { super::encode::encode_utf32::<__m256i, Sse41Kernel>(points, out) }
 }

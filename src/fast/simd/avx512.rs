@@ -16,6 +16,7 @@ use super::avx512_utf32::Avx512Convert;
 use super::sse42::Sse41Kernel;
 use super::Vector;
 use crate::fast::Utf8Error;
+use crate::reference::encode::EncodeError;
 
 /// Whether this CPU has AVX512F and AVX512BW, and AVX2, whose `#[target_feature]`
 /// functions this backend also calls (every AVX-512 CPU has AVX2, but the check does
@@ -260,4 +261,36 @@ unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
             },
         )
     }
+}
+
+/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the SSE kernel, ASCII
+/// runs tested with this backend's registers.
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn encode_utf16(units: &[u16], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, false>(units, out) }
+}
+
+/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn encode_utf16_lossy(units: &[u16], out: &mut Vec<u8>) {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    let result = unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, true>(units, out) };
+    debug_assert!(result.is_ok());
+}
+
+/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    unsafe { super::encode::encode_utf32::<__m512i, Sse41Kernel>(points, out) }
 }

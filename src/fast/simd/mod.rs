@@ -6,6 +6,8 @@
 //! | [`vector`] | the [`Vector`] and [`Kernel16`] register traits |
 //! | [`validate`](mod@validate) | detection of ill-formed blocks (Keiser & Lemire lookup algorithm) |
 //! | [`utf32`] | UTF-8 to UTF-32 conversion of validated chunks (16-byte kernel) |
+//! | [`encode`](mod@encode) | UTF-16 and UTF-32 to UTF-8 (8 lanes of 16 bits, ASCII runs wide) |
+//! | [`encode_kernel`] | the [`EncodeKernel`] register trait and the encoder's packing tables |
 //! | [`lossy`] | the dense-error loop of lossy decoding |
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
@@ -25,6 +27,8 @@ pub mod avx2;
 pub mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_utf32;
+pub mod encode;
+pub mod encode_kernel;
 pub mod lossy;
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
@@ -35,6 +39,7 @@ pub mod utf32;
 pub mod validate;
 pub mod vector;
 
+pub use encode_kernel::EncodeKernel;
 pub use lossy::{decode_lossy_into_using, decode_lossy_using, lossy_dense};
 pub use utf32::decode_utf32;
 pub use validate::{error_bits, validate, BYTE_HIGH, PREV1_HIGH, PREV1_LOW};

@@ -7,8 +7,9 @@
 
 use core::arch::aarch64::*;
 
-use super::{Kernel16, Vector};
+use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
+use crate::reference::encode::EncodeError;
 
 /// Whether this CPU has NEON (always true on aarch64 Linux, checked anyway).
 #[inline]
@@ -180,6 +181,103 @@ impl Kernel16 for NeonKernel {
     }
 }
 
+// SAFETY (every method below): as for `Vector for uint8x16_t` above; loads and stores
+// touch exactly the elements and bytes each method's documentation states.
+impl EncodeKernel for NeonKernel {
+    type V = uint16x8_t;
+
+    #[inline(always)]
+    unsafe fn load8(src: *const u16) -> uint16x8_t {
+        unsafe { vld1q_u16(src) }
+    }
+    #[inline(always)]
+    unsafe fn load8_narrow(src: *const u32) -> Option<uint16x8_t> {
+        unsafe {
+            let low = vld1q_u32(src);
+            let high = vld1q_u32(src.add(4));
+            if vmaxvq_u32(vorrq_u32(low, high)) > 0xFFFF {
+                return None;
+            }
+            Some(vcombine_u16(vmovn_u32(low), vmovn_u32(high)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat(value: u16) -> uint16x8_t {
+        unsafe { vdupq_n_u16(value) }
+    }
+    #[inline(always)]
+    unsafe fn and(a: uint16x8_t, b: uint16x8_t) -> uint16x8_t {
+        unsafe { vandq_u16(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn or(a: uint16x8_t, b: uint16x8_t) -> uint16x8_t {
+        unsafe { vorrq_u16(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(v: uint16x8_t) -> uint16x8_t {
+        unsafe { vshrq_n_u16::<N>(v) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(v: uint16x8_t) -> uint16x8_t {
+        unsafe { vshlq_n_u16::<N>(v) }
+    }
+    #[inline(always)]
+    unsafe fn below(v: uint16x8_t, bound: u16) -> uint16x8_t {
+        unsafe { vcltq_u16(v, vdupq_n_u16(bound)) }
+    }
+    #[inline(always)]
+    unsafe fn equal(a: uint16x8_t, b: uint16x8_t) -> uint16x8_t {
+        unsafe { vceqq_u16(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: uint16x8_t, a: uint16x8_t, b: uint16x8_t) -> uint16x8_t {
+        unsafe { vbslq_u16(mask, a, b) }
+    }
+    #[inline(always)]
+    unsafe fn bits(mask: uint16x8_t) -> u32 {
+        const WEIGHTS: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+        unsafe { u32::from(vaddvq_u16(vandq_u16(mask, vld1q_u16(WEIGHTS.as_ptr())))) }
+    }
+    #[inline(always)]
+    unsafe fn interleave(a: uint16x8_t, b: uint16x8_t) -> (uint16x8_t, uint16x8_t) {
+        unsafe { (vzip1q_u16(a, b), vzip2q_u16(a, b)) }
+    }
+    #[inline(always)]
+    unsafe fn shuffle_store(v: uint16x8_t, shuffle: &[u8; 16], dst: *mut u8) {
+        // Indexes of 0x80 and above give 0, as the trait requires.
+        unsafe {
+            vst1q_u8(
+                dst,
+                vqtbl1q_u8(vreinterpretq_u8_u16(v), vld1q_u8(shuffle.as_ptr())),
+            )
+        }
+    }
+    #[inline(always)]
+    unsafe fn narrow_store(v: uint16x8_t, dst: *mut u8) {
+        unsafe { vst1_u8(dst, vmovn_u16(v)) }
+    }
+    #[inline(always)]
+    unsafe fn narrow16_store(src: *const u16, dst: *mut u8) {
+        unsafe {
+            let low = vmovn_u16(vld1q_u16(src));
+            let high = vmovn_u16(vld1q_u16(src.add(8)));
+            vst1q_u8(dst, vcombine_u8(low, high));
+        }
+    }
+    #[inline(always)]
+    unsafe fn narrow16_store_u32(src: *const u32, dst: *mut u8) {
+        unsafe {
+            let half = |i: usize| {
+                vcombine_u16(
+                    vmovn_u32(vld1q_u32(src.add(8 * i))),
+                    vmovn_u32(vld1q_u32(src.add(8 * i + 4))),
+                )
+            };
+            vst1q_u8(dst, vcombine_u8(vmovn_u16(half(0)), vmovn_u16(half(1))));
+        }
+    }
+}
+
 /// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
@@ -265,4 +363,35 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
             |bytes, scalars| super::decode_utf32::<uint8x16_t, NeonKernel>(bytes, scalars),
         )
     }
+}
+
+/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "neon")]
+pub unsafe fn encode_utf16(units: &[u16], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract).
+    unsafe { super::encode::encode_utf16::<uint8x16_t, NeonKernel, false>(units, out) }
+}
+
+/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "neon")]
+pub unsafe fn encode_utf16_lossy(units: &[u16], out: &mut Vec<u8>) {
+    // SAFETY: the backend is available (this function's contract).
+    let result = unsafe { super::encode::encode_utf16::<uint8x16_t, NeonKernel, true>(units, out) };
+    debug_assert!(result.is_ok());
+}
+
+/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "neon")]
+pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract).
+    unsafe { super::encode::encode_utf32::<uint8x16_t, NeonKernel>(points, out) }
 }

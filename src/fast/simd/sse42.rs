@@ -6,8 +6,9 @@
 
 use core::arch::x86_64::*;
 
-use super::{Kernel16, Vector};
+use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
+use crate::reference::encode::EncodeError;
 
 /// Whether this CPU has every instruction set this backend uses: SSSE3 (`pshufb`,
 /// `palignr`, `pmaddubsw`), SSE4.1 (`ptest`, `pmovzxbd`), SSE4.2 and POPCNT (counting
@@ -168,6 +169,98 @@ impl Kernel16 for Sse41Kernel {
     }
 }
 
+// SAFETY (every method below): as for `Vector for __m128i` above; loads and stores
+// touch exactly the elements and bytes each method's documentation states.
+impl EncodeKernel for Sse41Kernel {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load8(src: *const u16) -> __m128i {
+        unsafe { _mm_loadu_si128(src as *const __m128i) }
+    }
+    #[inline(always)]
+    unsafe fn load8_narrow(src: *const u32) -> Option<__m128i> {
+        unsafe {
+            let low = _mm_loadu_si128(src as *const __m128i);
+            let high = _mm_loadu_si128(src.add(4) as *const __m128i);
+            let above = _mm_set1_epi32(0xFFFF_0000u32 as i32);
+            if _mm_testz_si128(_mm_or_si128(low, high), above) == 0 {
+                return None;
+            }
+            Some(_mm_packus_epi32(low, high))
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat(value: u16) -> __m128i {
+        unsafe { _mm_set1_epi16(value as i16) }
+    }
+    #[inline(always)]
+    unsafe fn and(a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_and_si128(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn or(a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_or_si128(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn shr<const N: i32>(v: __m128i) -> __m128i {
+        unsafe { _mm_srli_epi16::<N>(v) }
+    }
+    #[inline(always)]
+    unsafe fn shl<const N: i32>(v: __m128i) -> __m128i {
+        unsafe { _mm_slli_epi16::<N>(v) }
+    }
+    #[inline(always)]
+    unsafe fn below(v: __m128i, bound: u16) -> __m128i {
+        // `v < bound` iff `min(v, bound - 1) == v` (SSE has no unsigned 16-bit compare).
+        unsafe { _mm_cmpeq_epi16(_mm_min_epu16(v, _mm_set1_epi16((bound - 1) as i16)), v) }
+    }
+    #[inline(always)]
+    unsafe fn equal(a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_cmpeq_epi16(a, b) }
+    }
+    #[inline(always)]
+    unsafe fn select(mask: __m128i, a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_blendv_epi8(b, a, mask) }
+    }
+    #[inline(always)]
+    unsafe fn bits(mask: __m128i) -> u32 {
+        unsafe { _mm_movemask_epi8(_mm_packs_epi16(mask, _mm_setzero_si128())) as u32 }
+    }
+    #[inline(always)]
+    unsafe fn interleave(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
+        unsafe { (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b)) }
+    }
+    #[inline(always)]
+    unsafe fn shuffle_store(v: __m128i, shuffle: &[u8; 16], dst: *mut u8) {
+        unsafe {
+            let shuffle = _mm_loadu_si128(shuffle.as_ptr() as *const __m128i);
+            _mm_storeu_si128(dst as *mut __m128i, _mm_shuffle_epi8(v, shuffle));
+        }
+    }
+    #[inline(always)]
+    unsafe fn narrow_store(v: __m128i, dst: *mut u8) {
+        unsafe { _mm_storel_epi64(dst as *mut __m128i, _mm_packus_epi16(v, v)) }
+    }
+    #[inline(always)]
+    unsafe fn narrow16_store(src: *const u16, dst: *mut u8) {
+        unsafe {
+            let low = _mm_loadu_si128(src as *const __m128i);
+            let high = _mm_loadu_si128(src.add(8) as *const __m128i);
+            _mm_storeu_si128(dst as *mut __m128i, _mm_packus_epi16(low, high));
+        }
+    }
+    #[inline(always)]
+    unsafe fn narrow16_store_u32(src: *const u32, dst: *mut u8) {
+        unsafe {
+            let load = |i: usize| _mm_loadu_si128(src.add(4 * i) as *const __m128i);
+            let low = _mm_packus_epi32(load(0), load(1));
+            let high = _mm_packus_epi32(load(2), load(3));
+            _mm_storeu_si128(dst as *mut __m128i, _mm_packus_epi16(low, high));
+        }
+    }
+}
+
 /// Validates `bytes` (see [`super::validate()`]).
 ///
 /// # Safety
@@ -253,4 +346,35 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
             |bytes, scalars| super::decode_utf32::<__m128i, Sse41Kernel>(bytes, scalars),
         )
     }
+}
+
+/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
+pub unsafe fn encode_utf16(units: &[u16], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract).
+    unsafe { super::encode::encode_utf16::<__m128i, Sse41Kernel, false>(units, out) }
+}
+
+/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
+pub unsafe fn encode_utf16_lossy(units: &[u16], out: &mut Vec<u8>) {
+    // SAFETY: the backend is available (this function's contract).
+    let result = unsafe { super::encode::encode_utf16::<__m128i, Sse41Kernel, true>(units, out) };
+    debug_assert!(result.is_ok());
+}
+
+/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]).
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
+pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract).
+    unsafe { super::encode::encode_utf32::<__m128i, Sse41Kernel>(points, out) }
 }
