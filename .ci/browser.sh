@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium when it is missing, so that tests/check_html.rs renders the
+# Installs Debian's Chromium when it is missing, so that tests/cli/check_html.rs renders the
 # conformance page in a real headless browser instead of skipping.
 set -euo pipefail
 if [ -x /usr/bin/chromium ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Graphviz when `dot` is missing, so that tests/prove_cli.rs renders the automata
+# Installs Graphviz when `dot` is missing, so that tests/cli/prove_cli.rs renders the automata
 # `utf8conf prove --dot` writes instead of skipping that check. About 20 s with apt-get.
 set -euo pipefail
 if command -v dot >/dev/null 2>&1; then

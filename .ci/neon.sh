@@ -23,7 +23,7 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 timeout "${NEON_TIMEOUT:-1800}" cargo test --target "$TARGET" --lib fast::
 log=$(mktemp)
 timeout "${NEON_TIMEOUT:-1800}" cargo test --target "$TARGET" \
-    --test fast_backends --test fast_stream --test fast_reference -- --nocapture 2>&1 | tee "$log"
+    --test fast -- --nocapture 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" != 0 ]; then exit "$status"; fi
 if ! grep -q '"neon"' "$log"; then

@@ -16,6 +16,7 @@ mod exhaustive;
 mod formats;
 mod lib_worker;
 mod model;
+mod model_known;
 mod prove;
 mod reproduce;
 mod round_trip;

@@ -12,15 +12,18 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use serde::Serialize;
 
-use super::CliError;
+use super::{model_known, CliError};
 use crate::adapter::command::split_command_line;
 use crate::adapter::{
     AdapterConfig, ExternalDecoder, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
 };
 use crate::decoders::{self, Decoder};
+use crate::model::draw;
 use crate::model::learner::Limits;
-use crate::model::model_report;
+use crate::model::recognise::{recognise, Recognition};
+use crate::model::{model_report, ModelReport};
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
 
@@ -28,7 +31,7 @@ use crate::native::{NativeConfig, NativeDecoder};
 #[derive(Debug, Args)]
 pub struct ModelArgs {
     /// A built-in decoder (see `utf8conf decoders`), or a mutant or planted one.
-    #[arg(long, conflicts_with_all = ["cmd", "lib"], required_unless_present_any = ["cmd", "lib"])]
+    #[arg(long, conflicts_with_all = ["cmd", "lib"], required_unless_present_any = ["cmd", "lib", "regenerate_known"])]
     decoder: Option<String>,
     /// An adapter command, split like a shell would (quotes work) but run without one.
     #[arg(long, value_name = "'PROGRAM ARG...'", conflicts_with = "lib")]
@@ -42,6 +45,30 @@ pub struct ModelArgs {
     /// Largest machine learned before giving up.
     #[arg(long, default_value_t = Limits::default().max_states)]
     max_states: usize,
+    /// Also writes the learned machine beside the RFC 3629 machine as an SVG drawing, with
+    /// the differing transitions marked.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Learns every known decoder again and writes the known-models file here
+    /// (docs/MODEL.md, "Recognition").
+    #[arg(long, value_name = "FILE", hide = true, conflicts_with_all = ["decoder", "cmd", "lib"])]
+    regenerate_known: Option<PathBuf>,
+    /// The adapter list the regeneration learns the adapters of.
+    #[arg(
+        long,
+        value_name = "FILE",
+        hide = true,
+        default_value = "adapters/list.json"
+    )]
+    adapters: PathBuf,
+}
+
+/// What `utf8conf model` prints: the report, and which known decoder it behaves like.
+#[derive(Serialize)]
+struct Output<'a> {
+    #[serde(flatten)]
+    report: &'a ModelReport,
+    recognition: Recognition,
 }
 
 /// Runs `utf8conf model`.
@@ -50,6 +77,9 @@ pub fn run(args: ModelArgs) -> Result<u8, CliError> {
         max_states: args.max_states,
         ..Limits::default()
     };
+    if let Some(out) = &args.regenerate_known {
+        return model_known::regenerate(out, &args.adapters, limits);
+    }
     let answer_timeout = DEFAULT_ANSWER_TIMEOUT;
     let decoder: Box<dyn Decoder> = if let Some(name) = &args.decoder {
         decoders::by_name(name).ok_or_else(|| {
@@ -72,17 +102,25 @@ pub fn run(args: ModelArgs) -> Result<u8, CliError> {
     };
     // An adapter's capabilities are the fields seen in its answers so far: a few
     // answers first, so that the learning compares everything it reports.
-    let probes: [&[u8]; 6] = [
-        b"A",
-        b"\x80",
-        b"\xE0\x80",
-        b"\xE0\xA0",
-        b"\xC3\xA9",
-        b"\xF0\x9F\x98",
-    ];
-    let _ = decoder.decode_batch(&probes);
+    let _ = decoder.decode_batch(&model_known::PROBES);
     let report = model_report(&*decoder, limits)?;
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    if let Some(path) = &args.svg {
+        let drawing = draw::svg(
+            &report.model.machine,
+            &report.reference.machine,
+            &report.differences,
+            &report.decoder,
+        );
+        std::fs::write(path, drawing)
+            .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let capabilities = decoder.capabilities();
+    let recognition = recognise(report.model.hypothesis(), capabilities);
+    let output = Output {
+        report: &report,
+        recognition,
+    };
+    println!("{}", serde_json::to_string_pretty(&output)?);
     Ok(if report.equivalent { 0 } else { 1 })
 }
 

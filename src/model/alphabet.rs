@@ -49,7 +49,8 @@ impl Alphabet {
         Alphabet::from_classes(classes)
     }
 
-    fn from_classes(classes: Vec<Vec<u8>>) -> Alphabet {
+    /// The alphabet of `classes`, which must partition the 256 byte values.
+    pub fn from_classes(classes: Vec<Vec<u8>>) -> Alphabet {
         let mut class_of = [0u16; 256];
         for (index, bytes) in classes.iter().enumerate() {
             for &byte in bytes {

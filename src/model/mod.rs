@@ -18,7 +18,10 @@
 //! - [`conventions`], [`mechanism`], [`title`]: the differences explained by the fewest
 //!   single-fault hypotheses, each a finding with a generated title, an input category
 //!   and a behaviour;
-//! - [`json`]: the model's JSON shape.
+//! - [`json`]: the model's JSON shape;
+//! - [`draw`]: the machine beside the reference's as a self-contained SVG, laid out here;
+//! - [`known`], [`recognise`]: the learned machines of known decoders, kept as data, and
+//!   which of them a new machine behaves like, or is closest to.
 //!
 //! Position- and length-dependent behaviour (a SIMD block boundary, a second path above
 //! N bytes) is out of this learner's scope by design: its test words are short, and a
@@ -33,12 +36,15 @@
 pub mod alphabet;
 pub mod conventions;
 pub mod difference;
+pub mod draw;
 pub mod equivalence;
 pub mod json;
+pub mod known;
 pub mod learner;
 pub mod mechanism;
 pub mod oracle;
 pub mod output;
+pub mod recognise;
 pub mod title;
 
 use std::time::Instant;

@@ -41,10 +41,14 @@ pub fn encoder_report(directory: &Path) -> Value {
     report
 }
 
-/// A fresh path under the temporary folder, unique to this test process, not created (a
-/// report directory that `--out` must create).
+/// A fresh path under the temporary folder, not created (a report directory that `--out`
+/// must create). Unique to this call: the tests of a binary run on several threads, and
+/// two modules may well pick the same name.
 pub fn scratch(name: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("utf8conf-{name}-{}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let process = std::process::id();
+    let path = std::env::temp_dir().join(format!("utf8conf-{name}-{process}-{call}"));
     let _ = std::fs::remove_dir_all(&path);
     path
 }

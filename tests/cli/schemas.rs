@@ -3,9 +3,7 @@
 //! validate. The schemas themselves must be valid JSON Schema, and must reject what the
 //! contract forbids (so that validation is not vacuous).
 
-mod common;
-
-use common::{assert_valid, read_json, schema_validator as schema};
+use crate::common::{assert_valid, read_json, schema_validator as schema};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

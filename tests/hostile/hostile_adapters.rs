@@ -3,9 +3,7 @@
 //! says what is wrong ("adapter unusable: ...", "out of step", flaky), and memory stays
 //! bounded. See docs/PROTOCOL.md for the rules these tests hold the harness to.
 
-mod common;
-
-use common::python_available;
+use crate::common::python_available;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -2,9 +2,7 @@
 //! tests/adapters/streaming.py (one correct, three misbehaving), and `--stream` on an
 //! adapter without streaming. Each report must validate against the schema.
 
-mod common;
-
-use common::python_available;
+use crate::common::python_available;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -29,7 +27,7 @@ fn check_streaming(mode: &str) -> (i32, Value) {
 }
 
 fn validated(directory: &Path) -> Value {
-    let report = common::conformance_report(directory);
+    let report = crate::common::conformance_report(directory);
     let markdown = std::fs::read_to_string(directory.join("conformance.md")).unwrap();
     assert!(markdown.contains("## Streaming"));
     report

@@ -1,10 +1,9 @@
 //! `utf8conf model` end to end: the JSON it prints validates against
 //! `schemas/model.schema.json`, a correct decoder exits 0 with no difference, and a
-//! planted bug exits 1 with its one finding.
+//! planted bug exits 1 with its one finding; the recognition names the known decoder a
+//! machine behaves like.
 
-mod common;
-
-use common::{assert_valid, schema_validator};
+use crate::common::{assert_valid, schema_validator};
 use std::process::Command;
 
 use serde_json::Value;
@@ -31,6 +30,17 @@ fn model_json_validates_and_diagnoses() {
     assert_eq!(code, 0);
     assert_eq!(json["equivalent"], true);
     assert!(json["model"]["queries"]["decodes"].as_u64().unwrap() > 0);
+    let recognition = &json["recognition"];
+    let alike: Vec<&str> = recognition["behaves_like"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        alike.contains(&"std") && alike.contains(&"reference"),
+        "{recognition:#}"
+    );
 
     let (code, json) = model("planted-overlong-3");
     assert_valid(&validator, &json, "planted-overlong-3");
@@ -40,6 +50,13 @@ fn model_json_validates_and_diagnoses() {
     assert_eq!(findings[0]["category"], "overlong-3");
     assert_eq!(findings[0]["behaviour"], "accepts-ill-formed");
     assert_eq!(findings[0]["witness"], "E0 80 80");
+    // No known decoder accepts 3-byte overlongs alone: the closest is named, with the
+    // differences.
+    let recognition = &json["recognition"];
+    assert_eq!(recognition["behaves_like"].as_array().unwrap().len(), 0);
+    let closest = &recognition["closest"][0];
+    assert!(closest["families"].as_u64().unwrap() > 0, "{recognition:#}");
+    assert!(!closest["shown"].as_array().unwrap().is_empty());
 
     // The schema is not vacuous: a finding without its behaviour is rejected.
     let mut broken = json.clone();

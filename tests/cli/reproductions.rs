@@ -1,13 +1,11 @@
 //! Every reproduction command a report prints works as printed: each is run through
 //! `sh -c` with the `utf8conf` under test first on `PATH`, exactly as a user would paste
 //! it, and must show the decoder's reported answer again (`check --cmd`, `check --lib`,
-//! `exhaustive --lib`; `run`'s are run in tests/engine_runs.rs, `utf8conf::author`'s in
-//! tests/author_api.rs).
+//! `exhaustive --lib`; `run`'s are run in tests/library/engine_runs.rs, `utf8conf::author`'s in
+//! tests/library/author_api.rs).
 #![cfg(unix)]
 
-mod common;
-
-use common::{build_c_library as build_library, read_json, scratch_dir as scratch};
+use crate::common::{build_c_library as build_library, read_json, scratch_dir as scratch};
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -2,9 +2,7 @@
 //! common mistake is named exactly: no flush, a late hello, debug output on stdout,
 //! `scalars` sent as a string, a crash on the empty input.
 
-mod common;
-
-use common::python_available;
+use crate::common::python_available;
 use std::process::Command;
 
 /// Runs `utf8conf adapter-test --cmd 'python3 tests/adapters/SCRIPT'`; returns the exit

@@ -7,9 +7,7 @@
 //! unusable; the adapter's exit is judged when it exits; nothing it started outlives it.
 #![cfg(target_os = "linux")]
 
-mod common;
-
-use common::{processes_with, python_available};
+use crate::common::{processes_with, python_available};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -6,9 +6,7 @@
 //! the same worker under `check --encoder --lib`.
 #![cfg(unix)]
 
-mod common;
-
-use common::{build_c_library as build_library, scratch_dir as scratch};
+use crate::common::{build_c_library as build_library, scratch_dir as scratch};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -193,7 +191,7 @@ fn c_encoders_are_graded_through_the_worker() {
             "--out",
             out.to_str().unwrap(),
         ]);
-        let report = common::encoder_report(&out);
+        let report = crate::common::encoder_report(&out);
         (code, stderr, report["encoders"][0].clone())
     };
     let behaviours = |graded: &Value| -> Vec<String> {

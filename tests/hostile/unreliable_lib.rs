@@ -6,9 +6,7 @@
 //! `--lib` as to `--cmd` (adapters/README.md, "C and C++ libraries").
 #![cfg(target_os = "linux")]
 
-mod common;
-
-use common::{
+use crate::common::{
     build_c_library, conformance_report as report, processes_with, scratch_dir as scratch,
 };
 use std::path::Path;

@@ -4,9 +4,7 @@
 //! silently drops stray continuation bytes fail it, with the class, severity and the
 //! exploit-shaped witness the decoder really showed in `conformance.json`.
 
-mod common;
-
-use common::python_available;
+use crate::common::python_available;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -28,7 +26,7 @@ fn check_fail_on(adapter: &str, severity: &str) -> (i32, Value) {
         .expect("utf8conf runs");
     let report: Value =
         serde_json::from_slice(&std::fs::read(out.join("conformance.json")).unwrap()).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../schemas/conformance.schema.json"))
+    let schema: Value = serde_json::from_str(include_str!("../../schemas/conformance.schema.json"))
         .expect("the schema is JSON");
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
     let errors: Vec<String> = validator

@@ -4,9 +4,9 @@
 //! escaped, reports a flaky adapter as flaky, and on SIGINT/SIGTERM writes a partial
 //! report, exits 130 and leaves no adapter process behind.
 
-mod common;
-
-use common::{conformance_report as validated_report, processes_with, python_available, scratch};
+use crate::common::{
+    conformance_report as validated_report, processes_with, python_available, scratch,
+};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -4,12 +4,12 @@
 //! decoders), and `adapter-test` on both. Reports are checked against
 //! schemas/encoder.schema.json. Tests that need python3 or node skip without them.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{encoder_report, node_available, python_available, schema_validator, scratch};
+use crate::common::{
+    self, encoder_report, node_available, python_available, schema_validator, scratch,
+};
 use serde_json::Value;
 
 fn utf8conf(args: &[&str]) -> Output {

@@ -2,9 +2,7 @@
 //! with reports written as `utf8conf run` writes them, shards that merge into the
 //! unsharded result, and merges that must be refused.
 
-mod common;
-
-use common::read_json;
+use crate::common::read_json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -4,9 +4,7 @@
 //! correctly; adapters that are missing, not executable, or never say a good hello fail
 //! to start with a clear message, and nothing hangs.
 
-mod common;
-
-use common::python_available;
+use crate::common::python_available;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -2,9 +2,7 @@
 //! per-byte U+FFFD adapter is recognised as such (exit 1), a missing program is exit 2,
 //! and the written `conformance.json` validates against `schemas/conformance.schema.json`.
 
-mod common;
-
-use common::{python_available, scratch};
+use crate::common::{python_available, scratch};
 use std::path::Path;
 use std::process::Command;
 
@@ -26,7 +24,7 @@ fn check(args: &[&str]) -> (i32, String, String) {
 }
 
 fn validated_report(directory: &Path) -> Value {
-    let report = common::conformance_report(directory);
+    let report = crate::common::conformance_report(directory);
     for file in ["conformance.md", "conformance.html"] {
         assert!(directory.join(file).is_file(), "{file}");
     }

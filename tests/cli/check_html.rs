@@ -98,3 +98,54 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
     eprintln!("screenshot: {}", screenshot.display());
 }
+
+/// The learned machine's drawing (`utf8conf model --svg`) in the browser: Chromium parses
+/// it as XML (a malformed file shows a `parsererror`), keeps a box per state of both
+/// machines, and renders it.
+#[test]
+fn the_model_drawing_parses_and_renders_in_chromium() {
+    if !Path::new(CHROMIUM).exists() {
+        eprintln!("skipped: {CHROMIUM} not found (install it with .ci/browser.sh)");
+        return;
+    }
+    let scratch: PathBuf =
+        std::env::temp_dir().join(format!("utf8conf-svg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let drawing = scratch.join("model.svg");
+    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+        .args(["model", "--decoder", "planted-overlong-3", "--svg"])
+        .arg(&drawing)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let states = report["model"]["machine"]["states"]
+        .as_array()
+        .unwrap()
+        .len()
+        + report["reference"]["machine"]["states"]
+            .as_array()
+            .unwrap()
+            .len();
+    let page = format!("file://{}", drawing.display());
+    let dump = chromium(&scratch.join("profile"), &["--dump-dom", &page]);
+    let dom = String::from_utf8_lossy(&dump.stdout);
+    assert!(!dom.contains("parsererror"), "not well-formed: {dom:.2000}");
+    assert_eq!(dom.matches(" data-state=\"").count(), states);
+    assert!(dom.contains("t diff primary"), "no difference marked");
+
+    let screenshot = scratch.join("model.png");
+    let shot = chromium(
+        &scratch.join("profile"),
+        &[
+            &format!("--screenshot={}", screenshot.display()),
+            "--window-size=1280,1400",
+            &page,
+        ],
+    );
+    let png = std::fs::read(&screenshot)
+        .unwrap_or_else(|_| panic!("no screenshot: {}", String::from_utf8_lossy(&shot.stderr)));
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    eprintln!("screenshot: {}", screenshot.display());
+}

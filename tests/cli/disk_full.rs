@@ -9,9 +9,7 @@
 //! far still reach stdout, the error on stderr names the file that could not be written,
 //! the exit status is 2, and no temporary file is left behind.
 
-mod common;
-
-use common::scratch;
+use crate::common::scratch;
 use std::path::Path;
 use std::process::Command;
 

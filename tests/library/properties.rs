@@ -22,7 +22,7 @@ use utf8conf::engine::check::PairChecker;
 use utf8conf::outcome::ErrorLen;
 use utf8conf::reference::Reference;
 
-#[path = "../fuzz/src/fast_backends.rs"]
+#[path = "../../fuzz/src/fast_backends.rs"]
 #[allow(dead_code)]
 mod fast_backends;
 use utf8conf::decoders::chunk_plan::CycledSizes;
