@@ -286,9 +286,16 @@ impl ExternalDecoder {
         };
         let answer = parse_encode_answer(&self.name, line)?;
         let elements = request.bytes().len() / form.unit_bytes();
+        // No encoding of a code unit takes more than RFC 2279's six octets: more bytes
+        // are not an encoding of the input, and are not kept (a batch of answers each
+        // near the line limit would otherwise hold gigabytes).
+        let written = answer.outcome.scalars.as_ref().map_or(0, Vec::len);
         match answer.outcome.valid_up_to {
             Some(at) if at >= elements => Err(format!(
                 "\"error_at\": {at} is not one of the frame's {elements} code units"
+            )),
+            _ if written > 6 * elements => Err(format!(
+                "{written} bytes for {elements} code units (at most 6 each)"
             )),
             _ => Ok(answer),
         }

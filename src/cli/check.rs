@@ -20,6 +20,10 @@
 //!   otherwise, 2 on usage or I/O errors. Each decoder's report goes into a subdirectory
 //!   named after it, made safe as a file name and unique (`..` or a repeated name cannot
 //!   escape `DIR` or overwrite another).
+//! - `utf8conf check --encoder --cmd '...'` (or `--lib PATH --symbol NAME --encode
+//!   utf16|utf32`) grades a UTF-8 encoder instead (see [`super::check_encoder`]), and
+//!   `utf8conf check --round-trip` a library's two directions together (see
+//!   [`super::round_trip`]).
 //! - `--fail-on SEVERITY` (both forms): exit 1 only when a finding of that severity or
 //!   above is present (docs/SECURITY-IMPACT.md), so that CI fails on what matters to it.
 

@@ -54,7 +54,8 @@ enum Command {
     /// Re-run a divergence report's decoder pair on its minimised input; exit 1 if the
     /// divergence is still there, 0 if not.
     Reproduce(reproduce::ReproduceArgs),
-    /// Grade an external decoder (adapter protocol) or all of them for conformance.
+    /// Grade an external decoder (adapter protocol) or all of them for conformance; with
+    /// --encoder, an external encoder; with --round-trip, a decoder and encoder pair.
     Check(check::CheckArgs),
     /// Grade a UTF-8 encoder (built-in or planted) against the reference encoder: findings
     /// and its policy for surrogates and values above U+10FFFF.

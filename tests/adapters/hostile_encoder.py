@@ -11,6 +11,8 @@ is always answered and every other input is graded as usual:
   bad-byte   answers D800 with "bytes": [256]        -> a protocol failure
   error-at   refuses D800 (and adapter-test's 61 D800 62) with "error_at" = the
              frame's length (past the end)           -> a protocol failure
+  too-long   answers D800 with 100 bytes (more than 6 per code unit)
+                                                     -> a protocol failure
   crash      exits without answering on D800         -> a crash
   twice      answers every frame twice               -> out of step, unusable
   big-endian reads the code units big-endian         -> adapter-test names it
@@ -19,7 +21,7 @@ is always answered and every other input is graded as usual:
 import json
 import sys
 
-MODES = ("bad-byte", "error-at", "crash", "twice", "big-endian")
+MODES = ("bad-byte", "error-at", "too-long", "crash", "twice", "big-endian")
 
 
 def frames():
@@ -59,6 +61,8 @@ def main():
             answer = {"seq": seq, "ok": True, "bytes": [256]}
         elif (lone or probe) and mode == "error-at":
             answer = {"seq": seq, "ok": False, "error_at": len(data) // 2}
+        elif lone and mode == "too-long":
+            answer = {"seq": seq, "ok": True, "bytes": [97] * 100}
         elif lone and mode == "crash":
             sys.exit(3)
         line = json.dumps(answer) + "\n"

@@ -157,6 +157,7 @@ fn hostile_encoder_adapters_are_findings_or_unusable() {
     for (mode, behaviour) in [
         ("bad-byte", "breaks-protocol"),
         ("error-at", "breaks-protocol"),
+        ("too-long", "breaks-protocol"),
         ("crash", "crashes"),
     ] {
         let command = format!("python3 tests/adapters/hostile_encoder.py {mode}");

@@ -218,3 +218,63 @@ fn values_above_u10ffff_have_their_own_policy() {
     assert_eq!(above.out_of_range_policy, Some(EncoderPolicy::Rfc2279Forms));
     assert_eq!(above.policy, EncoderPolicy::Error);
 }
+
+/// Python's `surrogateescape` (PEP 383) on UTF-16: U+DC80..U+DCFF alone become the byte
+/// they escape; any other lone surrogate is refused.
+struct SurrogateEscape;
+
+impl Encoder for SurrogateEscape {
+    fn name(&self) -> &str {
+        "test-surrogateescape"
+    }
+    fn description(&self) -> &str {
+        "surrogateescape"
+    }
+    fn forms(&self) -> &'static [Form] {
+        &[Form::Utf16]
+    }
+    fn encode(&self, input: &CodeUnits) -> Encoded {
+        let CodeUnits::Utf16(units) = input else {
+            unreachable!()
+        };
+        let mut out = Vec::new();
+        let mut position = 0;
+        for decoded in char::decode_utf16(units.iter().copied()) {
+            match decoded {
+                Ok(c) => {
+                    out.extend_from_slice(c.to_string().as_bytes());
+                    position += c.len_utf16();
+                }
+                Err(error) if (0xDC80..=0xDCFF).contains(&error.unpaired_surrogate()) => {
+                    out.push((error.unpaired_surrogate() & 0xFF) as u8);
+                    position += 1;
+                }
+                Err(_) => {
+                    return Encoded::Refused {
+                        position: Some(position),
+                    }
+                }
+            }
+        }
+        Encoded::Bytes(out)
+    }
+}
+
+#[test]
+fn surrogate_escape_is_recognised_and_its_lone_bytes_are_a_finding() {
+    let grade = grade(&SurrogateEscape, &encoder_inputs(false));
+    assert_eq!(grade.policy, EncoderPolicy::SurrogateEscape);
+    let escaped = grade
+        .findings
+        .iter()
+        .find(|f| f.behaviour == EncoderBehaviour::EscapedByte)
+        .expect("an escaped-byte finding");
+    assert_eq!(escaped.witness, "utf16: DC80");
+    assert_eq!(escaped.written, "80");
+    assert_eq!(escaped.severity, Severity::High);
+    // Nothing is taken for a dropped or other write.
+    assert!(grade.findings.iter().all(|f| !matches!(
+        f.behaviour,
+        EncoderBehaviour::DropsInput | EncoderBehaviour::Misencodes
+    )));
+}
