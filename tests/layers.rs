@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 /// may import each other.
 const LAYERS: &[&[&str]] = &[
     &["main", "cli"],
-    &["model"],
     &["conformance"],
     &["author"],
     &["exhaustive"],
@@ -22,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["security"],
     &["diagnosis"],
     &["finding", "aspect"],
+    &["model"],
     &["adapter", "native"],
     &["report"],
     &["corpus"],
@@ -71,6 +71,21 @@ const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
         "a finding carries its security class",
     ),
     (
+        "encoders",
+        "adapter",
+        "an encoder behind the protocol is built beside the built-in ones",
+    ),
+    (
+        "encoders",
+        "native",
+        "an encoder behind --lib is built beside the built-in ones",
+    ),
+    (
+        "model",
+        "conformance",
+        "the model's conventions are check's U+FFFD policies",
+    ),
+    (
         "native",
         "exhaustive",
         "the --lib worker runs exhaustive blocks in the worker",
@@ -80,6 +95,11 @@ const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
         "report",
         "conformance",
         "report writers render check's report types",
+    ),
+    (
+        "report",
+        "diagnosis",
+        "the encoder report renders the encoder grade",
     ),
     ("report", "finding", "report writers render findings"),
     (
