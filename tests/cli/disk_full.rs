@@ -153,6 +153,8 @@ fn check_names_every_report_file_it_could_not_write() {
         &[
             "check",
             "--quiet",
+            "--model-time",
+            "0",
             "--cmd",
             "python3 adapters/python.py",
             "--out",

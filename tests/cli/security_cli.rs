@@ -17,7 +17,16 @@ fn check_fail_on(adapter: &str, severity: &str) -> (i32, Value) {
         std::env::temp_dir().join(format!("utf8conf-sec-{adapter}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(["check", "--quiet", "--fail-on", severity, "--cmd"])
+        // The learned machine is not graded here (tests/cli/check_cli.rs covers it).
+        .args([
+            "check",
+            "--quiet",
+            "--model-time",
+            "0",
+            "--fail-on",
+            severity,
+            "--cmd",
+        ])
         .arg(format!("python3 tests/adapters/{adapter}.py"))
         .arg("--out")
         .arg(&out)
