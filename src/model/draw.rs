@@ -23,6 +23,7 @@ use super::alphabet::format_ranges;
 use super::difference::Difference;
 use super::json::{MachineJson, TransitionJson};
 use super::output::{StepOutput, Strict, UnitKind};
+use crate::report::sanitize::xml as escape;
 use layout::Layers;
 
 /// Monospace font size, in pixels.
@@ -425,25 +426,6 @@ fn truncate(text: &str, width: usize) -> String {
     let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
     cut.push('…');
     cut
-}
-
-/// Text for SVG content and attribute values: the five XML special characters escaped,
-/// and characters XML 1.0 does not allow replaced.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

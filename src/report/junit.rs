@@ -26,6 +26,7 @@ use std::io;
 use std::path::Path;
 
 use super::export::ExportedFinding;
+use super::sanitize::xml as escape;
 use super::summary::Summary;
 use super::write_atomically;
 use crate::conformance::report::ConformanceReport;
@@ -257,31 +258,6 @@ pub fn render(suites: &[TestSuite]) -> String {
 /// Writes `suites` as JUnit XML to `path` (atomically).
 pub fn write_junit(path: &Path, suites: &[TestSuite]) -> io::Result<()> {
     write_atomically(path, render(suites).as_bytes())
-}
-
-/// `text` escaped for an XML attribute or element (see the module header).
-pub fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            '\t' | '\n' | '\r' => escaped.push(c),
-            c if is_xml_char(c) => escaped.push(c),
-            c => {
-                let _ = write!(escaped, "\\u{{{:x}}}", c as u32);
-            }
-        }
-    }
-    escaped
-}
-
-/// XML 1.0 §2.2 `Char`, less the three whitespace controls handled by [`escape`].
-fn is_xml_char(c: char) -> bool {
-    matches!(c as u32, 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
 }
 
 #[cfg(test)]

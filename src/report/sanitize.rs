@@ -106,6 +106,32 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// Text for an XML (JUnit, SVG) attribute value or element content: the five special
+/// characters escaped, and a character XML 1.0 cannot carry written as `\u{..}`.
+pub fn xml(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&apos;"),
+            '\t' | '\n' | '\r' => escaped.push(c),
+            c if is_xml_char(c) => escaped.push(c),
+            c => {
+                let _ = write!(escaped, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    escaped
+}
+
+/// XML 1.0 §2.2 `Char`, less the three whitespace controls handled by [`xml`].
+fn is_xml_char(c: char) -> bool {
+    matches!(c as u32, 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+}
+
 /// Pushes `c`, or `\u{XX}` for a control character (Unicode general category Cc: U+0000
 /// to U+001F and U+007F to U+009F) or an invisible format character ([`is_format`]).
 fn push_visible(out: &mut String, c: char) {
