@@ -5,10 +5,13 @@
 # with the binary. Everything the build prints goes to stderr, because stdout is
 # the protocol channel.
 # Usage: adapters/go/run.sh [range|tovalid]
+# Another Go adapter (encode/run.sh) runs through this script with GO_ADAPTER_DIR (the
+# folder of its main.go) and GO_ADAPTER_NAME (its binary's name) set.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+here=${GO_ADAPTER_DIR:-$(cd "$(dirname "$0")" && pwd)}
+name=${GO_ADAPTER_NAME:-go-adapter}
 cache="$here/.cache"
-binary="$cache/go-adapter"
+binary="$cache/$name"
 
 install_go() {
     echo "go adapter: no 'go' on PATH; installing golang-go with apt-get" >&2
@@ -35,7 +38,7 @@ if [ ! -x "$binary" ] || [ -n "$(find "$here/main.go" -newer "$binary")" ]; then
     # half-written binary. GOTOOLCHAIN=local: build with the installed toolchain
     # rather than downloading another one. The build cache defaults to one under
     # .cache/ so that the build works without a HOME.
-    staging=$(mktemp "$cache/go-adapter.XXXXXX")
+    staging=$(mktemp "$cache/$name.XXXXXX")
     trap 'rm -f "$staging"' EXIT
     (cd "$here" && GOTOOLCHAIN=local GOCACHE="${GOCACHE:-$cache/go-build}" go build -o "$staging" main.go) >&2
     mv -f "$staging" "$binary"
