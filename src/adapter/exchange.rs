@@ -277,6 +277,9 @@ impl ExternalDecoder {
     }
 }
 
+/// The most octets an encoder may write for one code unit (see [`ExternalDecoder::parse`]).
+const MAX_OCTETS_PER_UNIT: usize = 7;
+
 impl ExternalDecoder {
     /// Parses an answer line as the hello's mode says: a decoder's, or an encoder's whose
     /// `error_at` must be below the number of code units in the frame.
@@ -286,16 +289,17 @@ impl ExternalDecoder {
         };
         let answer = parse_encode_answer(&self.name, line)?;
         let elements = request.bytes().len() / form.unit_bytes();
-        // No encoding of a code unit takes more than RFC 2279's six octets: more bytes
-        // are not an encoding of the input, and are not kept (a batch of answers each
-        // near the line limit would otherwise hold gigabytes).
+        // No encoding of a code unit takes more than seven octets (RFC 2279's six, and
+        // the `FE` form with which Perl writes a u32 from 0x80000000 up): more bytes are
+        // not an encoding of the input, and are not kept (a batch of answers each near
+        // the line limit would otherwise hold gigabytes).
         let written = answer.outcome.scalars.as_ref().map_or(0, Vec::len);
         match answer.outcome.valid_up_to {
             Some(at) if at >= elements => Err(format!(
                 "\"error_at\": {at} is not one of the frame's {elements} code units"
             )),
-            _ if written > 6 * elements => Err(format!(
-                "{written} bytes for {elements} code units (at most 6 each)"
+            _ if written > MAX_OCTETS_PER_UNIT * elements => Err(format!(
+                "{written} bytes for {elements} code units (at most {MAX_OCTETS_PER_UNIT} each)"
             )),
             _ => Ok(answer),
         }

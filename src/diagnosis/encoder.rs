@@ -395,6 +395,30 @@ fn classify_written(
     }
 }
 
+/// `value` in one of the forms longer than RFC 3629's four octets, which encoders of the
+/// older definition still write: RFC 2279 §2's five octets (`111110xx`, 26 bits) and six
+/// (`1111110x`, 31 bits), and the seven octets led by `FE` (36 bits) with which Perl
+/// extends the same bit distribution to any 32-bit value. `None` when `value` does not fit.
+fn legacy_form(value: u32, octets: usize) -> Option<Vec<u8>> {
+    let (lead, payload_bits) = match octets {
+        5 => (0xF8u8, 26),
+        6 => (0xFC, 31),
+        7 => (0xFE, 36),
+        _ => return None,
+    };
+    if payload_bits < 32 && value >> payload_bits != 0 {
+        return None;
+    }
+    let mut bytes = vec![0u8; octets];
+    let mut rest = u64::from(value);
+    for byte in bytes[1..].iter_mut().rev() {
+        *byte = 0x80 | (rest & 0x3F) as u8;
+        rest >>= 6;
+    }
+    bytes[0] = lead | rest as u8;
+    Some(bytes)
+}
+
 /// What an encoder wrote for an unencodable element, and how many bytes: a substitution
 /// (U+FFFD, `?`), the element's raw bit distribution (a surrogate or a value above
 /// U+10FFFF written anyway), or nothing. Each candidate must leave the bytes after it
@@ -410,6 +434,7 @@ fn substitution(
     let raw: Vec<Vec<u8>> = (2..=4)
         .filter_map(|octets| distribute_bits(value, octets))
         .map(|form| form.as_bytes().to_vec())
+        .chain((5..=7).filter_map(|octets| legacy_form(value, octets)))
         .collect();
     let written_anyway = match kind {
         Unencodable::AboveMax | Unencodable::BeyondTemplates => EncoderBehaviour::AboveMaxWritten,

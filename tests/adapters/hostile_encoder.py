@@ -11,7 +11,7 @@ is always answered and every other input is graded as usual:
   bad-byte   answers D800 with "bytes": [256]        -> a protocol failure
   error-at   refuses D800 (and adapter-test's 61 D800 62) with "error_at" = the
              frame's length (past the end)           -> a protocol failure
-  too-long   answers D800 with 100 bytes (more than 6 per code unit)
+  too-long   answers D800 with 100 bytes (more than 7 per code unit)
                                                      -> a protocol failure
   crash      exits without answering on D800         -> a crash
   twice      answers every frame twice               -> out of step, unusable

@@ -278,3 +278,65 @@ fn surrogate_escape_is_recognised_and_its_lone_bytes_are_a_finding() {
         EncoderBehaviour::DropsInput | EncoderBehaviour::Misencodes
     )));
 }
+
+/// An encoder of the older definition (RFC 2279, as Perl's lax `utf8` writes it): every
+/// u32 in the shortest of the 1- to 6-octet forms, then Perl's 7-octet `FE` form.
+struct Rfc2279Forms;
+
+impl Encoder for Rfc2279Forms {
+    fn name(&self) -> &str {
+        "test-rfc2279-forms"
+    }
+    fn description(&self) -> &str {
+        "RFC 2279 forms for every value"
+    }
+    fn forms(&self) -> &'static [Form] {
+        &[Form::Utf32]
+    }
+    fn encode(&self, input: &CodeUnits) -> Encoded {
+        let CodeUnits::Utf32(values) = input else {
+            unreachable!()
+        };
+        let mut out = Vec::new();
+        for &value in values {
+            let form = (1..=4)
+                .find_map(|octets| distribute_bits(value, octets).map(|c| c.as_bytes().to_vec()))
+                .or_else(|| (5..=7).find_map(|octets| legacy_form(value, octets)))
+                .expect("seven octets hold any u32");
+            out.extend_from_slice(&form);
+        }
+        Encoded::Bytes(out)
+    }
+}
+
+#[test]
+fn five_six_and_seven_octet_forms_are_values_above_u10ffff_written() {
+    assert_eq!(
+        legacy_form(0x20_0000, 5),
+        Some(vec![0xF8, 0x88, 0x80, 0x80, 0x80])
+    );
+    assert_eq!(
+        legacy_form(0x7FFF_FFFF, 6),
+        Some(vec![0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF])
+    );
+    assert_eq!(legacy_form(0x8000_0000, 6), None);
+    assert_eq!(
+        legacy_form(0xFFFF_FFFF, 7),
+        Some(vec![0xFE, 0x83, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF])
+    );
+    let grade = grade(&Rfc2279Forms, &encoder_inputs(false));
+    assert_eq!(grade.out_of_range_policy, Some(EncoderPolicy::Rfc2279Forms));
+    let behaviours: Vec<EncoderBehaviour> = grade
+        .findings
+        .iter()
+        .map(|finding| finding.behaviour)
+        .collect();
+    assert!(
+        behaviours.contains(&EncoderBehaviour::AboveMaxWritten),
+        "{behaviours:?}"
+    );
+    assert!(
+        !behaviours.contains(&EncoderBehaviour::Misencodes),
+        "a long form is a value above U+10FFFF written, not other bytes: {behaviours:?}"
+    );
+}
