@@ -295,40 +295,17 @@ fn finish_one(
     stopped: Option<Stop>,
     stamp: &str,
 ) -> Result<u8, CliError> {
-    let (directory, shown) = match &claim {
-        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
-        None => {
-            let directory = claim_directory(
-                Path::new("reports"),
-                &format!("check-{}-{stamp}", file_name_part(&report.decoder.name)),
-            )?;
-            (directory.clone(), directory)
-        }
-    };
     print_summary(report);
-    // The error names every file that could not be written; the others are in place.
-    let written = report
-        .write(&directory)
-        .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))
-        .and_then(|()| {
-            let written = [(report.clone(), directory.clone())];
-            super::formats::write_check_formats(&args.format, &directory, &written, &[])
-        });
-    if let Some(claim) = claim {
-        // What was written is moved to its place even after a write error, and the
-        // error names the files where they were to be.
-        claim.commit().map_err(|e| {
-            CliError(format!(
-                "cannot move the report to {}: {e}",
-                shown.display()
-            ))
-        })?;
-    }
-    written.map_err(|CliError(message)| {
-        CliError(message.replace(
-            &directory.display().to_string(),
-            &shown.display().to_string(),
-        ))
+    let default = format!("check-{}-{stamp}", file_name_part(&report.decoder.name));
+    let shown = write_report_directory(claim, &default, |directory| {
+        // The error names every file that could not be written; the others are in place.
+        report
+            .write(directory)
+            .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))
+            .and_then(|()| {
+                let written = [(report.clone(), directory.to_path_buf())];
+                super::formats::write_check_formats(&args.format, directory, &written, &[])
+            })
     })?;
     print_report_path(&shown);
     match stopped {
@@ -436,6 +413,40 @@ pub(super) fn check_one(
         }
     }
     (report, stopped)
+}
+
+/// Writes a report with `write` into the claimed `--out` directory (its staging copy), or
+/// into a new directory `reports/<default>`, and returns where the report now is. A claim
+/// is moved into place even after a write error, so what was written is where it was to
+/// be, and the error then names those places.
+pub(super) fn write_report_directory(
+    claim: Option<directory::Claim>,
+    default: &str,
+    write: impl FnOnce(&Path) -> Result<(), CliError>,
+) -> Result<PathBuf, CliError> {
+    let (directory, shown) = match &claim {
+        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
+        None => {
+            let directory = claim_directory(Path::new("reports"), default)?;
+            (directory.clone(), directory)
+        }
+    };
+    let written = write(&directory);
+    if let Some(claim) = claim {
+        claim.commit().map_err(|e| {
+            CliError(format!(
+                "cannot move the report to {}: {e}",
+                shown.display()
+            ))
+        })?;
+    }
+    written.map_err(|CliError(message)| {
+        CliError(message.replace(
+            &directory.display().to_string(),
+            &shown.display().to_string(),
+        ))
+    })?;
+    Ok(shown)
 }
 
 /// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that does not exist yet)

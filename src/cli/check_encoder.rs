@@ -14,14 +14,13 @@
 //! started or became unusable, or `--max-time` (after writing the partial report);
 //! 130: SIGINT or SIGTERM.
 
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::check::{claim_directory, file_name_part, seconds_arg, CheckArgs};
+use super::check::{file_name_part, seconds_arg, write_report_directory, CheckArgs};
 use super::CliError;
 use crate::adapter::command::split_command_line;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
@@ -214,31 +213,17 @@ fn write_report(
     claim: Option<directory::Claim>,
     default: &str,
 ) -> Result<(), CliError> {
-    let (directory, shown) = match &claim {
-        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
-        None => {
-            let directory = claim_directory(Path::new("reports"), default)?;
-            (directory.clone(), directory)
-        }
-    };
     let json = serde_json::to_string_pretty(report)?;
-    let written = std::fs::write(directory.join("encoder.json"), json + "\n")
-        .and_then(|()| std::fs::write(directory.join("encoder.md"), report.markdown()))
-        .map_err(|e| {
-            CliError(format!(
-                "report incomplete (summary above): {}: {e}",
-                shown.display()
-            ))
-        });
-    if let Some(claim) = claim {
-        claim.commit().map_err(|e| {
-            CliError(format!(
-                "cannot move the report to {}: {e}",
-                shown.display()
-            ))
-        })?;
-    }
-    written?;
+    let shown = write_report_directory(claim, default, |directory| {
+        std::fs::write(directory.join("encoder.json"), json + "\n")
+            .and_then(|()| std::fs::write(directory.join("encoder.md"), report.markdown()))
+            .map_err(|e| {
+                CliError(format!(
+                    "report incomplete (summary above): {}: {e}",
+                    directory.display()
+                ))
+            })
+    })?;
     println!("report: {}", shown.join("encoder.md").display());
     Ok(())
 }

@@ -6,14 +6,13 @@
 //! Exit 0: every round trip holds; 1: one fails; 2: a pair could not be started or
 //! stopped early (after writing what was found); 130: SIGINT or SIGTERM.
 
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use super::check::{claim_directory, seconds_arg, CheckArgs};
+use super::check::{seconds_arg, write_report_directory, CheckArgs};
 use super::CliError;
 use crate::adapter::command::split_command_line;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
@@ -200,25 +199,11 @@ fn write_report(
     claim: Option<directory::Claim>,
     default: &str,
 ) -> Result<(), CliError> {
-    let (directory, shown) = match &claim {
-        Some(claim) => (claim.staging().to_path_buf(), claim.target().to_path_buf()),
-        None => {
-            let directory = claim_directory(Path::new("reports"), default)?;
-            (directory.clone(), directory)
-        }
-    };
     let json = serde_json::to_string_pretty(report)? + "\n";
-    let written = std::fs::write(directory.join("round-trip.json"), json)
-        .map_err(|e| CliError(format!("{}: {e}", shown.display())));
-    if let Some(claim) = claim {
-        claim.commit().map_err(|e| {
-            CliError(format!(
-                "cannot move the report to {}: {e}",
-                shown.display()
-            ))
-        })?;
-    }
-    written?;
+    let shown = write_report_directory(claim, default, |directory| {
+        std::fs::write(directory.join("round-trip.json"), json)
+            .map_err(|e| CliError(format!("{}: {e}", directory.display())))
+    })?;
     println!("report: {}", shown.join("round-trip.json").display());
     Ok(())
 }
