@@ -11,12 +11,8 @@ export CARGO_TERM_COLOR=never
 step() { printf '\n=== %s\n' "$*"; }
 
 if ! pkg-config --exists glib-2.0 libutf8proc 2>/dev/null || [ ! -e /usr/include/unistr.h ]; then
-  step "installing libglib2.0-dev libunistring-dev libutf8proc-dev pkg-config"
-  as_root=()
-  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-  "${as_root[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq \
-    libglib2.0-dev libunistring-dev libutf8proc-dev pkg-config >/dev/null
+  . .ci/apt-install.sh
+  apt_install libglib2.0-dev libunistring-dev libutf8proc-dev pkg-config
 fi
 
 step "building the shims"

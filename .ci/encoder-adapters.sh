@@ -24,11 +24,8 @@ pkg-config --exists icu-uc 2>/dev/null || missing+=(libicu-dev)
 # Encode is core Perl, but Debian's perl-base alone lacks it.
 perl -MEncode -e 1 2>/dev/null || missing+=(perl)
 if [ "${#missing[@]}" -gt 0 ]; then
-  step "installing ${missing[*]}"
-  as_root=()
-  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-  "${as_root[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  . .ci/apt-install.sh
+  apt_install "${missing[@]}"
 fi
 
 step "cargo build --release (the utf8conf binary)"

@@ -22,11 +22,8 @@ command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists icu-uc 2>/dev/null || missing+=(libicu-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
-  step "installing ${missing[*]}"
-  as_root=()
-  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-  "${as_root[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  . .ci/apt-install.sh
+  apt_install "${missing[@]}"
 fi
 
 step "cargo build --release (the utf8conf binary)"
