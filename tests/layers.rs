@@ -267,7 +267,7 @@ fn the_scanner_sees_paths_and_skips_test_code() {
 }
 
 #[test]
-fn lib_rs_declares_every_layer_module_that_exists() {
+fn every_layer_module_exists_in_src() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     for layer in LAYERS {
         for module in *layer {

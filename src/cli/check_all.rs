@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::check::{
-    check_one, claim_directory, exit_status, file_name_part, print_report_path, print_summary,
-    CheckArgs, Limits,
+    check_one, exit_status, file_name_part, print_report_path, print_summary, CheckArgs, Limits,
 };
+use super::report_directory::claim_directory;
 use super::CliError;
 use crate::adapter::interrupt::{self, EXIT_INTERRUPTED};
 use crate::adapter::list::AdapterList;

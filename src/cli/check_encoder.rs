@@ -20,7 +20,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::check::{file_name_part, seconds_arg, write_report_directory, CheckArgs};
+use super::check::{file_name_part, seconds_arg, CheckArgs};
+use super::report_directory::write_report_directory;
 use super::CliError;
 use crate::adapter::command::split_command_line;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};

@@ -18,6 +18,7 @@ mod lib_worker;
 mod model;
 mod model_known;
 mod prove;
+mod report_directory;
 mod reproduce;
 mod round_trip;
 mod run;

@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::check::{seconds_arg, write_report_directory, CheckArgs};
+use super::check::{seconds_arg, CheckArgs};
+use super::report_directory::write_report_directory;
 use super::CliError;
 use crate::adapter::command::split_command_line;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
