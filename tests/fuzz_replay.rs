@@ -10,6 +10,9 @@
 
 #![allow(dead_code)]
 
+#[path = "common/mod.rs"]
+mod common;
+
 #[path = "../fuzz/src/buggy.rs"]
 mod buggy;
 #[path = "../fuzz/src/checks.rs"]
@@ -114,20 +117,10 @@ fn every_regression_file_replays_without_divergence() {
     replay_all("regressions");
 }
 
-/// The divergence report schema the main job's reports are validated against.
-fn divergence_schema() -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/divergence.schema.json");
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    jsonschema::validator_for(&schema).unwrap()
-}
-
 fn assert_valid_report(report: &serde_json::Value) {
-    let errors: Vec<String> = divergence_schema()
-        .iter_errors(report)
-        .map(|error| format!("{} at {}", error, error.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}\n{report:#}");
+    // The divergence report schema the main job's reports are validated against.
+    let schema = common::schema_validator("divergence.schema.json");
+    common::assert_valid(&schema, report, &format!("{report:#}"));
 }
 
 /// The regression file of the planted `above-max` bug still catches that bug: with the

@@ -244,6 +244,7 @@ impl Table<'_, '_> {
         self.oracle.prefetch(words.iter().map(Vec::as_slice));
         drop(words);
         let mut changed = false;
+        let mut new_suffixes = Vec::new();
         for state in stale {
             let u = self.access[state].clone();
             for class in 0..self.alphabet.len() {
@@ -265,16 +266,23 @@ impl Table<'_, '_> {
                     let before = self.alphabet.len();
                     self.alphabet
                         .split(class, groups.into_iter().map(|(_, g)| g).collect());
-                    for new in before..self.alphabet.len() {
-                        let rep = self.alphabet.representative(new);
-                        self.add_suffix(vec![rep]);
-                    }
+                    new_suffixes.extend(
+                        (before..self.alphabet.len())
+                            .map(|new| vec![self.alphabet.representative(new)]),
+                    );
                     changed = true;
                 }
             }
             if !changed {
                 self.refined[state] = current;
             }
+        }
+        // Added only now: every row above was read with the suffixes prefetched for
+        // it, in one batch. A suffix added in the loop would make each later row a
+        // query of its own, one decoder round trip each; the caller refines again
+        // after any change, with the new suffixes, until nothing splits.
+        for suffix in new_suffixes {
+            self.add_suffix(suffix);
         }
         changed
     }

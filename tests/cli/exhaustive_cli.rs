@@ -34,16 +34,7 @@ fn run_dir(out: &Path, marker: &str) -> PathBuf {
 }
 
 fn schema_valid(schema: &str, instance: &Value) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("schemas")
-        .join(schema);
-    let schema: Value = read_json(&path);
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(instance)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    crate::common::assert_valid(&crate::common::schema_validator(schema), instance, schema);
 }
 
 #[test]

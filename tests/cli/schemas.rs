@@ -1,7 +1,8 @@
 //! The JSON Schemas in `schemas/` against real output: a run of the engine (through the
 //! library and through the binary) writes reports and a summary, and every file must
-//! validate. The schemas themselves must be valid JSON Schema, and must reject what the
-//! contract forbids (so that validation is not vacuous).
+//! validate. The schemas must use only the keywords the validator implements (that they
+//! are valid JSON Schema documents is checked by `.ci/validate_formats.py schemas`), and
+//! must reject what the contract forbids (so that validation is not vacuous).
 
 use crate::common::{assert_valid, read_json, schema_validator as schema};
 use std::path::{Path, PathBuf};
@@ -195,4 +196,103 @@ fn the_schemas_reject_what_the_contract_forbids() {
         !summary.is_valid(&damaged),
         "a written summary never says 2"
     );
+}
+
+/// The validator the schema tests rely on (`tests/common/schema.rs`) rejects, keyword by
+/// keyword, what the JSON Schema 2020-12 Validation vocabulary says it must, accepts the
+/// matching instance, and refuses a schema with a keyword it does not implement.
+#[test]
+fn the_schema_validator_enforces_each_keyword_it_accepts() {
+    use crate::common::schema::Validator;
+    use serde_json::json;
+
+    // (schema, an instance it accepts, an instance it rejects)
+    let cases = [
+        (json!({"type": "integer"}), json!(3), json!(3.5)),
+        (json!({"type": ["string", "null"]}), json!(null), json!(1)),
+        (json!({"enum": ["a", 1]}), json!(1), json!("b")),
+        (json!({"const": {"k": 1}}), json!({"k": 1}), json!({"k": 2})),
+        (json!({"minimum": 1, "maximum": 3}), json!(3), json!(4)),
+        (json!({"exclusiveMinimum": 0}), json!(0.5), json!(0)),
+        (json!({"minLength": 2}), json!("éé"), json!("é")),
+        (
+            json!({"pattern": "^[0-9A-F]{2}( [0-9A-F]{2})*$"}),
+            json!("C0 AF"),
+            json!("c0"),
+        ),
+        (json!({"pattern": "b"}), json!("abc"), json!("ac")),
+        (
+            json!({"minItems": 1, "maxItems": 2}),
+            json!([1]),
+            json!([1, 2, 3]),
+        ),
+        (json!({"uniqueItems": true}), json!([1, 2]), json!([1, 1])),
+        (
+            json!({"prefixItems": [{"const": "reference"}], "items": {"type": "string"}}),
+            json!(["reference", "std"]),
+            json!(["reference", 1]),
+        ),
+        (json!({"contains": {"const": 2}}), json!([1, 2]), json!([1])),
+        (json!({"required": ["id"]}), json!({"id": 1}), json!({})),
+        (
+            json!({"properties": {"a": {"type": "string"}}, "additionalProperties": false}),
+            json!({"a": "x"}),
+            json!({"a": "x", "b": 1}),
+        ),
+        (
+            json!({"properties": {"a": {"type": "string"}}}),
+            json!({"b": 1}),
+            json!({"a": 1}),
+        ),
+        (
+            json!({"propertyNames": {"pattern": "^[a-z]+$"}}),
+            json!({"ab": 1}),
+            json!({"A": 1}),
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {"minimum": 5}]}),
+            json!(6),
+            json!(4),
+        ),
+        (
+            json!({"oneOf": [{"minimum": 1}, {"minimum": 2}]}),
+            json!(1),
+            json!(3),
+        ),
+        (
+            json!({"allOf": [{"minimum": 1}, {"maximum": 2}]}),
+            json!(2),
+            json!(3),
+        ),
+        (json!({"not": {"type": "null"}}), json!(0), json!(null)),
+        (
+            json!({"$defs": {"hex": {"pattern": "^[0-9A-F]*$"}}, "items": {"$ref": "#/$defs/hex"}}),
+            json!(["AF"]),
+            json!(["af"]),
+        ),
+        (json!({"items": false}), json!([]), json!([0])),
+    ];
+    for (schema, good, bad) in cases {
+        let validator = Validator::new(schema.clone()).unwrap();
+        assert!(validator.is_valid(&good), "{schema} rejected {good}");
+        let errors = validator.errors(&bad);
+        assert!(!errors.is_empty(), "{schema} accepted {bad}");
+    }
+    // Keywords of another instance type pass it.
+    let items = Validator::new(json!({"minItems": 3, "required": ["x"]})).unwrap();
+    assert!(items.is_valid(&json!("text")));
+
+    for unusable in [
+        json!({"if": {"type": "string"}}),
+        json!({"properties": {"a": {"minContains": 1}}}),
+        json!({"$ref": "#/$defs/missing"}),
+        json!({"pattern": "("}),
+        json!({"type": "text"}),
+        json!({"required": "id"}),
+    ] {
+        assert!(
+            Validator::new(unusable.clone()).is_err(),
+            "compiled {unusable}"
+        );
+    }
 }

@@ -35,14 +35,11 @@ fn check_fail_on(adapter: &str, severity: &str) -> (i32, Value) {
         .expect("utf8conf runs");
     let report: Value =
         serde_json::from_slice(&std::fs::read(out.join("conformance.json")).unwrap()).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("../../schemas/conformance.schema.json"))
-        .expect("the schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&report)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "schema errors: {errors:#?}");
+    crate::common::assert_valid(
+        &crate::common::schema_validator("conformance.schema.json"),
+        &report,
+        "conformance.json",
+    );
     let markdown = std::fs::read_to_string(out.join("conformance.md")).unwrap();
     assert!(markdown.contains("## Security impact"));
     let _ = std::fs::remove_dir_all(&out);
