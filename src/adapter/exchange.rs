@@ -37,9 +37,22 @@ impl ExternalDecoder {
         let mut retrying: Option<(usize, DecoderFailure)> = None;
         while answers.len() < inputs.len() {
             self.check_limits(state)?;
-            self.ensure_process(state)?;
             let first = answers.len();
-            let pending = &inputs[first..];
+            if let Some(failure) = standing(state, &inputs[first]) {
+                answers.push(Err(failure));
+                self.settled.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            self.ensure_process(state)?;
+            let known = inputs[first..].iter().map(|request| match request {
+                Request::Whole(input) => input,
+                Request::Chunked(_) => &[][..],
+            });
+            let end = match state.standing.first_in(known) {
+                Some(known) => first + known,
+                None => inputs.len(),
+            };
+            let pending = &inputs[first..end];
             let process = state.process.as_ref().expect("started above");
             if let Some(line) = process.waiting_line(Duration::ZERO) {
                 return Err(out_of_step(&line, "before any input was sent to it"));
@@ -93,6 +106,9 @@ impl ExternalDecoder {
                             state.lifetimes.retried(false);
                         }
                         state.statistics.failures += 1;
+                        if let Request::Whole(input) = input {
+                            state.standing.remember(input, &failure);
+                        }
                         self.failed.fetch_add(1, Ordering::Relaxed);
                         let test_adapter = state.breaker.failure(&input.bytes(), &failure);
                         answers.push(Err(failure));
@@ -346,4 +362,13 @@ fn note_capabilities(capabilities: &mut Capabilities, outcome: &Outcome) {
     capabilities.error_len |= outcome.error_len.is_some();
     capabilities.scalars |= outcome.scalars.is_some();
     capabilities.errors |= outcome.errors.is_some();
+}
+
+/// The failure a whole input stood with earlier in the check ([`super::standing`]); a
+/// chunked request is always sent (its chunking is part of what is asked).
+fn standing(state: &State, request: &Request<'_>) -> Option<DecoderFailure> {
+    match request {
+        Request::Whole(input) => state.standing.get(input).cloned(),
+        Request::Chunked(_) => None,
+    }
 }

@@ -32,7 +32,8 @@
 //!   of the frame it answers.
 //! - **Retry.** A crash or a timeout is retried once on a fresh process: if the retry
 //!   answers, the failure did not depend on the input, and it is counted as *flaky*, not
-//!   as a finding.
+//!   as a finding. A failure that stands is remembered with its input ([`standing`]):
+//!   asked for again, the input is answered with it without being sent.
 //! - **Patterns.** Failures that pass on retry and follow the process's age, and checks
 //!   that spend most of their time restarting, make the adapter unusable
 //!   ([`pattern`]).
@@ -64,6 +65,7 @@ pub mod list;
 pub mod pattern;
 pub mod process;
 pub mod selftest;
+pub mod standing;
 mod start;
 pub mod tree;
 
@@ -103,6 +105,8 @@ struct State {
     statistics: ProcessStatistics,
     breaker: Breaker,
     lifetimes: pattern::Lifetimes,
+    /// Whole inputs whose failure stood, answered from memory when asked again.
+    standing: standing::StandingFailures,
     deadline: Option<Instant>,
 }
 
@@ -144,6 +148,7 @@ impl ExternalDecoder {
                 statistics: ProcessStatistics::default(),
                 breaker: Breaker::default(),
                 lifetimes: pattern::Lifetimes::default(),
+                standing: standing::StandingFailures::default(),
                 deadline: None,
             }),
             config,

@@ -20,7 +20,9 @@
 //! - **Retry.** A crash or timeout is retried once on a fresh worker; when the retry
 //!   answers, it is counted as flaky, not as a finding. A crash in the middle of a batch
 //!   cannot be pinned on an input (answers not yet passed on are lost with the worker), so
-//!   the rest of that batch goes one input at a time.
+//!   calls go one input at a time until a failure is pinned, and then in batches again.
+//!   A failure that stands is remembered with its input ([`crate::adapter::standing`]):
+//!   asked again, the harness answers it without calling the library.
 //! - **The circuit breaker and patterns** of the adapter client
 //!   ([`crate::adapter::breaker`], [`crate::adapter::pattern`]): failures in a row test
 //!   the worker with the probe input; failures that follow the worker's age, or a check
@@ -43,6 +45,7 @@ use std::time::{Duration, Instant};
 
 use crate::adapter::breaker::Breaker;
 use crate::adapter::pattern::Lifetimes;
+use crate::adapter::standing::StandingFailures;
 use crate::adapter::{
     AdapterError, BatchAnswers, ProcessStatistics, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
 };
@@ -95,14 +98,18 @@ struct State {
     request: Vec<u8>,
     /// Calls the current worker answered.
     calls: u64,
-    /// Set by the first crash in the middle of a batch, for the rest of the check: a crash
-    /// that cannot be pinned on an input means the worker may die by its age (a leak, a
-    /// counter), and only calls made one at a time count a lifetime exactly, so that the
-    /// age pattern can see it. A library that never crashes keeps its batches.
+    /// Set by a crash in the middle of a batch, until a failure is pinned on one input:
+    /// answers not yet passed on died with the worker, so only calls made one at a time
+    /// find the input, and count the worker's age at the crash exactly (a library that
+    /// dies by its age, of a leak or a counter, shows the same age at every crash, which
+    /// is what the age pattern looks for). A library that never crashes keeps its
+    /// batches, and one that crashes on some inputs returns to them after each.
     one_at_a_time: bool,
     statistics: ProcessStatistics,
     breaker: Breaker,
     lifetimes: Lifetimes,
+    /// Inputs whose failure stood, answered from memory when asked again.
+    standing: StandingFailures,
     deadline: Option<Instant>,
 }
 
@@ -139,6 +146,7 @@ impl NativeDecoder {
                 statistics: ProcessStatistics::default(),
                 breaker: Breaker::default(),
                 lifetimes: Lifetimes::default(),
+                standing: StandingFailures::default(),
                 deadline: None,
             }),
             config,

@@ -40,10 +40,19 @@ impl NativeDecoder {
             if let Some(stop) = stop_now(state.deadline) {
                 return Err(stop);
             }
-            self.ensure_worker(state)?;
             let first = answers.len();
+            if let Some(failure) = state.standing.get(inputs[first]) {
+                answers.push(Err(failure.clone()));
+                continue;
+            }
+            self.ensure_worker(state)?;
             let single = state.one_at_a_time || retrying.is_some();
-            let pending = &inputs[first..if single { first + 1 } else { inputs.len() }];
+            let end = match state.standing.first_in(inputs[first..].iter().copied()) {
+                _ if single => first + 1,
+                Some(known) => first + known,
+                None => inputs.len(),
+            };
+            let pending = &inputs[first..end];
             let deadline = state.deadline;
             let stop = move || stop_now(deadline);
             let worker = state.worker.as_mut().expect("started above");
@@ -58,6 +67,7 @@ impl NativeDecoder {
                 state.calls += 1;
                 if let Some((at, failure)) = retrying.take() {
                     debug_assert_eq!(at, index);
+                    state.one_at_a_time = false;
                     note_flaky(state, inputs[index], &failure);
                     state.lifetimes.retried(true);
                     if let Some(stop) = pattern(state) {
@@ -113,6 +123,10 @@ impl NativeDecoder {
             if retrying.take().is_some() {
                 state.lifetimes.retried(false);
             }
+            // The failure is pinned on its input: batches resume. Should the library
+            // fail by its age, the next crash in a batch goes one at a time again, and
+            // the worker's age at that crash is again exact.
+            state.one_at_a_time = false;
             self.failed(state, inputs[index], failure, answers)?;
         }
         Ok(())
@@ -128,6 +142,7 @@ impl NativeDecoder {
         answers: &mut Answers,
     ) -> Result<(), Stop> {
         state.statistics.failures += 1;
+        state.standing.remember(input, &failure);
         let test = state.breaker.failure(input, &failure);
         answers.push(Err(failure));
         if test {

@@ -91,7 +91,13 @@ fn crashes_aborts_hangs_and_bad_answers_are_findings_and_the_check_completes() {
     assert_eq!(valid_rejected["status"], "pass");
     // Every input was graded, after at least one restart per misbehaviour.
     assert!(report["summary"]["inputs"].as_u64().unwrap() > 300_000);
-    assert!(report["summary"]["restarts"].as_u64().unwrap() >= 4);
+    let restarts = report["summary"]["restarts"].as_u64().unwrap();
+    assert!(restarts >= 4);
+    // A failure that stands is answered from memory when grouping and minimisation ask
+    // for its input again (docs/PROTOCOL.md): two calls per failing input, at most a
+    // few more for batches that crashed before the input was pinned, not one restart
+    // and timeout per ask (45 restarts and 28 s before).
+    assert!(restarts <= 16, "{restarts} restarts");
 }
 
 #[test]
