@@ -274,6 +274,13 @@ pub unsafe fn encode_utf16<const LOSSY: bool>(
             );
             let step = encode_wide(v, surrogates, output.cursor());
             output.advance(step.bytes);
+            // A whole step on its own branch: the next load's address then does not
+            // wait for this step's masks (the count of units, when it can vary, is a
+            // chain of some 20 cycles through the load, the compare and `tzcnt`).
+            if step.units == UNITS {
+                pos += UNITS;
+                continue;
+            }
             pos += step.units;
             if step.unpaired {
                 // U+FFFD, or the error.
@@ -317,16 +324,21 @@ pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), Enco
                     _mm512_and_si512(v, _mm512_set1_epi32(0xFFFF_F800_u32 as i32)),
                     _mm512_set1_epi32(0xD800),
                 );
-            let lanes = (invalid.trailing_zeros() as usize).min(VALUES);
-            let keep = first_lanes(lanes) as u16;
-            let written = encode_scalars(v, keep, output.cursor());
+            if invalid == 0 {
+                // The next load's address not waiting on the masks (see `encode_utf16`).
+                let written = encode_scalars(v, u16::MAX, output.cursor());
+                output.advance(written);
+                pos += VALUES;
+                continue;
+            }
+            let lanes = invalid.trailing_zeros() as usize;
+            let written = encode_scalars(v, first_lanes(lanes) as u16, output.cursor());
             output.advance(written);
             pos += lanes;
-            if lanes < VALUES {
-                let end = pos + 1;
-                if let Err(error) = utf32_run(points, &mut pos, end, &mut output) {
-                    return output.finish_err(error);
-                }
+            let end = pos + 1;
+            // The error (the scalar encoder's, which names it).
+            if let Err(error) = utf32_run(points, &mut pos, end, &mut output) {
+                return output.finish_err(error);
             }
         }
         utf32_run(points, &mut pos, len, &mut output)
