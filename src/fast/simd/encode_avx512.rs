@@ -114,18 +114,12 @@ unsafe fn encode_scalars(scalars: __m512i, keep: __mmask16, dst: *mut u8) -> usi
         let placed = _mm512_srlv_epi32(fields, shift);
         // (placed & 0x3F3F3FFF) | markers: tails to 6 bits (the lead field is already
         // within its form's payload), then the markers.
-        let octets = _mm512_ternarylogic_epi32::<0xEA>(
-            placed,
-            _mm512_set1_epi32(0x3F3F_3FFF),
-            markers,
-        );
+        let octets =
+            _mm512_ternarylogic_epi32::<0xEA>(placed, _mm512_set1_epi32(0x3F3F_3FFF), markers);
         // Output bytes: the lead (marked here, as an ASCII lead has no high bit) and
         // every tail, which has its marker; nothing of a lane not kept.
-        let bytes = _mm512_movepi8_mask(_mm512_maskz_or_epi32(
-            keep,
-            octets,
-            _mm512_set1_epi32(0x80),
-        ));
+        let bytes =
+            _mm512_movepi8_mask(_mm512_maskz_or_epi32(keep, octets, _mm512_set1_epi32(0x80)));
         _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(bytes, octets));
         bytes.count_ones() as usize
     }
@@ -169,10 +163,13 @@ fn first_lanes(n: usize) -> u32 {
 /// [`is_available`] is true.
 #[inline(always)]
 unsafe fn pair_scalars(units: __m512i, next: __m512i, high: __mmask16) -> __m512i {
-    // SAFETY: register operations only.
+    // SAFETY: register operations of AVX512F, available (caller's contract).
     unsafe {
         let offset = _mm512_set1_epi32(0x10000 - (0xD800 << 10) - 0xDC00);
-        let scalar = _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32::<10>(units), next), offset);
+        let scalar = _mm512_add_epi32(
+            _mm512_add_epi32(_mm512_slli_epi32::<10>(units), next),
+            offset,
+        );
         _mm512_mask_mov_epi32(units, high, scalar)
     }
 }
@@ -190,13 +187,14 @@ struct Step {
 /// One UTF-16 step, for 32 units `v` not all below U+0800 (`surrogates`: the lanes
 /// D800..DFFF). Encodes at `dst` all 32 if they are well-formed, 31 if the last one is
 /// a high surrogate (its low one, if any, is in the next step), else those before the
-/// first unpaired surrogate. Writes 112 bytes at most.
+/// first unpaired surrogate. Writes 128 bytes at most (two 64-byte stores, the second
+/// after the first half's output, which is at most 64 bytes).
 ///
 /// # Safety
-/// [`is_available`] is true; `dst` valid for writes of 112 bytes.
+/// [`is_available`] is true; `dst` valid for writes of 128 bytes.
 #[inline(always)]
 unsafe fn encode_wide(v: __m512i, surrogates: __mmask32, dst: *mut u8) -> Step {
-    // SAFETY: two stores of 64 bytes, at `dst` and at most 48 bytes on (caller's
+    // SAFETY: two stores of 64 bytes, at `dst` and at most 64 bytes on (caller's
     // contract).
     unsafe {
         let low_half = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v));
@@ -249,9 +247,10 @@ pub unsafe fn encode_utf16<const LOSSY: bool>(
     let mut output = Output::new(out, len, 3);
     let src = units.as_ptr();
     let mut pos = 0;
-    // SAFETY: loads read units `pos..pos + 32` (or `+ 64`), inside `units`; each step
-    // has at least 32 units left, so `output` has at least 96 + 32 bytes of room, more
-    // than any step's stores reach (112 bytes).
+    // SAFETY: loads read units `pos..pos + 32`, inside `units`; each step has at least
+    // 32 units left, and the output so far is at most 3 bytes per unit consumed, so
+    // `output` has at least 96 + 32 bytes of room, as much as any step's stores reach
+    // (`encode_wide`: 128 bytes).
     let result = unsafe {
         while pos + UNITS <= len {
             let v = _mm512_loadu_si512(src.add(pos).cast());
