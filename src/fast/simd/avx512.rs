@@ -263,34 +263,72 @@ unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
     }
 }
 
-/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the SSE kernel, ASCII
-/// runs tested with this backend's registers.
+/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the VBMI2 kernel of
+/// `encode_avx512` where the CPU has it, else the SSE kernel with ASCII runs tested
+/// with this backend's registers.
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn encode_utf16(units: &[u16], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
-    unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, false>(units, out) }
+    if super::encode_avx512::is_available() {
+        // SAFETY: just checked.
+        unsafe { super::encode_avx512::encode_utf16::<false>(units, out) }
+    } else {
+        // SAFETY: the backend is available (this function's contract).
+        unsafe { encode_utf16_sse::<false>(units, out) }
+    }
 }
 
-/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]).
+/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]), as
+/// [`encode_utf16`] does.
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn encode_utf16_lossy(units: &[u16], out: &mut Vec<u8>) {
-    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
-    let result = unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, true>(units, out) };
+    let result = if super::encode_avx512::is_available() {
+        // SAFETY: just checked.
+        unsafe { super::encode_avx512::encode_utf16::<true>(units, out) }
+    } else {
+        // SAFETY: the backend is available (this function's contract).
+        unsafe { encode_utf16_sse::<true>(units, out) }
+    };
     debug_assert!(result.is_ok());
 }
 
-/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]).
+/// [`encode_utf16`] by the SSE kernel.
 ///
 /// # Safety
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn encode_utf16_sse<const LOSSY: bool>(
+    units: &[u16],
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, LOSSY>(units, out) }
+}
+
+/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]), the VBMI2 kernel
+/// where the CPU has it, as [`encode_utf16`] does.
+///
+/// # Safety
+/// [`is_available`] must be true.
 pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    if super::encode_avx512::is_available() {
+        // SAFETY: just checked.
+        unsafe { super::encode_avx512::encode_utf32(points, out) }
+    } else {
+        // SAFETY: the backend is available (this function's contract).
+        unsafe { encode_utf32_sse(points, out) }
+    }
+}
+
+/// [`encode_utf32`] by the SSE kernel.
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn encode_utf32_sse(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
     // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
     unsafe { super::encode::encode_utf32::<__m512i, Sse41Kernel>(points, out) }
 }

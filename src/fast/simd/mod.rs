@@ -12,6 +12,7 @@
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
 //! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only) |
+//! | `encode_avx512` | the AVX-512 VBMI2 encoder, 32 UTF-16 units or 16 UTF-32 values per step (x86-64 only) |
 //!
 //! The per-ISA modules only implement the traits and instantiate the generic functions
 //! inside `#[target_feature(enable = ...)]` functions. The trait methods are
@@ -28,6 +29,8 @@ pub mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512_utf32;
 pub mod encode;
+#[cfg(target_arch = "x86_64")]
+pub mod encode_avx512;
 pub mod encode_kernel;
 pub mod lossy;
 #[cfg(target_arch = "aarch64")]
