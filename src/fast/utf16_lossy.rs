@@ -6,10 +6,10 @@
 //! the two agree.
 //!
 //! The driver has the shape of the UTF-8 one (`lossy`): a backend's `validate` finds
-//! the next error, the well-formed run before it is converted by the strict path
-//! ([`super::utf16`]: ASCII widened, other text through the backend's UTF-32 kernel),
-//! and the error unit becomes one U+FFFD; the driver returns to `validate` right after
-//! the unit. Error units straight after one another (a lead's stray tails) are measured
+//! the next error, the well-formed run before it is converted by the backend's
+//! conversion of well-formed text (`simd::utf16::ConvertValid16`: no second validation
+//! of the run), and the error unit becomes one U+FFFD; the driver returns to `validate`
+//! right after the unit. Error units straight after one another (a lead's stray tails) are measured
 //! by the DFA without a `validate` call each, and where errors come close together
 //! (random-looking input) [`dense`] takes over, a unit at a time, until it has seen a
 //! clean run again.
@@ -28,17 +28,18 @@ const DENSE_WHEN_CLOSER_THAN: usize = 8;
 const DENSE_AFTER_CLOSE_ERRORS: usize = 4;
 
 /// Appends the lossy UTF-16 decoding of `bytes` to `out`, with a backend's validator
-/// and UTF-32 decoder.
+/// and its conversion of well-formed text, `convert(bytes, out, scratch)`.
 ///
 /// # Safety
-/// `validate` and `utf32` must be safe to call (their backend available) and agree with
-/// std.
+/// `validate` and `convert` must be safe to call (their backend available), `validate`
+/// must agree with std, and `convert` must convert any well-formed input correctly
+/// (it is only given runs `validate` accepted).
 #[inline(always)]
 pub(crate) unsafe fn decode_utf16_lossy_using(
     bytes: &[u8],
     out: &mut Vec<u16>,
     validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
-    utf32: impl Fn(&[u8], &mut Vec<u32>) -> Result<(), Utf8Error>,
+    convert: impl Fn(&[u8], &mut Vec<u16>, &mut Vec<u32>),
 ) {
     let len = bytes.len();
     // At most one code unit per byte (see `super::utf16`).
@@ -52,10 +53,7 @@ pub(crate) unsafe fn decode_utf16_lossy_using(
             Ok(()) => (rest.len(), None),
             Err(error) => (error.valid_up_to(), Some(error.error_len())),
         };
-        // SAFETY: the caller's contract; `rest[..clean]` is well-formed, so the strict
-        // conversion of it succeeds.
-        let converted = unsafe { decode_utf16_using(&rest[..clean], out, &mut scratch, &utf32) };
-        debug_assert!(converted.is_ok(), "validate and the UTF-32 path disagree");
+        convert(&rest[..clean], out, &mut scratch);
         pos += clean;
         let Some(error_len) = error else {
             break;
@@ -148,8 +146,14 @@ fn dense(bytes: &[u8], mut pos: usize, out: &mut Vec<u16>) -> usize {
 /// # Safety
 /// None: this is `unsafe fn` only to share the backends' function-pointer type.
 pub(crate) unsafe fn decode_utf16_lossy_scalar(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the DFA is safe to call and agrees with std.
-    unsafe { decode_utf16_lossy_using(bytes, out, dfa::validate, dfa::decode_utf32) }
+    // SAFETY: the DFA is safe to call and agrees with std; `decode_utf16_using` with
+    // it converts well-formed input (and reports nothing on it).
+    unsafe {
+        decode_utf16_lossy_using(bytes, out, dfa::validate, |run, out, scratch| {
+            let converted = decode_utf16_using(run, out, scratch, dfa::decode_utf32);
+            debug_assert!(converted.is_ok(), "validate and the UTF-32 path disagree");
+        })
+    }
 }
 
 #[cfg(test)]
