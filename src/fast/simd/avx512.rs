@@ -14,7 +14,6 @@ use core::arch::x86_64::*;
 
 use super::avx512_utf16::Avx512Convert16;
 use super::avx512_utf32::Avx512Convert;
-use super::utf16::ConvertValid16;
 use super::sse42::Sse41Kernel;
 use super::Vector;
 use crate::fast::Utf8Error;
@@ -224,7 +223,9 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 unsafe fn decode_utf16_vbmi2(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
     // SAFETY: the instruction sets of `__m512i` and `Avx512Convert16` are available
     // (this function's contract).
-    unsafe { super::utf16::decode_utf16_by::<__m512i, Avx512Convert16>(bytes, out) }
+    unsafe {
+        super::utf16::decode_utf16_by::<__m512i, Avx512Convert16>(bytes, out, &mut Vec::new())
+    }
 }
 
 /// Lossy decoding to UTF-16 (see [`crate::fast::decode_utf16_lossy`]): as
@@ -248,16 +249,12 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
 /// [`is_available`] and [`has_vbmi2`] must be true.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the instruction sets are available (this function's contract); the
-    // AVX-512 validator agrees with std, and the kernel is only given the runs it
-    // accepted.
+    // SAFETY: the instruction sets are available (this function's contract), so the
+    // strict decoder may be called, and it agrees with std.
     unsafe {
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(
-            bytes,
-            out,
-            |bytes| super::validate::<__m512i>(bytes),
-            |run, out, scratch| Avx512Convert16::convert_valid(run, out, scratch),
-        )
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16::decode_utf16_by::<__m512i, Avx512Convert16>(run, out, scratch)
+        })
     }
 }
 

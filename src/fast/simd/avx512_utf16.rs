@@ -66,10 +66,7 @@ impl Sink for CodeUnits {
                 _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000));
             // Table 3-5: the 20 bits of `scalar - 0x10000`, split 10 and 10.
             let offset = _mm512_sub_epi32(scalars, _mm512_set1_epi32(0x1_0000));
-            let high = _mm512_or_si512(
-                _mm512_srli_epi32::<10>(offset),
-                _mm512_set1_epi32(0xD800),
-            );
+            let high = _mm512_or_si512(_mm512_srli_epi32::<10>(offset), _mm512_set1_epi32(0xD800));
             let low = _mm512_or_si512(
                 _mm512_and_si512(offset, _mm512_set1_epi32(0x3FF)),
                 _mm512_set1_epi32(0xDC00),
@@ -120,7 +117,16 @@ mod tests {
         if !super::super::avx512::is_available() || !super::super::avx512::has_vbmi2() {
             return;
         }
-        let samples = ['a', '\u{7F}', 'é', '\u{7FF}', '中', '\u{FFFF}', '😀', '\u{10FFFF}'];
+        let samples = [
+            'a',
+            '\u{7F}',
+            'é',
+            '\u{7FF}',
+            '中',
+            '\u{FFFF}',
+            '😀',
+            '\u{10FFFF}',
+        ];
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move || {
             state ^= state << 13;

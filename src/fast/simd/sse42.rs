@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf16::{ConvertValid16, Narrowed};
+use super::utf16::Narrowed;
 use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -333,7 +333,9 @@ pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8E
 pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
-    unsafe { super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(bytes, out) }
+    unsafe {
+        super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(bytes, out, &mut Vec::new())
+    }
 }
 
 /// Lossy decoding to UTF-16 (see [`crate::fast::decode_utf16_lossy`]).
@@ -342,16 +344,12 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its validator
-    // and conversion may be called; the validator agrees with std, and the conversion
-    // is only given the runs it accepted.
+    // SAFETY: the backend is available (this function's contract), so its strict
+    // decoder may be called, and it agrees with std.
     unsafe {
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(
-            bytes,
-            out,
-            |bytes| super::validate::<__m128i>(bytes),
-            |run, out, scratch| Narrowed::<Sse41Kernel>::convert_valid(run, out, scratch),
-        )
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(run, out, scratch)
+        })
     }
 }
 

@@ -16,10 +16,10 @@
 //! code units ([`Kernel16::widen16_to_u16`]).
 
 use super::utf32::{chunk_end, ConvertValid, WithKernel16};
-use super::validate::{first_bad_block, BLOCK};
+use super::validate::{first_bad_block, locate_error, BLOCK};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::utf16::narrow;
-use crate::fast::{dfa, Utf8Error};
+use crate::fast::Utf8Error;
 
 /// Input bytes validated and converted per step of [`decode_utf16_by`]: large enough to
 /// amortise the validation call, small enough to stay in L1 between the two passes.
@@ -54,7 +54,9 @@ pub trait ConvertValid16 {
 /// at once ([`ConvertValid16::convert_ascii`]); from the first other block, the input is
 /// validated by `V` in a chunk of `DECODE_CHUNK` (8 KiB) cut at a character boundary,
 /// the chunk, if well-formed, converted by `C`, and so on; at the first chunk with an
-/// error, the DFA locates it and `C` converts the well-formed prefix.
+/// error, the DFA locates it, starting a few bytes before the first byte `V` flags, and
+/// `C` converts the well-formed prefix. `scratch` is `C`'s buffer, reused from call to
+/// call by lossy decoding.
 ///
 /// # Safety
 /// The instruction sets of `V` and `C` must be available.
@@ -62,12 +64,12 @@ pub trait ConvertValid16 {
 pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
     bytes: &[u8],
     out: &mut Vec<u16>,
+    scratch: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
     assert_vector_width::<V>();
     let len = bytes.len();
     // At most one code unit per byte (see the module's documentation).
     out.reserve(len);
-    let mut scratch = Vec::new();
     let mut start = 0;
     // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
     // given chunks `first_bad_block` found well-formed, or the prefix the DFA found
@@ -81,18 +83,18 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
             }
             let end = chunk_end(bytes, start, DECODE_CHUNK);
             let chunk = &bytes[start..end];
-            if first_bad_block::<V>(chunk).is_some() {
+            if let Some(block) = first_bad_block::<V>(chunk) {
                 // `start` is a character boundary and everything before it is
-                // well-formed: the DFA's error from there is std's.
-                let error = dfa::validate_from(bytes, start);
-                let valid_up_to = match error {
-                    Err(error) => error.valid_up_to(),
-                    Ok(()) => len,
-                };
-                C::convert_valid(&bytes[start..valid_up_to], out, &mut scratch);
-                return error;
+                // well-formed: the error in the rest, moved by `start`, is std's.
+                let rest = &bytes[start..];
+                let error = locate_error::<V>(rest, block);
+                let valid = error.map_or_else(|error| error.valid_up_to(), |()| rest.len());
+                C::convert_valid(&rest[..valid], out, scratch);
+                return error.map_err(|error| {
+                    Utf8Error::new(start + error.valid_up_to(), error.error_len())
+                });
             }
-            C::convert_valid(chunk, out, &mut scratch);
+            C::convert_valid(chunk, out, scratch);
             start = end;
         }
     }
