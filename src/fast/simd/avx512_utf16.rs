@@ -84,6 +84,85 @@ impl Sink for CodeUnits {
             count
         }
     }
+
+    #[inline(always)]
+    unsafe fn convert_short_groups(
+        src: *const u8,
+        avail: usize,
+        chars: usize,
+        positions: *const u16,
+        dst: *mut u16,
+    ) -> Option<usize> {
+        // SAFETY: the same contract.
+        Some(unsafe { convert_two_byte_groups(src, avail, chars, positions, dst) })
+    }
+}
+
+/// The 16-bit `vpermt2b` index that gathers, into lane `i` of 32, the character at
+/// offset `positions[i]`: its lead in the high byte, the byte after it in the low one.
+#[inline(always)]
+unsafe fn lead_and_next(positions: __m512i) -> __m512i {
+    // SAFETY: AVX512BW is available (caller's contract).
+    unsafe {
+        let next = _mm512_and_si512(
+            _mm512_add_epi16(positions, _mm512_set1_epi16(1)),
+            _mm512_set1_epi16(0xFF),
+        );
+        _mm512_or_si512(next, _mm512_slli_epi16::<8>(positions))
+    }
+}
+
+/// Converts the `chars` characters whose offsets `positions` holds, none longer than
+/// 2 bytes, 32 at a time in 16-bit lanes: twice the characters of a group of
+/// [`avx512_utf32`]'s 32-bit lanes, for text of 2-byte characters (Cyrillic, Greek,
+/// Hebrew, Arabic ...), whose code units are their scalar values. RFC 3629 §3:
+/// `0xxxxxxx` is itself, `110yyyyy 10xxxxxx` is `yyyyyxxxxxx`. Returns `chars`.
+///
+/// # Safety
+/// As [`Sink::convert_short_groups`].
+#[inline(always)]
+unsafe fn convert_two_byte_groups(
+    src: *const u8,
+    avail: usize,
+    chars: usize,
+    positions: *const u16,
+    dst: *mut u16,
+) -> usize {
+    // SAFETY (every load, store and intrinsic below): the instruction sets are
+    // available (caller's contract). The 32 characters of a group start at most 62
+    // bytes after the first, so their bytes and the byte after each lie in the 128
+    // bytes from the first one's block, read as in `avx512_utf32`: whole when inside
+    // `avail`, else masked to the bytes below `avail` (addresses by `wrapping_add`).
+    // Position reads stay below `chars + 32` entries; stores write one unit per
+    // character of the group, `chars` in all.
+    unsafe {
+        let mut group = 0;
+        while group < chars {
+            let first = *positions.add(group) as usize;
+            let block = first & !63;
+            let low_at = (first + 64) & !127;
+            let high_at = 2 * block + 64 - low_at;
+            let (low, high) = avx512_utf32::window(src, avail, block, low_at, high_at);
+            let lanes = _mm512_loadu_si512(positions.add(group) as *const __m512i);
+            let words = _mm512_permutex2var_epi8(low, lead_and_next(lanes), high);
+            let ascii = _mm512_cmplt_epu16_mask(words, _mm512_set1_epi16(0x8000u16 as i16));
+            // (lead & 0x1F) << 6 | (tail & 0x3F), the lead in bits 8..13.
+            let two_byte = _mm512_or_si512(
+                _mm512_and_si512(_mm512_srli_epi16::<2>(words), _mm512_set1_epi16(0x07C0)),
+                _mm512_and_si512(words, _mm512_set1_epi16(0x3F)),
+            );
+            let units = _mm512_mask_blend_epi16(ascii, two_byte, _mm512_srli_epi16::<8>(words));
+            let lanes = chars - group;
+            let store = if lanes >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << lanes) - 1
+            };
+            _mm512_mask_storeu_epi16(dst.add(group) as *mut i16, store, units);
+            group += 32;
+        }
+        chars
+    }
 }
 
 /// [`ConvertValid16`] by the AVX-512 VBMI2 kernel.
@@ -110,8 +189,9 @@ mod tests {
 
     /// The kernel on its own, against std: characters of every length in runs, cut at
     /// every offset of the first 4 bytes, every length up to 300 bytes (so groups end at
-    /// every lane and stretches with and without 4-byte characters both occur), and one
-    /// text longer than a stretch with a surrogate pair across the stretch boundary.
+    /// every lane, and stretches of 1- and 2-byte characters, of up to 3 and of up to 4
+    /// bytes all occur), and texts longer than a stretch, with a surrogate pair across
+    /// the stretch boundary, or 2-byte characters only.
     #[test]
     fn converts_like_std_encode_utf16() {
         if !super::super::avx512::is_available() || !super::super::avx512::has_vbmi2() {
@@ -137,6 +217,8 @@ mod tests {
         let mut texts = Vec::new();
         for round in 0..400 {
             let target_len = round % 300;
+            // Characters of 1 and 2 bytes (the 16-bit groups), up to 3 (no pair), or all.
+            let samples = &samples[..[4, 6, 8][round % 3]];
             let mut text = String::new();
             while text.len() < target_len {
                 let sample = samples[(next() % samples.len() as u64) as usize];
@@ -151,6 +233,7 @@ mod tests {
         long.push('😀');
         long.push_str(&"é".repeat(100));
         texts.push(long);
+        texts.push("é".repeat(2100) + "a" + &"\u{7FF}".repeat(300));
         let mut out = Vec::new();
         let mut scratch = Vec::new();
         for text in &texts {

@@ -77,6 +77,23 @@ pub(super) trait Sink {
         lanes: usize,
         dst: *mut Self::Unit,
     ) -> usize;
+    /// Converts a stretch's characters, none longer than 2 bytes, by a routine of the
+    /// sink's own if it has one (else `None`, and [`convert_groups`] does); arguments
+    /// and result as [`convert_groups`].
+    ///
+    /// # Safety
+    /// As [`convert_groups`], with `chars + 32` initialised entries at `positions`.
+    #[inline(always)]
+    unsafe fn convert_short_groups(
+        src: *const u8,
+        avail: usize,
+        chars: usize,
+        positions: *const u16,
+        dst: *mut Self::Unit,
+    ) -> Option<usize> {
+        let _ = (src, avail, chars, positions, dst);
+        None
+    }
 }
 
 /// [`Sink`] of scalar values (UTF-32): one lane per character.
@@ -176,7 +193,7 @@ unsafe fn widen_ascii<S: Sink>(src: *const u8, n: usize, dst: *mut S::Unit) -> u
 const STRETCH: usize = 4096;
 
 /// Entries of the position array: one per byte of a stretch, and the 32 a compressed
-/// store writes past the last position.
+/// store (or the zeros after the last group) writes past the last position.
 const POSITIONS: usize = STRETCH + 32;
 
 /// The 16-bit offsets 0..31 (low half of a block) and 32..63 (high half).
@@ -299,20 +316,25 @@ unsafe fn convert_stretch<S: Sink>(
             return n;
         }
         let dst = dst.add(ascii);
-        let (chars, four_byte) = find_positions(src, ascii, n, positions);
-        // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
-        let written = if four_byte {
-            convert_groups::<S, true>(src, avail, chars, positions, dst)
+        let (chars, longest) = find_positions(src, ascii, n, positions);
+        let short = if longest == 2 {
+            S::convert_short_groups(src, avail, chars, positions, dst)
         } else {
-            convert_groups::<S, false>(src, avail, chars, positions, dst)
+            None
+        };
+        let written = match short {
+            Some(written) => written,
+            // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
+            None if longest == 4 => convert_groups::<S, true>(src, avail, chars, positions, dst),
+            None => convert_groups::<S, false>(src, avail, chars, positions, dst),
         };
         ascii + written
     }
 }
 
 /// Phase 1: stores the offsets of the character starts of `src[from..n]` at
-/// `positions`, then 16 zero entries; returns how many characters there are, and
-/// whether one of them is a 4-byte character (lead F0..F4).
+/// `positions`, then 32 zero entries; returns how many characters there are, and the
+/// length of the longest (2 standing for "1 or 2"; leads E0..EF are 3, F0..F4 are 4).
 ///
 /// # Safety
 /// As [`convert_stretch`]: `src` valid for reads of `n <= STRETCH` bytes; `positions`
@@ -323,7 +345,7 @@ unsafe fn find_positions(
     from: usize,
     n: usize,
     positions: *mut u16,
-) -> (usize, bool) {
+) -> (usize, usize) {
     // SAFETY (every load, store and intrinsic below): the instruction sets are
     // available (caller's contract). Full loads read `src + o .. src + o + 64` with
     // `o + 64 <= n`; masked loads read only the bytes below `n` that their mask selects.
@@ -331,6 +353,7 @@ unsafe fn find_positions(
     // `POSITIONS`.
     unsafe {
         let below_tails = _mm512_set1_epi8(-64);
+        let three_byte_leads = _mm512_set1_epi8(0xE0u8 as i8);
         let four_byte_leads = _mm512_set1_epi8(0xF0u8 as i8);
         let step = _mm512_set1_epi16(64);
         let mut offsets_low = _mm512_add_epi16(
@@ -342,6 +365,7 @@ unsafe fn find_positions(
             _mm512_set1_epi16(from as i16),
         );
         let mut chars = 0;
+        let mut three_byte = 0u64;
         let mut four_byte = 0u64;
         let mut o = from;
         while o < n {
@@ -356,6 +380,7 @@ unsafe fn find_positions(
             };
             // Tails 80..BF are exactly the bytes below -64 as signed bytes.
             let leads = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
+            three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads);
             four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads);
             let low = leads as u32;
             let high = (leads >> 32) as u32;
@@ -373,9 +398,16 @@ unsafe fn find_positions(
             offsets_high = _mm512_add_epi16(offsets_high, step);
             o += 64;
         }
-        // Initialised entries for the lanes of a last, partial group.
-        _mm256_storeu_si256(positions.add(chars) as *mut __m256i, _mm256_setzero_si256());
-        (chars, four_byte != 0)
+        // Initialised entries for the lanes of a last, partial group (of 16 or 32).
+        _mm512_storeu_si512(positions.add(chars) as *mut __m512i, _mm512_setzero_si512());
+        let longest = if four_byte != 0 {
+            4
+        } else if three_byte != 0 {
+            3
+        } else {
+            2
+        };
+        (chars, longest)
     }
 }
 
@@ -416,23 +448,7 @@ unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool>(
             // The block whose offset is 0 modulo 128 (`low`) and the other (`high`).
             let low_at = (first + 64) & !127;
             let high_at = 2 * block + 64 - low_at;
-            let (low, high) = if block + 128 <= avail {
-                (
-                    _mm512_loadu_si512(src.add(low_at) as *const __m512i),
-                    _mm512_loadu_si512(src.add(high_at) as *const __m512i),
-                )
-            } else {
-                (
-                    _mm512_maskz_loadu_epi8(
-                        mask_below(avail.saturating_sub(low_at)),
-                        src.wrapping_add(low_at) as *const i8,
-                    ),
-                    _mm512_maskz_loadu_epi8(
-                        mask_below(avail.saturating_sub(high_at)),
-                        src.wrapping_add(high_at) as *const i8,
-                    ),
-                )
-            };
+            let (low, high) = window(src, avail, block, low_at, high_at);
             let lanes =
                 _mm512_castsi256_si512(_mm256_loadu_si256(positions.add(group) as *const __m256i));
             let index = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, lanes), reverse);
@@ -446,6 +462,46 @@ unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool>(
             group += 16;
         }
         written
+    }
+}
+
+/// The two 64-byte blocks at `low_at` and `high_at` from `src` (the block at `block`
+/// and the one after it, in the order [`convert_groups`] describes): whole loads when
+/// both lie below `avail`, else masked loads of the bytes below `avail` (zeros for the
+/// others; a block wholly past it reads nothing, its address formed with
+/// `wrapping_add`).
+///
+/// # Safety
+/// AVX512F/BW available; `src` valid for reads of `avail` bytes; `{low_at, high_at} =
+/// {block, block + 64}`.
+#[inline(always)]
+pub(super) unsafe fn window(
+    src: *const u8,
+    avail: usize,
+    block: usize,
+    low_at: usize,
+    high_at: usize,
+) -> (__m512i, __m512i) {
+    // SAFETY: whole loads only when `block + 128 <= avail`; masked loads read only the
+    // bytes below `avail` (masked-off elements never fault, Intel SDM "VMOVDQU8").
+    unsafe {
+        if block + 128 <= avail {
+            (
+                _mm512_loadu_si512(src.add(low_at) as *const __m512i),
+                _mm512_loadu_si512(src.add(high_at) as *const __m512i),
+            )
+        } else {
+            (
+                _mm512_maskz_loadu_epi8(
+                    mask_below(avail.saturating_sub(low_at)),
+                    src.wrapping_add(low_at) as *const i8,
+                ),
+                _mm512_maskz_loadu_epi8(
+                    mask_below(avail.saturating_sub(high_at)),
+                    src.wrapping_add(high_at) as *const i8,
+                ),
+            )
+        }
     }
 }
 
