@@ -21,7 +21,8 @@
 
 use core::arch::x86_64::*;
 
-use super::avx512_utf32::{self, Sink};
+use super::avx512_output::{self, Sink};
+use super::avx512_utf32;
 use super::utf16::ConvertValid16;
 
 /// [`Sink`] of UTF-16 code units.
@@ -179,7 +180,7 @@ impl ConvertValid16 for Avx512Convert16 {
     #[inline(always)]
     unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u16>) -> usize {
         // SAFETY: AVX512F/BW are available (caller's contract).
-        unsafe { avx512_utf32::convert_ascii::<CodeUnits>(bytes, out) }
+        unsafe { avx512_output::convert_ascii::<CodeUnits>(bytes, out) }
     }
 }
 

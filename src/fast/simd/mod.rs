@@ -13,6 +13,7 @@
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
 //! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only), generic over its output |
+//! | `avx512_output` | that kernel's output trait, its UTF-32 form, and ASCII widening |
 //! | `avx512_utf16` | that kernel's UTF-16 output: narrowed in registers, surrogate pairs compressed |
 //!
 //! The per-ISA modules only implement the traits and instantiate the generic functions
@@ -27,6 +28,8 @@
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx512_output;
 #[cfg(target_arch = "x86_64")]
 mod avx512_utf16;
 #[cfg(target_arch = "x86_64")]
