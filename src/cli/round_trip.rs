@@ -2,15 +2,14 @@
 //! ([`crate::diagnosis::round_trip`]): every built-in pair, `--pair NAME`, or an adapter
 //! pair (`--cmd` the decoder, `--encoder-cmd` the encoder). Prints one line per pair
 //! with the first failing value of each direction, and writes `round-trip.json`
-//! (schemas/round-trip.schema.json) into `--out` (default `reports/round-trip-<time>/`).
+//! (schemas/round-trip.schema.json) and `round-trip.md` ([`crate::report::round_trip`])
+//! into `--out` (default `reports/round-trip-<time>/`).
 //! Exit 0: every round trip holds; 1: one fails; 2: a pair could not be started or
 //! stopped early (after writing what was found); 130: SIGINT or SIGTERM.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
-
-use serde::Serialize;
 
 use super::check::{seconds_arg, CheckArgs};
 use super::report_directory::write_report_directory;
@@ -21,9 +20,10 @@ use crate::adapter::{AdapterConfig, ExternalDecoder, DEFAULT_HELLO_TIMEOUT};
 use crate::conformance::inputs::check_inputs;
 use crate::conformance::report::utc_now;
 use crate::decoders::{self, Decoder};
-use crate::diagnosis::round_trip::{grade_round_trip, RoundTripFailure, RoundTripGrade};
+use crate::diagnosis::round_trip::{grade_round_trip, RoundTripGrade};
 use crate::encoders::external::ExternalEncoder;
 use crate::encoders::{self, Encoder};
+use crate::report::round_trip::RoundTripReport;
 use crate::report::{directory, sanitize};
 
 /// The built-in libraries that ship both directions: pair name, decoder, encoder.
@@ -32,19 +32,6 @@ pub const PAIRS: &[(&str, &str, &str)] = &[
     ("std-utf16", "std", "std-from_utf16"),
     ("encoding_rs", "encoding_rs", "encoding_rs-utf16"),
 ];
-
-/// The schema identifier of the round-trip report.
-const SCHEMA: &str = "utf8conf-round-trip-report/1";
-
-#[derive(Serialize)]
-struct RoundTripReport<'a> {
-    schema: &'static str,
-    created: String,
-    tool_version: &'static str,
-    /// `holds`, `fails` or `incomplete`.
-    verdict: &'static str,
-    pairs: &'a [RoundTripGrade],
-}
 
 type Pair = (Box<dyn Decoder>, Box<dyn Encoder>);
 
@@ -77,34 +64,19 @@ pub(super) fn run(args: &CheckArgs) -> Result<u8, CliError> {
         })
         .collect();
     drop(pairs);
-    for grade in &grades {
-        print_grade(grade);
-    }
-    let verdict = if grades.iter().any(|g| g.stopped_by.is_some()) {
-        "incomplete"
-    } else if grades.iter().all(RoundTripGrade::holds) {
-        "holds"
-    } else {
-        "fails"
-    };
-    let report = RoundTripReport {
-        schema: SCHEMA,
-        created,
-        tool_version: env!("CARGO_PKG_VERSION"),
-        verdict,
-        pairs: &grades,
-    };
+    let report = RoundTripReport::new(created, grades);
+    print!("{}", report.terminal());
     write_report(&report, claim, &format!("round-trip-{stamp}"))?;
     if interrupt::requested() {
         return Ok(EXIT_INTERRUPTED);
     }
-    if let Some(stopped) = grades.iter().find_map(|g| g.stopped_by.as_ref()) {
+    if let Some(stopped) = report.pairs.iter().find_map(|g| g.stopped_by.as_ref()) {
         return Err(CliError(format!(
             "round trip incomplete: {} (report written)",
             sanitize::terminal(stopped)
         )));
     }
-    Ok(u8::from(verdict == "fails"))
+    Ok(u8::from(report.verdict == "fails"))
 }
 
 /// The pairs to grade: `--cmd` and `--encoder-cmd`, `--pair NAME`, or every built-in one.
@@ -169,41 +141,19 @@ fn pairs(args: &CheckArgs) -> Result<Vec<Pair>, CliError> {
     }
 }
 
-fn print_grade(grade: &RoundTripGrade) {
-    let failure = |failure: &Option<RoundTripFailure>| match failure {
-        None => "holds".to_string(),
-        Some(f) => format!(
-            "first failing {}: {}, then {}",
-            sanitize::terminal(&f.value),
-            sanitize::terminal(&f.through),
-            sanitize::terminal(&f.back)
-        ),
-    };
-    println!(
-        "{} + {}: decode(encode(x)) over {} scalars: {}; encode(decode(b)) over {} well-formed inputs: {}{}",
-        sanitize::terminal(&grade.decoder),
-        sanitize::terminal(&grade.encoder),
-        grade.scalars_checked,
-        failure(&grade.first_failing_scalar),
-        grade.byte_inputs_checked,
-        failure(&grade.first_failing_bytes),
-        grade
-            .stopped_by
-            .as_deref()
-            .map(|why| format!("; stopped: {}", sanitize::terminal(why)))
-            .unwrap_or_default()
-    );
-}
-
 fn write_report(
-    report: &RoundTripReport<'_>,
+    report: &RoundTripReport,
     claim: Option<directory::Claim>,
     default: &str,
 ) -> Result<(), CliError> {
     let json = serde_json::to_string_pretty(report)? + "\n";
+    let markdown = report.markdown();
     let shown = write_report_directory(claim, default, |directory| {
-        std::fs::write(directory.join("round-trip.json"), json)
-            .map_err(|e| CliError(format!("{}: {e}", directory.display())))
+        for (name, text) in [("round-trip.json", &json), ("round-trip.md", &markdown)] {
+            std::fs::write(directory.join(name), text)
+                .map_err(|e| CliError(format!("{}: {e}", directory.join(name).display())))?;
+        }
+        Ok(())
     })?;
     println!("report: {}", shown.join("round-trip.json").display());
     Ok(())

@@ -21,6 +21,7 @@ pub mod encoder;
 pub mod export;
 pub mod junit;
 pub mod reproduction;
+pub mod round_trip;
 pub mod sanitize;
 pub mod sarif;
 pub mod summary;

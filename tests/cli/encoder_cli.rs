@@ -243,8 +243,8 @@ fn adapter_test_checks_encoder_adapters() {
 }
 
 /// `check --round-trip`: std's two directions hold for every scalar; a planted encoder
-/// off by one at U+07FF, paired with the reference decoder, fails, and the report names
-/// U+07FF and the bytes DF BF.
+/// off by one at U+07FF, paired with the reference decoder, fails, and the report (JSON
+/// and Markdown) names U+07FF and the bytes DF BF.
 #[test]
 fn round_trips_hold_for_std_and_name_the_first_failing_value_of_a_planted_pair() {
     let out = scratch("round-trip-std");
@@ -286,4 +286,19 @@ fn round_trips_hold_for_std_and_name_the_first_failing_value_of_a_planted_pair()
         "U+07FF"
     );
     assert_eq!(report["pairs"][0]["first_failing_bytes"]["value"], "DF BF");
+    // The same in round-trip.md, for a reader.
+    let markdown = std::fs::read_to_string(out.join("round-trip.md")).unwrap();
+    assert!(markdown.contains("Verdict: **fails**"), "{markdown}");
+    assert!(
+        markdown.contains("## `reference` + `planted-enc-off-by-one-07ff`"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("first failing scalar: `U+07FF`; encoded as E0 9F BF"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("first failing input: `DF BF`; decoded as U+07FF"),
+        "{markdown}"
+    );
 }
