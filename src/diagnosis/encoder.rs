@@ -216,7 +216,7 @@ pub fn category_of(value: u32, unencodable: Option<Unencodable>) -> EncoderCateg
 pub fn observe(encoder: &dyn Encoder, input: &CodeUnits, answer: &Encoded) -> Vec<Observation> {
     match answer {
         Encoded::Bytes(bytes) => observe_bytes(encoder, input, bytes),
-        Encoded::Refused { position } => vec![observe_refusal(input, *position)],
+        Encoded::Refused { position } => observe_refusal_after(encoder, input, *position),
         Encoded::Failed { kind, .. } => {
             let position = most_notable(input);
             let category = if input.is_empty() {
@@ -236,6 +236,45 @@ pub fn observe(encoder: &dyn Encoder, input: &CodeUnits, answer: &Encoded) -> Ve
             }]
         }
     }
+}
+
+/// A refusal, graded. One that names a later element than the first unencodable one may
+/// come from an encoder whose policy writes some unencodable elements and refuses others
+/// (CPython's `surrogateescape` writes `DC80` as `80` and refuses `D800`): a refusal
+/// carries no bytes to show that, so the encoder is asked again for the elements before
+/// the one it named. When it writes them, what it wrote is graded as any answer is, and
+/// the refusal is of the element it named; when it refuses them too, the position is
+/// wrong.
+fn observe_refusal_after(
+    encoder: &dyn Encoder,
+    input: &CodeUnits,
+    position: Option<usize>,
+) -> Vec<Observation> {
+    let observation = observe_refusal(input, position);
+    let claimed = match position {
+        Some(claimed)
+            if observation.behaviour == EncoderBehaviour::WrongErrorPosition
+                && claimed < input.len() =>
+        {
+            claimed
+        }
+        _ => return vec![observation],
+    };
+    let before = input.prefix(claimed);
+    let Encoded::Bytes(bytes) = encoder.encode(&before) else {
+        return vec![observation];
+    };
+    let mut observations = observe_bytes(encoder, &before, &bytes);
+    let (value, _, unencodable) = input.element(claimed);
+    observations.push(Observation {
+        position: claimed,
+        category: category_of(value, unencodable),
+        behaviour: match unencodable {
+            Some(_) => EncoderBehaviour::Refuses,
+            None => EncoderBehaviour::RejectsWellFormed,
+        },
+    });
+    observations
 }
 
 fn observe_refusal(input: &CodeUnits, position: Option<usize>) -> Observation {

@@ -126,6 +126,14 @@ impl CodeUnits {
         }
     }
 
+    /// The input before element `to` (all of it past the end).
+    pub fn prefix(&self, to: usize) -> CodeUnits {
+        match self {
+            CodeUnits::Utf16(units) => CodeUnits::Utf16(units[..to.min(units.len())].to_vec()),
+            CodeUnits::Utf32(points) => CodeUnits::Utf32(points[..to.min(points.len())].to_vec()),
+        }
+    }
+
     /// The input as a frame body of the protocol's encode mode (and of the `--lib` wire):
     /// its code units, little-endian.
     pub fn to_frame(&self) -> Vec<u8> {

@@ -272,10 +272,13 @@ fn surrogate_escape_is_recognised_and_its_lone_bytes_are_a_finding() {
     assert_eq!(escaped.witness, "utf16: DC80");
     assert_eq!(escaped.written, "80");
     assert_eq!(escaped.severity, Severity::High);
-    // Nothing is taken for a dropped or other write.
+    // Nothing is taken for a dropped or other write, and a refusal after an escape is at
+    // the right element (the encoder is asked again for the elements before it).
     assert!(grade.findings.iter().all(|f| !matches!(
         f.behaviour,
-        EncoderBehaviour::DropsInput | EncoderBehaviour::Misencodes
+        EncoderBehaviour::DropsInput
+            | EncoderBehaviour::Misencodes
+            | EncoderBehaviour::WrongErrorPosition
     )));
 }
 
@@ -339,4 +342,22 @@ fn five_six_and_seven_octet_forms_are_values_above_u10ffff_written() {
         !behaviours.contains(&EncoderBehaviour::Misencodes),
         "a long form is a value above U+10FFFF written, not other bytes: {behaviours:?}"
     );
+}
+
+/// A refusal after an element the encoder wrote (escaped) is at the first element its
+/// policy cannot write: the escape is graded, the refusal is not a wrong position.
+#[test]
+fn a_refusal_after_an_escaped_element_is_graded_with_what_was_written_before_it() {
+    let observed = observe(
+        &SurrogateEscape,
+        &CodeUnits::Utf16(vec![0xDC80, 0xD800]),
+        &Encoded::Refused { position: Some(1) },
+    );
+    let behaviours: Vec<EncoderBehaviour> = observed.iter().map(|o| o.behaviour).collect();
+    assert_eq!(
+        behaviours,
+        [EncoderBehaviour::EscapedByte, EncoderBehaviour::Refuses]
+    );
+    assert_eq!(observed[1].position, 1);
+    assert_eq!(observed[1].category, EncoderCategory::LoneHighSurrogate);
 }
