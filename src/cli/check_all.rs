@@ -5,9 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::check::{
-    check_one, exit_status, file_name_part, print_report_path, print_summary, CheckArgs, Limits,
-};
+use super::check::{check_one, exit_status, file_name_part, CheckArgs, Limits};
+use super::check_summary::{print_report_path, print_summary};
 use super::report_directory::claim_directory;
 use super::CliError;
 use crate::adapter::interrupt::{self, EXIT_INTERRUPTED};
