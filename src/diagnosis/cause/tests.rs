@@ -1,5 +1,6 @@
 use super::*;
 use crate::hex::parse_hex;
+use crate::outcome::REPLACEMENT;
 
 fn with_scalars(text: &str, scalars: Vec<u32>) -> (Vec<u8>, Answer) {
     let input = parse_hex(text).unwrap();
