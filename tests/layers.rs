@@ -468,9 +468,7 @@ fn measure(source: &str) -> (usize, Vec<(String, usize)>) {
     for word in ["const", "static"] {
         for (at, _) in keyword_items(&code, word) {
             if let Some((end, false)) = item_end(&code, at, false) {
-                for line in line_of(at)..=line_of(end - 1) {
-                    table_line[line] = true;
-                }
+                table_line[line_of(at)..=line_of(end - 1)].fill(true);
             }
         }
     }
