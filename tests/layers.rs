@@ -8,8 +8,8 @@
 //! entry that no longer occurs (remove it, so that it cannot come back unnoticed).
 //!
 //! It also holds the sizes of docs/DESIGN.md §6: no function in `src/` over 100 lines and
-//! no file over 500, tables aside, with what is still over listed in [`KNOWN_LONG`] on the
-//! same terms.
+//! no file over 500, tables aside. Nothing is exempt: an offender fails, named with its
+//! length.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -293,15 +293,6 @@ const MAX_FUNCTION_LINES: usize = 100;
 /// Longest file, in lines.
 const MAX_FILE_LINES: usize = 500;
 
-/// Functions and files still over the limits, as (path under src/, function name or "" for
-/// the file, why it is still there). The list may only shrink: an offender not on it
-/// fails, and so does an entry that is no longer over (remove it).
-const KNOWN_LONG: &[(&str, &str, &str)] = &[(
-    "fast/simd/avx512_utf32.rs",
-    "convert_stretch",
-    "the AVX-512 UTF-8 to UTF-32 loop, not yet split into its steps",
-)];
-
 /// `source` with the insides of comments, strings and character literals blanked out
 /// (newlines kept), so that braces and keywords are found only in code.
 fn code_only(source: &str) -> Vec<u8> {
@@ -511,32 +502,17 @@ fn long_items() -> Vec<(String, String, usize)> {
 
 #[test]
 fn no_function_or_file_in_src_is_too_long() {
-    let long = long_items();
-    let describe = |(path, name, lines): &(String, String, usize)| match name.as_str() {
-        "" => format!("src/{path}: {lines} lines (limit {MAX_FILE_LINES})"),
-        _ => format!("src/{path}: fn {name}: {lines} lines (limit {MAX_FUNCTION_LINES})"),
-    };
-    let is_known =
-        |path: &str, name: &str| KNOWN_LONG.iter().any(|(p, n, _)| *p == path && *n == name);
-    let new: Vec<String> = long
+    let long: Vec<String> = long_items()
         .iter()
-        .filter(|(path, name, _)| !is_known(path, name))
-        .map(describe)
+        .map(|(path, name, lines)| match name.as_str() {
+            "" => format!("src/{path}: {lines} lines (limit {MAX_FILE_LINES})"),
+            _ => format!("src/{path}: fn {name}: {lines} lines (limit {MAX_FUNCTION_LINES})"),
+        })
         .collect();
     assert!(
-        new.is_empty(),
+        long.is_empty(),
         "too long (split into named steps, or move a cohesive part to its own file):\n{}",
-        new.join("\n")
-    );
-    let gone: Vec<String> = KNOWN_LONG
-        .iter()
-        .filter(|(p, n, _)| !long.iter().any(|(path, name, _)| path == p && name == n))
-        .map(|(p, n, _)| format!("src/{p} {n}"))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "these are no longer too long; remove them from KNOWN_LONG:\n{}",
-        gone.join("\n")
+        long.join("\n")
     );
 }
 

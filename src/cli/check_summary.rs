@@ -47,6 +47,9 @@ pub(super) fn print_summary(report: &ConformanceReport) {
             finding.witness_hex
         );
     }
+    if let Some(model) = &report.model {
+        println!("  model: {}", model.recognition.summary);
+    }
 }
 
 /// Prints where a check's report is, once it has been written there.

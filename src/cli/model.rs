@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use serde::Serialize;
 
 use super::{model_known, CliError};
 use crate::adapter::command::split_command_line;
@@ -22,8 +21,7 @@ use crate::adapter::{
 use crate::decoders::{self, Decoder};
 use crate::model::draw;
 use crate::model::learner::Limits;
-use crate::model::recognise::{recognise, Recognition};
-use crate::model::{model_report, ModelReport};
+use crate::model::model_report;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
 
@@ -61,14 +59,6 @@ pub struct ModelArgs {
         default_value = "adapters/list.json"
     )]
     adapters: PathBuf,
-}
-
-/// What `utf8conf model` prints: the report, and which known decoder it behaves like.
-#[derive(Serialize)]
-struct Output<'a> {
-    #[serde(flatten)]
-    report: &'a ModelReport,
-    recognition: Recognition,
 }
 
 /// Runs `utf8conf model`.
@@ -114,13 +104,7 @@ pub fn run(args: ModelArgs) -> Result<u8, CliError> {
         std::fs::write(path, drawing)
             .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     }
-    let capabilities = decoder.capabilities();
-    let recognition = recognise(report.model.hypothesis(), capabilities);
-    let output = Output {
-        report: &report,
-        recognition,
-    };
-    println!("{}", serde_json::to_string_pretty(&output)?);
+    println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(if report.equivalent { 0 } else { 1 })
 }
 

@@ -13,7 +13,8 @@
 //! * [`encode_utf32`] refuses the first surrogate or value above U+10FFFF, as
 //!   [`char::from_u32`] does.
 //!
-//! The SIMD algorithm is `super::simd::encode`; this file holds the public functions,
+//! The SIMD algorithm is `super::simd::encode` (and, on x86-64 CPUs with AVX-512 VBMI2,
+//! the kernel of `super::simd::encode_avx512`); this file holds the public functions,
 //! the output buffer they share, and the scalar encoder, which is the scalar backend and
 //! the SIMD code's fallback for surrogates, values above U+FFFF and the last elements.
 //! The `_into` forms append to a caller's `String` and never zero it: the bytes are

@@ -15,8 +15,9 @@
 //!   16-bytes-at-a-time expansion (or its scalar equivalent) where errors are dense.
 //! * [`stream`] is the chunk-by-chunk decoder, built on the one-shot functions.
 //! * `utf16` and `utf16_lossy` convert to UTF-16 ([`decode_utf16`], std-shaped errors;
-//!   [`decode_utf16_lossy`], one U+FFFD per maximal subpart), from a backend's
-//!   validator and UTF-32 path; [`utf16_stream`] is their chunk-by-chunk form.
+//!   [`decode_utf16_lossy`], one U+FFFD per maximal subpart), with a backend's
+//!   validator and its conversion of well-formed chunks to code units
+//!   ([`simd::utf16`]); [`utf16_stream`] is their chunk-by-chunk form.
 //!
 //! * `encode` is the other direction, UTF-16 (strict, [`encode_utf16`], or lossy,
 //!   [`encode_utf16_lossy`]) and UTF-32 ([`encode_utf32`]) to UTF-8, with the reference

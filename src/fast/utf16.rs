@@ -15,14 +15,15 @@
 //! one byte becomes one U+FFFD: so `bytes.len()` code units always suffice, and the
 //! output is reserved once.
 //!
-//! The conversion reuses a backend's building blocks rather than a kernel of its own:
-//! runs of ASCII are widened from bytes straight to code units, a block of 64 at a time
+//! The SIMD backends convert with `simd::utf16`: SIMD validation, then a conversion
+//! of each well-formed chunk straight to code units (in registers with AVX-512 VBMI2;
+//! through an L1-resident UTF-32 buffer for the 16-byte kernels). This file holds the
+//! scalar backend's path, which also serves as the narrowing step of the latter: runs
+//! of ASCII are widened from bytes straight to code units, a block of 64 at a time
 //! (validation and conversion in one pass); other text is validated and converted to
-//! scalar values by the backend's UTF-32 path, a chunk of at most 8 KiB at a time into
-//! a scratch buffer that stays in L1, and the scalars are narrowed to code units,
-//! 16 at a time where none needs a surrogate pair. The generic functions here are
-//! `#[inline(always)]`, so each backend's `#[target_feature]` wrapper compiles them,
-//! the narrowing loop included, with its own instruction set.
+//! scalar values by the DFA, a chunk of at most 8 KiB at a time into a scratch buffer
+//! that stays in L1, and the scalars are narrowed to code units ([`narrow`]), 16 at a
+//! time where none needs a surrogate pair.
 
 use super::{dfa, Utf8Error};
 

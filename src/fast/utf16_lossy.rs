@@ -5,12 +5,13 @@
 //! Standard's "best practice" of §3.9 (D93b, U+FFFD Substitution of Maximal Subparts);
 //! the two agree.
 //!
-//! The driver has the shape of the UTF-8 one (`lossy`): a backend's `validate` finds
-//! the next error, the well-formed run before it is converted by the strict path
-//! ([`super::utf16`]: ASCII widened, other text through the backend's UTF-32 kernel),
-//! and the error unit becomes one U+FFFD; the driver returns to `validate` right after
-//! the unit. Error units straight after one another (a lead's stray tails) are measured
-//! by the DFA without a `validate` call each, and where errors come close together
+//! The driver has the shape of the UTF-8 one (`lossy`), with a backend's strict
+//! decoder in the place of its validator: the strict decoder converts the well-formed
+//! run up to the next error (in one pass over ASCII, and with the conversion of each
+//! validated chunk straight to code units: `simd::utf16`) and reports the error, whose
+//! unit becomes one U+FFFD; the driver returns to the strict decoder right after the
+//! unit. Error units straight after one another (a lead's stray tails) are measured by
+//! the DFA without a strict call each, and where errors come close together
 //! (random-looking input) [`dense`] takes over, a unit at a time, until it has seen a
 //! clean run again.
 
@@ -27,18 +28,17 @@ const DENSE_WHEN_CLOSER_THAN: usize = 8;
 /// After this many close error units in a row the driver hands over to [`dense`].
 const DENSE_AFTER_CLOSE_ERRORS: usize = 4;
 
-/// Appends the lossy UTF-16 decoding of `bytes` to `out`, with a backend's validator
-/// and UTF-32 decoder.
+/// Appends the lossy UTF-16 decoding of `bytes` to `out`, with a backend's strict
+/// decoder, `strict(bytes, out, scratch)` (`scratch` its reusable buffer).
 ///
 /// # Safety
-/// `validate` and `utf32` must be safe to call (their backend available) and agree with
-/// std.
+/// `strict` must be safe to call (its backend available) and agree with std: on error,
+/// it appends the code units of the well-formed prefix and returns std's error.
 #[inline(always)]
 pub(crate) unsafe fn decode_utf16_lossy_using(
     bytes: &[u8],
     out: &mut Vec<u16>,
-    validate: impl Fn(&[u8]) -> Result<(), Utf8Error>,
-    utf32: impl Fn(&[u8], &mut Vec<u32>) -> Result<(), Utf8Error>,
+    strict: impl Fn(&[u8], &mut Vec<u16>, &mut Vec<u32>) -> Result<(), Utf8Error>,
 ) {
     let len = bytes.len();
     // At most one code unit per byte (see `super::utf16`).
@@ -48,14 +48,10 @@ pub(crate) unsafe fn decode_utf16_lossy_using(
     let mut close_errors = 0;
     while pos < len {
         let rest = &bytes[pos..];
-        let (clean, error) = match validate(rest) {
+        let (clean, error) = match strict(rest, out, &mut scratch) {
             Ok(()) => (rest.len(), None),
             Err(error) => (error.valid_up_to(), Some(error.error_len())),
         };
-        // SAFETY: the caller's contract; `rest[..clean]` is well-formed, so the strict
-        // conversion of it succeeds.
-        let converted = unsafe { decode_utf16_using(&rest[..clean], out, &mut scratch, &utf32) };
-        debug_assert!(converted.is_ok(), "validate and the UTF-32 path disagree");
         pos += clean;
         let Some(error_len) = error else {
             break;
@@ -66,7 +62,7 @@ pub(crate) unsafe fn decode_utf16_lossy_using(
             None => break,
             Some(unit_len) => pos += unit_len,
         }
-        // Error units straight after it, measured here rather than by `validate`.
+        // Error units straight after it, measured here rather than by `strict`.
         while pos < len && bytes[pos] >= 0x80 {
             let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
             if well_formed {
@@ -149,7 +145,11 @@ fn dense(bytes: &[u8], mut pos: usize, out: &mut Vec<u16>) -> usize {
 /// None: this is `unsafe fn` only to share the backends' function-pointer type.
 pub(crate) unsafe fn decode_utf16_lossy_scalar(bytes: &[u8], out: &mut Vec<u16>) {
     // SAFETY: the DFA is safe to call and agrees with std.
-    unsafe { decode_utf16_lossy_using(bytes, out, dfa::validate, dfa::decode_utf32) }
+    unsafe {
+        decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            decode_utf16_using(run, out, scratch, dfa::decode_utf32)
+        })
+    }
 }
 
 #[cfg(test)]

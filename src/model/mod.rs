@@ -126,6 +126,8 @@ pub struct ModelReport {
     pub differences: Vec<Difference>,
     /// The differences explained by mechanism.
     pub findings: Vec<Finding>,
+    /// The known decoders this machine behaves exactly like, or the closest ones.
+    pub recognition: recognise::Recognition,
 }
 
 /// Learns the machine of `decoder` as it answers for `capabilities`.
@@ -238,6 +240,7 @@ pub fn compare_with(
             capabilities,
         )
     };
+    let recognition = recognise::recognise(model.hypothesis(), capabilities);
     ModelReport {
         schema: MODEL_SCHEMA,
         decoder: decoder.name().to_string(),
@@ -250,6 +253,7 @@ pub fn compare_with(
         unconfirmed,
         differences,
         findings,
+        recognition,
     }
 }
 

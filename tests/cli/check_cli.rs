@@ -76,9 +76,30 @@ fn the_python_adapter_passes_every_category() {
         .as_array()
         .unwrap()
         .is_empty());
+    // Recognised: the shipped adapter's own known machine, and the reference's.
+    let recognition = &model["recognition"];
+    let like: Vec<&str> = recognition["behaves_like"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        like.contains(&"adapter:python") && like.contains(&"reference"),
+        "{recognition}"
+    );
+    let summary = recognition["summary"].as_str().unwrap();
+    assert!(summary.starts_with("behaves exactly like"), "{summary}");
+    assert!(stdout.contains(&format!("  model: {summary}")), "{stdout}");
     let markdown = std::fs::read_to_string(out.join("conformance.md")).unwrap();
     assert!(markdown.contains("## Learned model"), "{markdown}");
     assert!(markdown.contains("decodes in"), "{markdown}");
+    assert!(markdown.contains(summary), "{markdown}");
+    let html = std::fs::read_to_string(out.join("conformance.html")).unwrap();
+    assert!(
+        html.contains("<p id=\"model-recognition\">"),
+        "no recognition in the HTML"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -5,3 +5,4 @@
 mod fast_backends;
 mod fast_reference;
 mod fast_stream;
+mod fast_utf16;

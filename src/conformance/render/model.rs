@@ -47,12 +47,36 @@ fn learning_sentence(model: &ModelReport) -> String {
     )
 }
 
+/// Which known decoder the machine behaves like (docs/MODEL.md, "Recognising known
+/// decoders"): the recognition's own sentence, and the closest decoder's first
+/// difference when none is equivalent.
+fn recognition_sentence(model: &ModelReport) -> String {
+    let recognition = &model.recognition;
+    let mut sentence = format!(
+        "Compared with {} known machines, this decoder {}.",
+        recognition.known, recognition.summary
+    );
+    if let Some(difference) = recognition.closest.first().and_then(|c| c.shown.first()) {
+        let _ = write!(
+            sentence,
+            " The first difference is at the last byte of `{}` (bytes `{}` there): this decoder {}, {} {}.",
+            crate::hex::format_hex(&difference.witness),
+            format_ranges(&difference.bytes),
+            difference.decoder,
+            recognition.closest[0].name,
+            difference.reference
+        );
+    }
+    sentence
+}
+
 /// The Markdown model section: the learning line and the differing transitions.
 pub fn markdown(out: &mut String, model: Option<&ModelReport>) {
     let Some(model) = model else {
         return;
     };
     let _ = writeln!(out, "## Learned model\n\n{}\n", learning_sentence(model));
+    let _ = writeln!(out, "{}\n", recognition_sentence(model));
     if model.differences.is_empty() {
         return;
     }
@@ -98,8 +122,9 @@ pub fn html(out: &mut String, model: Option<&ModelReport>) {
     };
     let _ = writeln!(
         out,
-        "<h2>Learned model</h2><p id=\"model-summary\">{}</p>",
-        escape_html(&learning_sentence(model))
+        "<h2>Learned model</h2><p id=\"model-summary\">{}</p><p id=\"model-recognition\">{}</p>",
+        escape_html(&learning_sentence(model)),
+        escape_html(&recognition_sentence(model))
     );
     out.push_str(&model_drawing(model));
     let _ = writeln!(out, "<details><summary>The decoder's transitions as a table</summary><table id=\"model-transitions\"><tr><th>From</th><th>Bytes</th><th>To</th><th>Output</th></tr>");

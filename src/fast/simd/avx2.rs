@@ -11,6 +11,7 @@ use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
 use super::tables::{ShortStep, THREE_BYTE_STEP};
+use super::utf16::Narrowed;
 use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -147,6 +148,14 @@ impl Kernel16 for Avx2Kernel {
         }
     }
     #[inline(always)]
+    unsafe fn widen16_to_u16(src: *const u8, dst: *mut u16) {
+        unsafe {
+            // One `vpmovzxbw` of 16 bytes to 16 words.
+            let widened = _mm256_cvtepu8_epi16(_mm_loadu_si128(src as *const __m128i));
+            _mm256_storeu_si256(dst as *mut __m256i, widened);
+        }
+    }
+    #[inline(always)]
     unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
         unsafe { Sse41Kernel::shuffle(v, shuffle) }
     }
@@ -266,13 +275,10 @@ pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
-    let mut scratch = Vec::new();
-    // SAFETY: the backend is available (this function's contract), so its UTF-32
-    // decoder may be called, and it agrees with std.
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
     unsafe {
-        crate::fast::utf16::decode_utf16_using(bytes, out, &mut scratch, |bytes, scalars| {
-            super::decode_utf32::<__m256i, Avx2Kernel>(bytes, scalars)
-        })
+        super::utf16::decode_utf16_by::<__m256i, Narrowed<Avx2Kernel>>(bytes, out, &mut Vec::new())
     }
 }
 
@@ -282,15 +288,12 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx2,popcnt")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its validator
-    // and UTF-32 decoder may be called, and both agree with std.
+    // SAFETY: the backend is available (this function's contract), so its strict
+    // decoder may be called, and it agrees with std.
     unsafe {
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(
-            bytes,
-            out,
-            |bytes| super::validate::<__m256i>(bytes),
-            |bytes, scalars| super::decode_utf32::<__m256i, Avx2Kernel>(bytes, scalars),
-        )
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16::decode_utf16_by::<__m256i, Narrowed<Avx2Kernel>>(run, out, scratch)
+        })
     }
 }
 

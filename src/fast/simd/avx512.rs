@@ -12,6 +12,7 @@
 
 use core::arch::x86_64::*;
 
+use super::avx512_utf16::Avx512Convert16;
 use super::avx512_utf32::Avx512Convert;
 use super::sse42::Sse41Kernel;
 use super::Vector;
@@ -199,7 +200,8 @@ unsafe fn decode_utf32_vbmi2(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf
 }
 
 /// Decodes `bytes` to UTF-16 (see [`crate::fast::decode_utf16`]): AVX-512 validation and
-/// the VBMI2 UTF-32 kernel where the CPU has VBMI2, else the AVX2 backend's code.
+/// the VBMI2 UTF-16 kernel (`avx512_utf16`) where the CPU has VBMI2, else the AVX2
+/// backend's code.
 ///
 /// # Safety
 /// [`is_available`] must be true.
@@ -213,19 +215,16 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
     }
 }
 
-/// [`decode_utf16`] with the VBMI2 kernel.
+/// [`decode_utf16`] with the VBMI2 kernel, which converts to code units in registers.
 ///
 /// # Safety
 /// [`is_available`] and [`has_vbmi2`] must be true.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 unsafe fn decode_utf16_vbmi2(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
-    let mut scratch = Vec::new();
-    // SAFETY: the instruction sets of `__m512i` and `Avx512Convert` are available (this
-    // function's contract), and that UTF-32 decoder agrees with std.
+    // SAFETY: the instruction sets of `__m512i` and `Avx512Convert16` are available
+    // (this function's contract).
     unsafe {
-        crate::fast::utf16::decode_utf16_using(bytes, out, &mut scratch, |bytes, scalars| {
-            super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, scalars)
-        })
+        super::utf16::decode_utf16_by::<__m512i, Avx512Convert16>(bytes, out, &mut Vec::new())
     }
 }
 
@@ -250,47 +249,81 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
 /// [`is_available`] and [`has_vbmi2`] must be true.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: as for `decode_utf16_vbmi2`; the AVX-512 validator agrees with std.
+    // SAFETY: the instruction sets are available (this function's contract), so the
+    // strict decoder may be called, and it agrees with std.
     unsafe {
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(
-            bytes,
-            out,
-            |bytes| super::validate::<__m512i>(bytes),
-            |bytes, scalars| {
-                super::utf32::decode_utf32_by::<__m512i, Avx512Convert>(bytes, scalars)
-            },
-        )
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16::decode_utf16_by::<__m512i, Avx512Convert16>(run, out, scratch)
+        })
     }
 }
 
-/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the SSE kernel, ASCII
-/// runs tested with this backend's registers.
+/// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the VBMI2 kernel of
+/// `encode_avx512` where the CPU has it, else the SSE kernel with ASCII runs tested
+/// with this backend's registers.
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn encode_utf16(units: &[u16], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
-    unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, false>(units, out) }
+    if super::encode_avx512::is_available() {
+        // SAFETY: just checked.
+        unsafe { super::encode_avx512::encode_utf16::<false>(units, out) }
+    } else {
+        // SAFETY: the backend is available (this function's contract).
+        unsafe { encode_utf16_sse::<false>(units, out) }
+    }
 }
 
-/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]).
+/// Encodes UTF-16 as UTF-8, lossy (see [`crate::fast::encode_utf16_lossy`]), as
+/// [`encode_utf16`] does.
 ///
 /// # Safety
 /// [`is_available`] must be true.
-#[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn encode_utf16_lossy(units: &[u16], out: &mut Vec<u8>) {
-    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
-    let result = unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, true>(units, out) };
+    let result = if super::encode_avx512::is_available() {
+        // SAFETY: just checked.
+        unsafe { super::encode_avx512::encode_utf16::<true>(units, out) }
+    } else {
+        // SAFETY: the backend is available (this function's contract).
+        unsafe { encode_utf16_sse::<true>(units, out) }
+    };
     debug_assert!(result.is_ok());
 }
 
-/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]).
+/// [`encode_utf16`] by the SSE kernel.
 ///
 /// # Safety
 /// [`is_available`] must be true.
 #[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn encode_utf16_sse<const LOSSY: bool>(
+    units: &[u16],
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
+    unsafe { super::encode::encode_utf16::<__m512i, Sse41Kernel, LOSSY>(units, out) }
+}
+
+/// Encodes code points as UTF-8 (see [`crate::fast::encode_utf32`]), the VBMI2 kernel
+/// where the CPU has it, as [`encode_utf16`] does.
+///
+/// # Safety
+/// [`is_available`] must be true.
 pub unsafe fn encode_utf32(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    if super::encode_avx512::is_available() {
+        // SAFETY: just checked.
+        unsafe { super::encode_avx512::encode_utf32(points, out) }
+    } else {
+        // SAFETY: the backend is available (this function's contract).
+        unsafe { encode_utf32_sse(points, out) }
+    }
+}
+
+/// [`encode_utf32`] by the SSE kernel.
+///
+/// # Safety
+/// [`is_available`] must be true.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn encode_utf32_sse(points: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
     // SAFETY: the backend is available (this function's contract), and with it SSE4.1.
     unsafe { super::encode::encode_utf32::<__m512i, Sse41Kernel>(points, out) }
 }

@@ -32,6 +32,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+use super::avx512_output::{convert_ascii, widen_ascii, Scalars, Sink};
 use super::utf32::ConvertValid;
 use crate::fast::dfa;
 
@@ -43,64 +44,13 @@ impl ConvertValid for Avx512Convert {
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
         // SAFETY: the same contract (AVX512F/BW/VBMI/VBMI2 and BMI2 available, `bytes`
         // well-formed).
-        unsafe { convert_valid(bytes, out) }
+        unsafe { convert_valid::<Scalars>(bytes, out) }
     }
 
     #[inline(always)]
     unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
-        // At most one scalar per byte.
-        out.reserve(bytes.len());
-        let base = out.len();
-        // SAFETY: AVX512F/BW are available (caller's contract); `bytes` is readable and
-        // `out` has room for `bytes.len()` more scalars.
-        unsafe {
-            let converted = widen_ascii(bytes.as_ptr(), bytes.len(), out.as_mut_ptr().add(base));
-            out.set_len(base + converted);
-            converted
-        }
-    }
-}
-
-/// Widens a prefix of the `n` bytes at `src` that is all ASCII to `dst` (`vpmovzxbd`):
-/// whole 64-byte blocks, after a head of up to 15 bytes that brings the output to a
-/// 64-byte boundary (so that each 64-byte store writes one cache line); returns how many
-/// bytes that is.
-///
-/// # Safety
-/// AVX512F/BW must be available; `src` valid for reads of `n` bytes, `dst` (4-byte
-/// aligned) for writes of `n` scalars.
-#[inline(always)]
-unsafe fn widen_ascii(src: *const u8, n: usize, dst: *mut u32) -> usize {
-    if n < 64 {
-        return 0;
-    }
-    // SAFETY: loads read `ascii..ascii + 64 <= n` bytes, stores write the same range
-    // of scalars (caller's contract); the head store writes scalars `0..16`, `16 <= n`.
-    unsafe {
-        let first = _mm512_loadu_si512(src as *const __m512i);
-        if _mm512_movepi8_mask(first) != 0 {
-            return 0;
-        }
-        _mm512_storeu_si512(
-            dst as *mut __m512i,
-            _mm512_cvtepu8_epi32(_mm512_castsi512_si128(first)),
-        );
-        // Scalars to the next 64-byte boundary of the output (all in `first`).
-        let mut ascii = (64 - (dst as usize) % 64) % 64 / 4;
-        while ascii + 64 <= n {
-            let block = _mm512_loadu_si512(src.add(ascii) as *const __m512i);
-            if _mm512_movepi8_mask(block) != 0 {
-                break;
-            }
-            for i in 0..4 {
-                let widened = _mm512_cvtepu8_epi32(_mm_loadu_si128(
-                    src.add(ascii + 16 * i) as *const __m128i
-                ));
-                _mm512_storeu_si512(dst.add(ascii + 16 * i) as *mut __m512i, widened);
-            }
-            ascii += 64;
-        }
-        ascii
+        // SAFETY: AVX512F/BW are available (caller's contract).
+        unsafe { convert_ascii::<Scalars>(bytes, out) }
     }
 }
 
@@ -109,7 +59,7 @@ unsafe fn widen_ascii(src: *const u8, n: usize, dst: *mut u32) -> usize {
 const STRETCH: usize = 4096;
 
 /// Entries of the position array: one per byte of a stretch, and the 32 a compressed
-/// store writes past the last position.
+/// store (or the zeros after the last group) writes past the last position.
 const POSITIONS: usize = STRETCH + 32;
 
 /// The 16-bit offsets 0..31 (low half of a block) and 32..63 (high half).
@@ -167,16 +117,18 @@ static PAYLOAD_BY_NIBBLE: [u32; 16] = [
     0x073F_3F3F,
 ];
 
-/// Appends the scalar values of well-formed `bytes` to `out`.
+/// Appends the encoding of well-formed `bytes` to `out`: scalar values or UTF-16
+/// code units, as the sink `S` writes them.
 ///
 /// # Safety
 /// AVX512F, AVX512BW, AVX512VBMI, AVX512VBMI2 and BMI2 must be available; `bytes` must be
 /// well-formed UTF-8 (else the output is wrong, though memory stays safe: every store is
-/// bounded by the characters counted, at most one per byte).
+/// bounded by the characters counted, at most one unit per byte).
 #[inline(always)]
-unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
+pub(super) unsafe fn convert_valid<S: Sink>(bytes: &[u8], out: &mut Vec<S::Unit>) {
     let len = bytes.len();
-    // At most one scalar per byte.
+    // At most one unit per byte: a character of n bytes is one scalar value, and one
+    // UTF-16 code unit, but for 4 bytes, which are two.
     out.reserve(len);
     let base = out.len();
     let mut positions = MaybeUninit::<[u16; POSITIONS]>::uninit();
@@ -190,66 +142,98 @@ unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
         }
         // SAFETY: the instruction sets are available (caller's contract); `start..end`
         // is within `bytes`, at most `STRETCH` long; `out` has room for `len - start`
-        // more scalars past `base + written` (at most one per byte, and `written` counts
-        // the characters of `..start`).
+        // more units past `base + written` (at most one per byte, and `written` counts
+        // the units of `..start`).
         unsafe {
             let dst = out.as_mut_ptr().add(base + written);
-            written += convert_stretch(bytes, start, end, dst, positions.as_mut_ptr().cast());
+            written += convert_stretch::<S>(bytes, start, end, dst, positions.as_mut_ptr().cast());
         }
         start = end;
     }
     debug_assert!(written <= len);
-    // SAFETY: the stretches wrote `written` scalars from `base`, within capacity.
+    // SAFETY: the stretches wrote `written` units from `base`, within capacity.
     unsafe { out.set_len(base + written) };
 }
 
 /// Converts the characters of `bytes[start..end]` (well-formed on its own) to `dst`;
-/// returns how many there are.
+/// returns how many units that wrote.
 ///
 /// # Safety
 /// As [`convert_valid`]; `start <= end <= bytes.len()`, `end - start <= STRETCH`;
-/// `dst` valid for writes of `end - start` scalars; `positions` valid for writes and
+/// `dst` valid for writes of `end - start` units; `positions` valid for writes and
 /// reads of [`POSITIONS`] `u16`.
 #[inline(always)]
-unsafe fn convert_stretch(
+unsafe fn convert_stretch<S: Sink>(
     bytes: &[u8],
     start: usize,
     end: usize,
-    dst: *mut u32,
+    dst: *mut S::Unit,
     positions: *mut u16,
 ) -> usize {
-    // SAFETY (every load, store and intrinsic below): the instruction sets are
-    // available (caller's contract). Full loads read `src + o .. src + o + 64` with
-    // `o + 64 <= avail`, the bytes from `src` on; masked loads read only the bytes
-    // below `avail` that their mask selects. Scalar stores stay below `dst + count <=
-    // dst + (end - start)` (one character per lead byte counted). Position stores write
-    // 32 (or 16) entries from `chars <= STRETCH`, below `POSITIONS`; position reads stay
-    // below the entries stored (see phase 2). Masked loads whose block lies past the
-    // end select no byte, and their address is formed with `wrapping_add`.
+    // SAFETY: the caller's contract, passed on; `ascii <= n` units written by
+    // `widen_ascii`, so the rest of the stretch has `n - ascii` units of room.
     unsafe {
         let src = bytes.as_ptr().add(start);
         let n = end - start;
         let avail = bytes.len() - start;
         // The leading all-ASCII blocks: widened directly.
-        let ascii = widen_ascii(src, n, dst);
+        let ascii = widen_ascii::<S>(src, n, dst);
         if ascii == n {
             return n;
         }
         let dst = dst.add(ascii);
+        let (chars, longest) = find_positions(src, ascii, n, positions);
+        let short = if longest == 2 {
+            S::convert_short_groups(src, avail, chars, positions, dst)
+        } else {
+            None
+        };
+        let written = match short {
+            Some(written) => written,
+            // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
+            None if longest == 4 => convert_groups::<S, true>(src, avail, chars, positions, dst),
+            None => convert_groups::<S, false>(src, avail, chars, positions, dst),
+        };
+        ascii + written
+    }
+}
 
-        // Phase 1: positions of the character starts from `ascii` on.
+/// Phase 1: stores the offsets of the character starts of `src[from..n]` at
+/// `positions`, then 32 zero entries; returns how many characters there are, and the
+/// length of the longest (2 standing for "1 or 2"; leads E0..EF are 3, F0..F4 are 4).
+///
+/// # Safety
+/// As [`convert_stretch`]: `src` valid for reads of `n <= STRETCH` bytes; `positions`
+/// for writes of [`POSITIONS`] entries.
+#[inline(always)]
+unsafe fn find_positions(
+    src: *const u8,
+    from: usize,
+    n: usize,
+    positions: *mut u16,
+) -> (usize, usize) {
+    // SAFETY (every load, store and intrinsic below): the instruction sets are
+    // available (caller's contract). Full loads read `src + o .. src + o + 64` with
+    // `o + 64 <= n`; masked loads read only the bytes below `n` that their mask selects.
+    // Position stores write 32 (or 16) entries from `chars <= STRETCH`, below
+    // `POSITIONS`.
+    unsafe {
         let below_tails = _mm512_set1_epi8(-64);
+        let three_byte_leads = _mm512_set1_epi8(0xE0u8 as i8);
+        let four_byte_leads = _mm512_set1_epi8(0xF0u8 as i8);
         let step = _mm512_set1_epi16(64);
         let mut offsets_low = _mm512_add_epi16(
             _mm512_loadu_si512(OFFSETS16[0].as_ptr() as *const __m512i),
-            _mm512_set1_epi16(ascii as i16),
+            _mm512_set1_epi16(from as i16),
         );
         let mut offsets_high = _mm512_add_epi16(
             _mm512_loadu_si512(OFFSETS16[1].as_ptr() as *const __m512i),
-            _mm512_set1_epi16(ascii as i16),
+            _mm512_set1_epi16(from as i16),
         );
         let mut chars = 0;
-        let mut o = ascii;
+        let mut three_byte = 0u64;
+        let mut four_byte = 0u64;
+        let mut o = from;
         while o < n {
             let (block, inside) = if o + 64 <= n {
                 (_mm512_loadu_si512(src.add(o) as *const __m512i), u64::MAX)
@@ -262,6 +246,8 @@ unsafe fn convert_stretch(
             };
             // Tails 80..BF are exactly the bytes below -64 as signed bytes.
             let leads = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
+            three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads);
+            four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads);
             let low = leads as u32;
             let high = (leads >> 32) as u32;
             _mm512_storeu_si512(
@@ -278,17 +264,49 @@ unsafe fn convert_stretch(
             offsets_high = _mm512_add_epi16(offsets_high, step);
             o += 64;
         }
-        // Initialised entries for the lanes of a last, partial group.
-        _mm256_storeu_si256(positions.add(chars) as *mut __m256i, _mm256_setzero_si256());
+        // Initialised entries for the lanes of a last, partial group (of 16 or 32).
+        _mm512_storeu_si512(positions.add(chars) as *mut __m512i, _mm512_setzero_si512());
+        let longest = if four_byte != 0 {
+            4
+        } else if three_byte != 0 {
+            3
+        } else {
+            2
+        };
+        (chars, longest)
+    }
+}
 
-        // Phase 2: groups of 16 characters. The stores above wrote entries
-        // `0..chars + 16`, which holds the 16 read per group (from `16 k < chars`).
+/// Phase 2: converts the `chars` characters whose offsets [`find_positions`] stored,
+/// 16 at a time, and hands each group's scalar values to the sink; returns the units
+/// written.
+///
+/// # Safety
+/// As [`convert_stretch`]; `positions` holds `chars + 16` initialised entries, offsets
+/// of the character starts of well-formed `src[..avail]`; `dst` valid for writes of a
+/// unit per byte of those characters.
+#[inline(always)]
+unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool>(
+    src: *const u8,
+    avail: usize,
+    chars: usize,
+    positions: *const u16,
+    dst: *mut S::Unit,
+) -> usize {
+    // SAFETY (every load, store and intrinsic below): the instruction sets are
+    // available (caller's contract). Full loads read `src + at .. src + at + 64` with
+    // `block + 128 <= avail`; masked loads read only the bytes below `avail` that their
+    // mask selects, and those whose block lies past the end select no byte (their
+    // address is formed with `wrapping_add`). Position reads stay below `chars + 16`.
+    // The sink's stores stay below a unit per byte of the characters converted.
+    unsafe {
         let spread = _mm512_loadu_si512(SPREAD.as_ptr() as *const __m512i);
         let reverse = _mm512_set1_epi32(REVERSE);
         let shifts = _mm512_loadu_si512(SHIFT_BY_NIBBLE.as_ptr() as *const __m512i);
         let payloads = _mm512_loadu_si512(PAYLOAD_BY_NIBBLE.as_ptr() as *const __m512i);
         let byte_pairs = _mm512_set1_epi16(0x4001);
         let word_pairs = _mm512_set1_epi32(0x1000_0001);
+        let mut written = 0;
         let mut group = 0;
         while group < chars {
             let first = *positions.add(group) as usize;
@@ -296,23 +314,7 @@ unsafe fn convert_stretch(
             // The block whose offset is 0 modulo 128 (`low`) and the other (`high`).
             let low_at = (first + 64) & !127;
             let high_at = 2 * block + 64 - low_at;
-            let (low, high) = if block + 128 <= avail {
-                (
-                    _mm512_loadu_si512(src.add(low_at) as *const __m512i),
-                    _mm512_loadu_si512(src.add(high_at) as *const __m512i),
-                )
-            } else {
-                (
-                    _mm512_maskz_loadu_epi8(
-                        mask_below(avail.saturating_sub(low_at)),
-                        src.wrapping_add(low_at) as *const i8,
-                    ),
-                    _mm512_maskz_loadu_epi8(
-                        mask_below(avail.saturating_sub(high_at)),
-                        src.wrapping_add(high_at) as *const i8,
-                    ),
-                )
-            };
+            let (low, high) = window(src, avail, block, low_at, high_at);
             let lanes =
                 _mm512_castsi256_si512(_mm256_loadu_si256(positions.add(group) as *const __m256i));
             let index = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, lanes), reverse);
@@ -321,16 +323,51 @@ unsafe fn convert_stretch(
             let shifted = _mm512_srlv_epi32(gathered, _mm512_permutexvar_epi32(nibble, shifts));
             let bits = _mm512_and_si512(shifted, _mm512_permutexvar_epi32(nibble, payloads));
             let scalars = _mm512_madd_epi16(_mm512_maddubs_epi16(bits, byte_pairs), word_pairs);
-            let out = dst.add(group) as *mut i32;
-            if group + 16 <= chars {
-                _mm512_storeu_si512(out as *mut __m512i, scalars);
-            } else {
-                let store = (u32::MAX >> (32 - (chars - group))) as __mmask16;
-                _mm512_mask_storeu_epi32(out, store, scalars);
-            }
+            let lanes = (chars - group).min(16);
+            written += S::store_group::<SUPPLEMENTARY>(scalars, lanes, dst.add(written));
             group += 16;
         }
-        ascii + chars
+        written
+    }
+}
+
+/// The two 64-byte blocks at `low_at` and `high_at` from `src` (the block at `block`
+/// and the one after it, in the order [`convert_groups`] describes): whole loads when
+/// both lie below `avail`, else masked loads of the bytes below `avail` (zeros for the
+/// others; a block wholly past it reads nothing, its address formed with
+/// `wrapping_add`).
+///
+/// # Safety
+/// AVX512F/BW available; `src` valid for reads of `avail` bytes; `{low_at, high_at} =
+/// {block, block + 64}`.
+#[inline(always)]
+pub(super) unsafe fn window(
+    src: *const u8,
+    avail: usize,
+    block: usize,
+    low_at: usize,
+    high_at: usize,
+) -> (__m512i, __m512i) {
+    // SAFETY: whole loads only when `block + 128 <= avail`; masked loads read only the
+    // bytes below `avail` (masked-off elements never fault, Intel SDM "VMOVDQU8").
+    unsafe {
+        if block + 128 <= avail {
+            (
+                _mm512_loadu_si512(src.add(low_at) as *const __m512i),
+                _mm512_loadu_si512(src.add(high_at) as *const __m512i),
+            )
+        } else {
+            (
+                _mm512_maskz_loadu_epi8(
+                    mask_below(avail.saturating_sub(low_at)),
+                    src.wrapping_add(low_at) as *const i8,
+                ),
+                _mm512_maskz_loadu_epi8(
+                    mask_below(avail.saturating_sub(high_at)),
+                    src.wrapping_add(high_at) as *const i8,
+                ),
+            )
+        }
     }
 }
 

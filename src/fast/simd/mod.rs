@@ -6,12 +6,16 @@
 //! | [`vector`] | the [`Vector`] and [`Kernel16`] register traits |
 //! | [`validate`](mod@validate) | detection of ill-formed blocks (Keiser & Lemire lookup algorithm) |
 //! | [`utf32`] | UTF-8 to UTF-32 conversion of validated chunks (16-byte kernel) |
+//! | [`utf16`] | UTF-8 to UTF-16: the driver, and the 16-byte kernels' conversion (UTF-32, narrowed) |
 //! | [`encode`](mod@encode) | UTF-16 and UTF-32 to UTF-8 (8 lanes of 16 bits, ASCII runs wide) |
 //! | [`encode_kernel`] | the [`EncodeKernel`] register trait and the encoder's packing tables |
 //! | [`lossy`] | the dense-error loop of lossy decoding |
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
-//! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only) |
+//! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only), generic over its output |
+//! | `avx512_output` | that kernel's output trait, its UTF-32 form, and ASCII widening |
+//! | `avx512_utf16` | that kernel's UTF-16 output: narrowed in registers, surrogate pairs compressed |
+//! | `encode_avx512` | the AVX-512 VBMI2 encoder, 32 UTF-16 units or 16 UTF-32 values per step (x86-64 only) |
 //!
 //! The per-ISA modules only implement the traits and instantiate the generic functions
 //! inside `#[target_feature(enable = ...)]` functions. The trait methods are
@@ -26,8 +30,14 @@ pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
 #[cfg(target_arch = "x86_64")]
+mod avx512_output;
+#[cfg(target_arch = "x86_64")]
+mod avx512_utf16;
+#[cfg(target_arch = "x86_64")]
 mod avx512_utf32;
 pub mod encode;
+#[cfg(target_arch = "x86_64")]
+pub mod encode_avx512;
 pub mod encode_kernel;
 pub mod lossy;
 #[cfg(target_arch = "aarch64")]
@@ -35,6 +45,7 @@ pub mod neon;
 #[cfg(target_arch = "x86_64")]
 pub mod sse42;
 pub mod tables;
+pub mod utf16;
 pub mod utf32;
 pub mod validate;
 pub mod vector;

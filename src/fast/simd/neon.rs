@@ -7,6 +7,7 @@
 
 use core::arch::aarch64::*;
 
+use super::utf16::Narrowed;
 use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -138,6 +139,14 @@ impl Kernel16 for NeonKernel {
             vst1q_u32(dst.add(4), vmovl_u16(vget_high_u16(low)));
             vst1q_u32(dst.add(8), vmovl_u16(vget_low_u16(high)));
             vst1q_u32(dst.add(12), vmovl_u16(vget_high_u16(high)));
+        }
+    }
+    #[inline(always)]
+    unsafe fn widen16_to_u16(src: *const u8, dst: *mut u16) {
+        unsafe {
+            let v = vld1q_u8(src);
+            vst1q_u16(dst, vmovl_u8(vget_low_u8(v)));
+            vst1q_u16(dst.add(8), vmovl_u8(vget_high_u8(v)));
         }
     }
     #[inline(always)]
@@ -337,13 +346,14 @@ pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "neon")]
 pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
-    let mut scratch = Vec::new();
-    // SAFETY: the backend is available (this function's contract), so its UTF-32
-    // decoder may be called, and it agrees with std.
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
     unsafe {
-        crate::fast::utf16::decode_utf16_using(bytes, out, &mut scratch, |bytes, scalars| {
-            super::decode_utf32::<uint8x16_t, NeonKernel>(bytes, scalars)
-        })
+        super::utf16::decode_utf16_by::<uint8x16_t, Narrowed<NeonKernel>>(
+            bytes,
+            out,
+            &mut Vec::new(),
+        )
     }
 }
 
@@ -353,15 +363,12 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "neon")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its validator
-    // and UTF-32 decoder may be called, and both agree with std.
+    // SAFETY: the backend is available (this function's contract), so its strict
+    // decoder may be called, and it agrees with std.
     unsafe {
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(
-            bytes,
-            out,
-            |bytes| super::validate::<uint8x16_t>(bytes),
-            |bytes, scalars| super::decode_utf32::<uint8x16_t, NeonKernel>(bytes, scalars),
-        )
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16::decode_utf16_by::<uint8x16_t, Narrowed<NeonKernel>>(run, out, scratch)
+        })
     }
 }
 

@@ -6,6 +6,7 @@
 
 use core::arch::x86_64::*;
 
+use super::utf16::Narrowed;
 use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -133,6 +134,16 @@ impl Kernel16 for Sse41Kernel {
             _mm_storeu_si128(out.add(1), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
             _mm_storeu_si128(out.add(2), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
             _mm_storeu_si128(out.add(3), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+        }
+    }
+    #[inline(always)]
+    unsafe fn widen16_to_u16(src: *const u8, dst: *mut u16) {
+        unsafe {
+            let v = _mm_loadu_si128(src as *const __m128i);
+            let zero = _mm_setzero_si128();
+            let out = dst as *mut __m128i;
+            _mm_storeu_si128(out, _mm_unpacklo_epi8(v, zero));
+            _mm_storeu_si128(out.add(1), _mm_unpackhi_epi8(v, zero));
         }
     }
     #[inline(always)]
@@ -320,13 +331,10 @@ pub unsafe fn decode_utf32(bytes: &[u8], out: &mut Vec<u32>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8Error> {
-    let mut scratch = Vec::new();
-    // SAFETY: the backend is available (this function's contract), so its UTF-32
-    // decoder may be called, and it agrees with std.
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
     unsafe {
-        crate::fast::utf16::decode_utf16_using(bytes, out, &mut scratch, |bytes, scalars| {
-            super::decode_utf32::<__m128i, Sse41Kernel>(bytes, scalars)
-        })
+        super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(bytes, out, &mut Vec::new())
     }
 }
 
@@ -336,15 +344,12 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its validator
-    // and UTF-32 decoder may be called, and both agree with std.
+    // SAFETY: the backend is available (this function's contract), so its strict
+    // decoder may be called, and it agrees with std.
     unsafe {
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(
-            bytes,
-            out,
-            |bytes| super::validate::<__m128i>(bytes),
-            |bytes, scalars| super::decode_utf32::<__m128i, Sse41Kernel>(bytes, scalars),
-        )
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(run, out, scratch)
+        })
     }
 }
 

@@ -220,21 +220,36 @@ pub unsafe fn validate<V: Vector>(bytes: &[u8]) -> Result<(), Utf8Error> {
         assert_vector_width::<V>();
         match first_bad_block::<V>(bytes) {
             None => Ok(()),
-            Some(block_start) => {
-                // No whole vector from `block_start` (a short input): nothing for
-                // `first_flagged_byte` to look at.
-                let flagged = if bytes.len() - block_start >= V::BYTES {
-                    first_flagged_byte::<V>(bytes, block_start)
-                } else {
-                    None
-                };
-                let restart = flagged
-                    .map(|flagged| dfa::boundary_before(bytes, flagged.saturating_sub(3)))
-                    .unwrap_or_else(|| dfa::boundary_before(bytes, block_start));
-                dfa::validate_from(bytes, restart)
-            }
+            Some(block_start) => locate_error::<V>(bytes, block_start),
         }
     }
+}
+
+/// The first error of `bytes`, given a `block_start` that [`first_bad_block`] returned
+/// for a prefix of `bytes` cut at a character boundary (or for all of it): the DFA
+/// restarts a few bytes before the first flagged byte, so that locating the error costs
+/// a few bytes of scalar work, not a block's. `Ok` only if `bytes` is well-formed from
+/// there on.
+///
+/// # Safety
+/// `V`'s instruction set must be available.
+#[inline(always)]
+pub(crate) unsafe fn locate_error<V: Vector>(
+    bytes: &[u8],
+    block_start: usize,
+) -> Result<(), Utf8Error> {
+    // No whole vector from `block_start` (a short input): nothing for
+    // `first_flagged_byte` to look at.
+    let flagged = if bytes.len() - block_start >= V::BYTES {
+        // SAFETY: `V`'s instruction set is available (caller's contract).
+        unsafe { first_flagged_byte::<V>(bytes, block_start) }
+    } else {
+        None
+    };
+    let restart = flagged
+        .map(|flagged| dfa::boundary_before(bytes, flagged.saturating_sub(3)))
+        .unwrap_or_else(|| dfa::boundary_before(bytes, block_start));
+    dfa::validate_from(bytes, restart)
 }
 
 /// The first byte the lookup flags in the (up to) two blocks from `block_start`, which

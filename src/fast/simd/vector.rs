@@ -185,6 +185,13 @@ pub trait Kernel16 {
     /// The implementing backend's instruction set must be available; pointer
     /// arguments valid for the bytes stated above.
     unsafe fn widen16(src: *const u8, dst: *mut u32);
+    /// Zero-extends the 16 bytes at `src` (all ASCII) to 16 `u16` stored at `dst` (the
+    /// UTF-16 code units of ASCII characters).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `src` valid for
+    /// reads of 16 bytes, `dst` for writes of 16 `u16`.
+    unsafe fn widen16_to_u16(src: *const u8, dst: *mut u16);
     /// Byte `i` of the result is `v[shuffle[i]]`, or 0 where `shuffle[i]` has its high
     /// bit set.
     ///

@@ -5,7 +5,8 @@
 //!
 //! * every scalar value, as UTF-16 and as UTF-32, inside text of each width;
 //! * lone high and low surrogates, reversed pairs and split pairs at every offset of
-//!   the 8-lane steps and 64-element ASCII blocks, in text of each width;
+//!   the 8-lane steps, the 32-unit steps of the AVX-512 kernel and the 64-element ASCII
+//!   blocks, in text of each width;
 //! * every non-scalar `u32` class (surrogates, U+110000.., above 0x1FFFFF) at every
 //!   offset;
 //! * random sequences with planted surrogates.
@@ -143,8 +144,9 @@ fn utf32_errors_and_supplementary_values_at_every_offset() {
     }
 }
 
-/// Every `stride`-th scalar value, at each of the 8 lanes of
-/// a kernel step and in each background; and the run of all of them as one text.
+/// Every `stride`-th scalar value, at each of the 32 lanes of a step (of the AVX-512
+/// kernel; 4 times each of the 8 lanes of the 16-byte one) and in each background; and
+/// the run of all of them as one text.
 fn scalars(stride: usize) {
     let all: Vec<char> = (0..=0x10_FFFFu32)
         .step_by(stride)
@@ -167,9 +169,9 @@ fn scalars(stride: usize) {
         for background in BACKGROUNDS {
             // Whole characters of the background around the scalar, and `lane` ASCII
             // letters before it, so that it falls on each lane of a kernel step.
-            let around = background.repeat(8 / background.len() + 1);
+            let around = background.repeat(32 / background.len() + 1);
             for &c in &all {
-                let lane = c as usize % 8;
+                let lane = c as usize % 32;
                 let text = format!("{around}{}{c}{around}", "a".repeat(lane));
                 let units: Vec<u16> = text.encode_utf16().collect();
                 check_utf16(backend, &units);
@@ -192,13 +194,16 @@ fn every_scalar_in_each_lane() {
 }
 
 #[test]
-#[ignore = "long sweep (every u16 in each of the 8 lanes, u32 above U+10FFFF): .ci/run runs it in release mode with --include-ignored"]
+#[ignore = "long sweep (every u16 at 16 offsets, u32 above U+10FFFF): .ci/run runs it in release mode with --include-ignored"]
 fn every_code_unit_and_non_scalar_classes() {
     for backend in Backend::available() {
         for background in BACKGROUNDS {
-            let text = units_of(background, 40);
+            let text = units_of(background, 72);
             for unit in 0..=u16::MAX {
-                for offset in 8..16 {
+                // Each of the 8 lanes of the 16-byte kernel twice; in the 32-unit steps,
+                // both sides of the boundary between their 16-lane halves and between
+                // two steps.
+                for offset in (12..20).chain(28..36) {
                     let mut units = text.clone();
                     units[offset] = unit;
                     check_utf16(backend, &units);

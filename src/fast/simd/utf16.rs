@@ -1,0 +1,160 @@
+//! UTF-8 to UTF-16 over the SIMD registers: validation chunk by chunk with the SIMD
+//! detector, and a conversion of each chunk known to be well-formed straight to code
+//! units ([`ConvertValid16`]). Leading ASCII blocks are widened as they are checked.
+//! Errors are located by the DFA, never here.
+//!
+//! Unicode §3.9, D91: code points U+0000..U+D7FF and U+E000..U+FFFF are one code unit
+//! of the same value, U+10000..U+10FFFF a surrogate pair (Table 3-5). A character of n
+//! bytes is therefore one code unit, but for n = 4, which is two: the output never has
+//! more code units than the input has bytes, which every store below relies on.
+//!
+//! Two conversions implement [`ConvertValid16`]: the AVX-512 VBMI2 kernel
+//! (`avx512_utf16`), which narrows its scalar values in registers, and
+//! [`Narrowed<K>`] for the 16-byte kernels (SSE4.1, AVX2, NEON): the UTF-32 kernel of
+//! [`super::utf32`] into a scratch buffer that stays in L1 (pieces of
+//! [`NARROW_PIECE`] bytes), then narrowed; its ASCII blocks are widened straight to
+//! code units ([`Kernel16::widen16_to_u16`]).
+
+use super::utf32::{chunk_end, ConvertValid, WithKernel16};
+use super::validate::{first_bad_block, locate_error, BLOCK};
+use super::vector::{assert_vector_width, Kernel16, Vector};
+use crate::fast::utf16::narrow;
+use crate::fast::Utf8Error;
+
+/// Input bytes validated and converted per step of [`decode_utf16_by`]: large enough to
+/// amortise the validation call, small enough to stay in L1 between the two passes.
+const DECODE_CHUNK: usize = 8 * 1024;
+
+/// Most bytes [`Narrowed`] converts to scalar values before narrowing them: the
+/// scratch buffer (4 bytes per scalar) then stays in L1.
+pub const NARROW_PIECE: usize = 2 * 1024;
+
+/// A conversion of well-formed UTF-8 to UTF-16, plugged into [`decode_utf16_by`] and
+/// lossy decoding. A trait rather than a closure so that the conversion is inlined into,
+/// and compiled with the target features of, the backend's `#[target_feature]` function.
+pub trait ConvertValid16 {
+    /// Appends the UTF-16 encoding of `bytes` to `out`. `scratch` is a buffer the
+    /// conversion may use (and leave in any state), reused from call to call.
+    ///
+    /// # Safety
+    /// `bytes` must be well-formed UTF-8, and the implementation's instruction set
+    /// available.
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u16>, scratch: &mut Vec<u32>);
+    /// Appends the code units of a prefix of `bytes` that is all ASCII (any bytes: an
+    /// ASCII prefix is well-formed whatever follows it), in whole 64-byte blocks (the
+    /// first block may be shortened to align the output), and returns its length.
+    ///
+    /// # Safety
+    /// The implementation's instruction set must be available.
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u16>) -> usize;
+}
+
+/// Appends the UTF-16 encoding of `bytes` to `out`; on error, that of the well-formed
+/// prefix, and returns the error (std's shape). Leading all-ASCII blocks are converted
+/// at once ([`ConvertValid16::convert_ascii`]); from the first other block, the input is
+/// validated by `V` in a chunk of `DECODE_CHUNK` (8 KiB) cut at a character boundary,
+/// the chunk, if well-formed, converted by `C`, and so on; at the first chunk with an
+/// error, the DFA locates it, starting a few bytes before the first byte `V` flags, and
+/// `C` converts the well-formed prefix. `scratch` is `C`'s buffer, reused from call to
+/// call by lossy decoding.
+///
+/// # Safety
+/// The instruction sets of `V` and `C` must be available.
+#[inline(always)]
+pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
+    bytes: &[u8],
+    out: &mut Vec<u16>,
+    scratch: &mut Vec<u32>,
+) -> Result<(), Utf8Error> {
+    assert_vector_width::<V>();
+    let len = bytes.len();
+    // At most one code unit per byte (see the module's documentation).
+    out.reserve(len);
+    let mut start = 0;
+    // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
+    // given chunks `first_bad_block` found well-formed, or the prefix the DFA found
+    // well-formed.
+    unsafe {
+        while start < len {
+            // ASCII blocks: converted as they are checked.
+            start += C::convert_ascii(&bytes[start..], out);
+            if start == len {
+                break;
+            }
+            let end = chunk_end(bytes, start, DECODE_CHUNK);
+            let chunk = &bytes[start..end];
+            if let Some(block) = first_bad_block::<V>(chunk) {
+                // `start` is a character boundary and everything before it is
+                // well-formed: the error in the rest, moved by `start`, is std's.
+                let rest = &bytes[start..];
+                let error = locate_error::<V>(rest, block);
+                let valid = error.map_or_else(|error| error.valid_up_to(), |()| rest.len());
+                C::convert_valid(&rest[..valid], out, scratch);
+                return error.map_err(|error| {
+                    Utf8Error::new(start + error.valid_up_to(), error.error_len())
+                });
+            }
+            C::convert_valid(chunk, out, scratch);
+            start = end;
+        }
+    }
+    Ok(())
+}
+
+/// [`ConvertValid16`] by a 16-byte kernel `K`: its UTF-32 conversion into `scratch`, a
+/// piece of at most [`NARROW_PIECE`] bytes at a time, each narrowed to code units.
+pub struct Narrowed<K>(core::marker::PhantomData<K>);
+
+impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
+    #[inline(always)]
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u16>, scratch: &mut Vec<u32>) {
+        let len = bytes.len();
+        out.reserve(len);
+        let mut start = 0;
+        // SAFETY: `K`'s instruction set is available and `bytes` well-formed (caller's
+        // contract); each piece ends at a character boundary, so it is well-formed too.
+        unsafe {
+            while start < len {
+                start += Self::convert_ascii(&bytes[start..], out);
+                if start == len {
+                    break;
+                }
+                let end = chunk_end(bytes, start, NARROW_PIECE);
+                scratch.clear();
+                WithKernel16::<K>::convert_valid(&bytes[start..end], scratch);
+                narrow(scratch, out);
+                start = end;
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u16>) -> usize {
+        // At most one code unit per byte.
+        out.reserve(bytes.len());
+        let base = out.len();
+        let mut pos = 0;
+        // SAFETY: `K`'s instruction set is available (caller's contract); loads read
+        // `pos..pos + 64 <= bytes.len()`, stores write units `base + pos..base + pos +
+        // 64`, within the capacity reserved.
+        unsafe {
+            let dst = out.as_mut_ptr().add(base);
+            while pos + BLOCK <= bytes.len() {
+                let block = bytes.as_ptr().add(pos);
+                let mut high = 0;
+                for i in 0..4 {
+                    high |= K::high_bit_mask(K::load16(block.add(16 * i)));
+                }
+                if high != 0 {
+                    break;
+                }
+                for i in 0..4 {
+                    K::widen16_to_u16(block.add(16 * i), dst.add(pos + 16 * i));
+                }
+                pos += BLOCK;
+            }
+            out.set_len(base + pos);
+        }
+        pos
+    }
+}
