@@ -18,6 +18,8 @@ use crate::aspect::Aspect;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::Category;
 
+mod title;
+
 /// The `schema` value of a finding written on its own (`run`'s `findings/<id>.json`).
 pub const FINDING_SCHEMA: &str = "utf8conf/finding/1";
 
@@ -265,80 +267,6 @@ impl RootCause {
             .unwrap_or_default();
         format!("{action}/{detail}/{position}")
     }
-
-    /// The finding's title, in plain words.
-    pub fn title(&self) -> String {
-        let unit = match &self.unit.unit {
-            UnitKind::WellFormed { scalar, .. } => format!("U+{scalar:04X}"),
-            UnitKind::Error { category } => category_words(*category).to_string(),
-            UnitKind::End => "the end of input".to_string(),
-        };
-        let mut title = match &self.decoder_does {
-            DecoderAction::AcceptsAs { .. } => format!("accepts {unit}"),
-            DecoderAction::Replacements {
-                policy: Some(policy),
-                ..
-            } => format!("emits U+FFFD {policy} instead of per maximal subpart"),
-            DecoderAction::Replacements {
-                emitted, expected, ..
-            } => format!("emits {emitted} U+FFFD where maximal subparts give {expected}"),
-            DecoderAction::MergesWithNext => {
-                format!("reports {unit} as longer than its maximal subpart")
-            }
-            DecoderAction::SplitsUnit => {
-                format!("reports {unit} as shorter than its maximal subpart")
-            }
-            DecoderAction::MisjudgesEnd {
-                reported_incomplete: true,
-            } => "reports ill-formed bytes at the end of input as incomplete (error_len null)"
-                .to_string(),
-            DecoderAction::MisjudgesEnd {
-                reported_incomplete: false,
-            } => "reports a sequence cut by the end of input as invalid instead of incomplete"
-                .to_string(),
-            DecoderAction::SwallowsCharacter { .. } => {
-                "swallows the well-formed character after an error".to_string()
-            }
-            DecoderAction::Stops => match &self.unit.unit {
-                UnitKind::WellFormed { scalar, .. } => {
-                    format!("stops decoding at {}", stop_class_words(*scalar))
-                }
-                _ => format!("stops decoding at {unit}"),
-            },
-            DecoderAction::ValidUpToOff { by } => {
-                format!("reports valid_up_to off by {by}")
-            }
-            DecoderAction::RejectsCharacter => match &self.unit.unit {
-                UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
-                    match stop_class(*scalar) {
-                        "noncharacter" => "rejects noncharacters, which are well-formed".into(),
-                        "character" => "rejects well-formed characters".into(),
-                        _ => format!("rejects well-formed {}", stop_class_words(*scalar)),
-                    }
-                }
-                UnitKind::WellFormed { .. } => "rejects well-formed characters".to_string(),
-                _ => format!("rejects {unit}"),
-            },
-            DecoderAction::Misdecodes { .. } => match &self.unit.unit {
-                UnitKind::WellFormed { row, .. } => format!(
-                    "decodes well-formed {}-byte characters to other scalars",
-                    row_length(*row)
-                ),
-                _ => format!("decodes {unit} to other scalars"),
-            },
-            DecoderAction::Latin1Fallback => "falls back to Latin-1 on ill-formed input".into(),
-            DecoderAction::StripsBom => "drops a leading byte order mark".to_string(),
-            DecoderAction::OtherErrorUnits => {
-                format!("reports error units other than the maximal subparts at {unit}")
-            }
-            DecoderAction::Fails => format!("fails on {unit}"),
-        };
-        if let Some(position) = self.position {
-            title.push_str(", ");
-            title.push_str(&position.describe());
-        }
-        title
-    }
 }
 
 /// One manifestation of a finding outside its root-cause category: an input where the
@@ -474,15 +402,6 @@ fn stop_class(scalar: u32) -> &'static str {
     }
 }
 
-fn stop_class_words(scalar: u32) -> &'static str {
-    match stop_class(scalar) {
-        "nul" => "U+0000",
-        "bom" => "U+FEFF",
-        "noncharacter" => "a noncharacter",
-        _ => "characters",
-    }
-}
-
 /// A category in words, for titles.
 pub fn category_words(category: Category) -> &'static str {
     match category {
@@ -507,71 +426,4 @@ pub fn category_words(category: Category) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cause(action: DecoderAction, unit: UnitKind) -> RootCause {
-        RootCause {
-            unit: CauseUnit {
-                offset: 0,
-                len: 1,
-                bytes_hex: "00".into(),
-                byte_classes: "00..7F".into(),
-                unit,
-            },
-            reference_does: "UTF8-1".into(),
-            decoder_does: action,
-            position: None,
-        }
-    }
-
-    #[test]
-    fn keys_ignore_scalars_and_titles_read_plainly() {
-        let nul = cause(
-            DecoderAction::Stops,
-            UnitKind::WellFormed { row: 1, scalar: 0 },
-        );
-        assert_eq!(nul.title(), "stops decoding at U+0000");
-        assert_eq!(nul.categories(), vec![Category::OutputCutShort]);
-        let cesu = |scalar| {
-            cause(
-                DecoderAction::AcceptsAs {
-                    scalars: vec![scalar],
-                },
-                UnitKind::Error {
-                    category: Category::Cesu8Pair,
-                },
-            )
-        };
-        assert_eq!(cesu(0x10000).key(), cesu(0x1F600).key());
-        assert_eq!(cesu(0x10000).title(), "accepts CESU-8 surrogate pairs");
-        assert_ne!(
-            Finding::id_for("a", &cesu(0x10000)),
-            Finding::id_for("b", &cesu(0x10000))
-        );
-        let mut late = cause(
-            DecoderAction::ValidUpToOff { by: 1 },
-            UnitKind::Error {
-                category: Category::InvalidLead,
-            },
-        );
-        late.position = Some(PositionCondition::AtOrPast { offset: 64 });
-        assert_eq!(
-            late.title(),
-            "reports valid_up_to off by 1, only when the unit is at offset >= 64"
-        );
-        assert_eq!(late.categories(), vec![Category::OffsetMiscounted]);
-    }
-
-    #[test]
-    fn rows_follow_table_3_7() {
-        assert_eq!(table_row(0x41), 1);
-        assert_eq!(table_row(0xE9), 2);
-        assert_eq!(table_row(0x800), 3);
-        assert_eq!(table_row(0xD7FF), 5);
-        assert_eq!(table_row(0xFFFF), 6);
-        assert_eq!(table_row(0x10000), 7);
-        assert_eq!(table_row(0x100000), 9);
-        assert_eq!(row_length(7), 4);
-    }
-}
+mod tests;

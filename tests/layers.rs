@@ -6,6 +6,10 @@
 //! The imports that still go upward are listed in [`KNOWN_UPWARD`], each with the reason it
 //! is there. The list may only shrink: an upward import not on it fails, and so does an
 //! entry that no longer occurs (remove it, so that it cannot come back unnoticed).
+//!
+//! It also holds the sizes of docs/DESIGN.md §6: no function in `src/` over 100 lines and
+//! no file over 500, tables aside. Nothing is exempt: an offender fails, named with its
+//! length.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -275,4 +279,257 @@ fn every_layer_module_exists_in_src() {
             assert!(exists, "LAYERS names `{module}`, which is not in src/");
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sizes: the house rule (docs/DESIGN.md §6) is that no function in `src/` is over about
+// 100 lines and no file over about 500, tables aside. The rule for a table is simple: a
+// `const` or `static` item (wherever it stands) is a table, and its lines count towards
+// neither the function nor the file that holds it. Everything else counts, comments and
+// test modules included.
+
+/// Longest function body, in lines from its `fn` line to its closing brace.
+const MAX_FUNCTION_LINES: usize = 100;
+/// Longest file, in lines.
+const MAX_FILE_LINES: usize = 500;
+
+/// `source` with the insides of comments, strings and character literals blanked out
+/// (newlines kept), so that braces and keywords are found only in code.
+fn code_only(source: &str) -> Vec<u8> {
+    let bytes = source.as_bytes();
+    let mut out = bytes.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for byte in &mut out[from..to.min(bytes.len())] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+    };
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"//") {
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |n| i + n);
+            blank(&mut out, i, end);
+            i = end;
+        } else if rest.starts_with(b"/*") {
+            // Block comments nest in Rust.
+            let (mut depth, mut j) = (0usize, i);
+            while j < bytes.len() {
+                if bytes[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if bytes[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, i, j);
+            i = j;
+        } else if (rest[0] == b'r' || rest.starts_with(b"br"))
+            && (i == 0 || !is_ident(bytes[i - 1]))
+            && {
+                let after_r = if rest[0] == b'r' { 1 } else { 2 };
+                let hashes = rest[after_r..].iter().take_while(|&&b| b == b'#').count();
+                rest.get(after_r + hashes) == Some(&b'"')
+            }
+        {
+            let after_r = if rest[0] == b'r' { 1 } else { 2 };
+            let hashes = rest[after_r..].iter().take_while(|&&b| b == b'#').count();
+            let start = i + after_r + hashes + 1;
+            let mut closing = vec![b'"'];
+            closing.extend(std::iter::repeat_n(b'#', hashes));
+            let end = bytes[start..]
+                .windows(closing.len())
+                .position(|w| w == closing.as_slice())
+                .map_or(bytes.len(), |n| start + n + closing.len());
+            blank(&mut out, start, end - closing.len().min(end - start));
+            i = end;
+        } else if rest[0] == b'"' {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j] != b'"' {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i + 1, j);
+            i = j + 1;
+        } else if rest[0] == b'\'' {
+            // A character literal ('x', '\n', '\u{7f}') rather than a lifetime ('a).
+            let end = if rest.get(1) == Some(&b'\\') {
+                rest[2..]
+                    .iter()
+                    .position(|&b| b == b'\'')
+                    .map(|n| i + 2 + n + 1)
+            } else {
+                let width = source[i + 1..].chars().next().map_or(1, char::len_utf8);
+                (rest.get(1 + width) == Some(&b'\'')).then_some(i + 2 + width)
+            };
+            match end {
+                Some(end) => {
+                    blank(&mut out, i + 1, end - 1);
+                    i = end;
+                }
+                None => i += 1,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The position just past the `;` that ends the item starting at `from`, or of the brace
+/// that closes its body, whichever comes first at bracket depth zero; `None` at the end.
+fn item_end(code: &[u8], from: usize, stop_at_body: bool) -> Option<(usize, bool)> {
+    let mut depth = 0usize;
+    for (n, &b) in code[from..].iter().enumerate() {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'{' if depth == 0 && stop_at_body => return Some((from + n, true)),
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return None,
+            b'}' => depth -= 1,
+            b';' if depth == 0 => return Some((from + n + 1, false)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The position of the brace that closes the one at `open`.
+fn matching_brace(code: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (n, &b) in code[open..].iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + n;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+/// Every occurrence of keyword `word` followed by whitespace and an identifier, as (start
+/// of the keyword, the identifier).
+fn keyword_items<'a>(code: &'a [u8], word: &str) -> Vec<(usize, &'a str)> {
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found = Vec::new();
+    let word = word.as_bytes();
+    let mut i = 0;
+    while let Some(n) = code[i..].windows(word.len()).position(|w| w == word) {
+        let at = i + n;
+        i = at + word.len();
+        let before_ok = at == 0 || !is_ident(code[at - 1]);
+        let gap = code[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        let name_len = code[i + gap..].iter().take_while(|&&b| is_ident(b)).count();
+        if before_ok && gap > 0 && name_len > 0 {
+            let name = std::str::from_utf8(&code[i + gap..i + gap + name_len]).unwrap();
+            if name != "fn" {
+                found.push((at, name));
+            }
+        }
+    }
+    found
+}
+
+/// The measured lengths of one source file: its length and each function's, in lines,
+/// with the lines of tables (`const` and `static` items) left out of both.
+fn measure(source: &str) -> (usize, Vec<(String, usize)>) {
+    let code = code_only(source);
+    let line_of = |pos: usize| code[..pos].iter().filter(|&&b| b == b'\n').count();
+    let line_count = source.lines().count();
+    let mut table_line = vec![false; line_count + 1];
+    for word in ["const", "static"] {
+        for (at, _) in keyword_items(&code, word) {
+            if let Some((end, false)) = item_end(&code, at, false) {
+                table_line[line_of(at)..=line_of(end - 1)].fill(true);
+            }
+        }
+    }
+    let counted = |from: usize, to: usize| (from..=to).filter(|&l| !table_line[l]).count();
+    let mut functions = Vec::new();
+    for (at, name) in keyword_items(&code, "fn") {
+        if let Some((open, true)) = item_end(&code, at, true) {
+            let close = matching_brace(&code, open);
+            functions.push((name.to_string(), counted(line_of(at), line_of(close))));
+        }
+    }
+    (counted(0, line_count.saturating_sub(1)), functions)
+}
+
+/// Every function and file in src/ over the limits, as (path, function or "", lines).
+fn long_items() -> Vec<(String, String, usize)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut long = Vec::new();
+    for file in files {
+        let relative = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let (lines, functions) = measure(&std::fs::read_to_string(&file).unwrap());
+        if lines > MAX_FILE_LINES {
+            long.push((relative.clone(), String::new(), lines));
+        }
+        for (name, lines) in functions {
+            if lines > MAX_FUNCTION_LINES {
+                long.push((relative.clone(), name, lines));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_function_or_file_in_src_is_too_long() {
+    let long: Vec<String> = long_items()
+        .iter()
+        .map(|(path, name, lines)| match name.as_str() {
+            "" => format!("src/{path}: {lines} lines (limit {MAX_FILE_LINES})"),
+            _ => format!("src/{path}: fn {name}: {lines} lines (limit {MAX_FUNCTION_LINES})"),
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "too long (split into named steps, or move a cohesive part to its own file):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_measure_skips_strings_comments_and_tables() {
+    let source = "const TABLE: [u8; 3] = [\n    1,\n    2,\n];\n\
+                  fn short() {\n    let brace = '{';\n    let text = \"}}\"; // }\n    /* { */\n}\n\
+                  fn with_table() -> [u8; 2] {\n    static INNER: [u8; 2] = [\n        0, 1,\n    ];\n    INNER\n}\n\
+                  trait T {\n    fn declared(&self);\n}\nfn raw() -> &'static str {\n    r#\"{\"#\n}\n";
+    let (lines, functions) = measure(source);
+    assert_eq!(lines, 21 - 4 - 3);
+    assert_eq!(
+        functions,
+        vec![
+            ("short".to_string(), 5),
+            ("with_table".to_string(), 6 - 3),
+            ("raw".to_string(), 3),
+        ]
+    );
 }

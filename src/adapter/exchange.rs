@@ -66,56 +66,10 @@ impl ExternalDecoder {
             for (offset, input) in pending.iter().enumerate() {
                 let index = first + offset;
                 match self.read_answer(state, input)? {
-                    Ok(outcome) => {
-                        if let Some((_, failure)) = retrying.take() {
-                            note_flaky(&mut state.statistics, &input.bytes(), &failure);
-                            state.lifetimes.retried(true);
-                            if let Some(reason) = state.lifetimes.verdict() {
-                                return Err(Stop::Unusable(reason));
-                            }
-                        }
-                        note_capabilities(&mut state.capabilities, &outcome.outcome);
-                        state.statistics.answers += 1;
-                        state.breaker.success();
-                        answers.push(Ok(outcome));
-                        self.settled.fetch_add(1, Ordering::Relaxed);
-                    }
+                    Ok(outcome) => self.answered(state, &mut retrying, input, outcome, answers)?,
                     Err(failure) => {
                         failed = true;
-                        if let Some(mut process) = state.process.take() {
-                            process.kill();
-                        }
-                        let retried =
-                            matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
-                        let first_failure =
-                            retried && retrying.as_ref().is_none_or(|(at, _)| *at != index);
-                        if first_failure {
-                            state.lifetimes.failed(state.frames_to_process);
-                            let test_adapter = failure.kind == FailureKind::Timeout
-                                && state.breaker.timeout_before_retry(&input.bytes(), &failure);
-                            retrying = Some((index, failure));
-                            if test_adapter {
-                                self.probe(state)?;
-                            }
-                            if let Some(reason) = state.lifetimes.verdict() {
-                                return Err(Stop::Unusable(reason));
-                            }
-                            break;
-                        }
-                        if retrying.take().is_some() {
-                            state.lifetimes.retried(false);
-                        }
-                        state.statistics.failures += 1;
-                        if let Request::Whole(input) = input {
-                            state.standing.remember(input, &failure);
-                        }
-                        self.failed.fetch_add(1, Ordering::Relaxed);
-                        let test_adapter = state.breaker.failure(&input.bytes(), &failure);
-                        answers.push(Err(failure));
-                        self.settled.fetch_add(1, Ordering::Relaxed);
-                        if test_adapter {
-                            self.probe(state)?;
-                        }
+                        self.failed_on(state, &mut retrying, (index, input), failure, answers)?;
                         break;
                     }
                 }
@@ -132,6 +86,77 @@ impl ExternalDecoder {
                     return Err(out_of_step(&line, "after answering every input sent"));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Takes the decoder's answer to `input`: a retried input that now answers was a flaky
+    /// failure.
+    fn answered(
+        &self,
+        state: &mut State,
+        retrying: &mut Option<(usize, DecoderFailure)>,
+        input: &Request,
+        outcome: Answer,
+        answers: &mut Vec<Result<Answer, DecoderFailure>>,
+    ) -> Result<(), Stop> {
+        if let Some((_, failure)) = retrying.take() {
+            note_flaky(&mut state.statistics, &input.bytes(), &failure);
+            state.lifetimes.retried(true);
+            if let Some(reason) = state.lifetimes.verdict() {
+                return Err(Stop::Unusable(reason));
+            }
+        }
+        note_capabilities(&mut state.capabilities, &outcome.outcome);
+        state.statistics.answers += 1;
+        state.breaker.success();
+        answers.push(Ok(outcome));
+        self.settled.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Takes a failure on input `index`: the process is gone; a first crash or timeout is
+    /// retried (the input is sent again to a new process), while a failure that recurs, or
+    /// of another kind, stands and is remembered with its input.
+    fn failed_on(
+        &self,
+        state: &mut State,
+        retrying: &mut Option<(usize, DecoderFailure)>,
+        (index, input): (usize, &Request),
+        failure: DecoderFailure,
+        answers: &mut Vec<Result<Answer, DecoderFailure>>,
+    ) -> Result<(), Stop> {
+        if let Some(mut process) = state.process.take() {
+            process.kill();
+        }
+        let retried = matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
+        let first_failure = retried && retrying.as_ref().is_none_or(|(at, _)| *at != index);
+        if first_failure {
+            state.lifetimes.failed(state.frames_to_process);
+            let test_adapter = failure.kind == FailureKind::Timeout
+                && state.breaker.timeout_before_retry(&input.bytes(), &failure);
+            *retrying = Some((index, failure));
+            if test_adapter {
+                self.probe(state)?;
+            }
+            if let Some(reason) = state.lifetimes.verdict() {
+                return Err(Stop::Unusable(reason));
+            }
+            return Ok(());
+        }
+        if retrying.take().is_some() {
+            state.lifetimes.retried(false);
+        }
+        state.statistics.failures += 1;
+        if let Request::Whole(input) = input {
+            state.standing.remember(input, &failure);
+        }
+        self.failed.fetch_add(1, Ordering::Relaxed);
+        let test_adapter = state.breaker.failure(&input.bytes(), &failure);
+        answers.push(Err(failure));
+        self.settled.fetch_add(1, Ordering::Relaxed);
+        if test_adapter {
+            self.probe(state)?;
         }
         Ok(())
     }

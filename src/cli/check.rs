@@ -28,13 +28,14 @@
 //!   above is present (docs/SECURITY-IMPACT.md), so that CI fails on what matters to it.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::check_summary::{print_report_path, print_summary};
 use super::report_directory::write_report_directory;
 use super::CliError;
 use crate::adapter::command::split_command_line;
@@ -416,56 +417,6 @@ pub(super) fn check_one(
     (report, stopped)
 }
 
-/// Prints a check's summary line and its findings (the report's path follows once the
-/// report is written: [`print_report_path`]).
-pub(super) fn print_summary(report: &ConformanceReport) {
-    let failed: Vec<&str> = report
-        .categories
-        .iter()
-        .filter(|row| row.status == crate::conformance::CategoryStatus::Fail)
-        .map(|row| row.category.as_str())
-        .collect();
-    println!(
-        "{} ({}): {}; {} finding{}; highest severity: {}; U+FFFD policy: {}; BOM: {}; failing categories: {}; {} distinct departures; {} inputs in {:.1} s",
-        sanitize::terminal(&report.decoder.name),
-        sanitize::terminal(&report.decoder.version),
-        report.verdict,
-        report.summary.findings,
-        if report.summary.findings == 1 { "" } else { "s" },
-        report
-            .security
-            .highest_severity
-            .map_or("none", Severity::as_str),
-        report.replacement_policy.recognised,
-        if report.wrapper_policies.iter().any(|w| w.observed) { "stripped" } else { "kept" },
-        if failed.is_empty() { "none".to_string() } else { failed.join(", ") },
-        report.summary.departures,
-        report.summary.inputs,
-        report.summary.duration_seconds
-    );
-    if let Some(line) = crate::conformance::render::process_line(&report.summary) {
-        println!("  {line}");
-    }
-    for finding in &report.findings {
-        let categories: Vec<&str> = finding.categories.iter().map(|c| c.as_str()).collect();
-        println!(
-            "  {}  {}  [{}]  {}",
-            finding.id,
-            finding.title,
-            categories.join(","),
-            finding.witness_hex
-        );
-    }
-    if let Some(model) = &report.model {
-        println!("  model: {}", model.recognition.summary);
-    }
-}
-
-/// Prints where a check's report is, once it has been written there.
-pub(super) fn print_report_path(directory: &Path) {
-    println!("report: {}", directory.join("conformance.md").display());
-}
-
 /// `--memory-limit` in bytes: at least 64 MiB (the worker itself needs some), at most
 /// 1 TiB.
 pub(super) fn memory_limit_arg(mib: u64) -> Result<u64, CliError> {
@@ -514,33 +465,4 @@ pub(super) fn file_name_part(name: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A list entry named `..` once wrote to the parent of `--out`, and duplicate names
-    /// overwrote each other.
-    #[test]
-    fn report_subdirectories_stay_inside_and_are_unique() {
-        for name in ["..", ".", "", "../../etc", "a/b"] {
-            let part = file_name_part(name);
-            assert!(
-                !part.is_empty() && part != "." && part != "..",
-                "{name}: {part}"
-            );
-            assert!(!part.contains('/'), "{name}: {part}");
-        }
-    }
-
-    /// `--timeout 1.8e19` once panicked on an Instant overflow.
-    #[test]
-    fn time_limits_are_bounded() {
-        assert!(seconds_arg("--timeout", 1.8e19).is_err());
-        assert!(seconds_arg("--timeout", f64::NAN).is_err());
-        assert!(seconds_arg("--timeout", 0.0).is_err());
-        assert!(seconds_arg("--timeout", -1.0).is_err());
-        assert_eq!(
-            seconds_arg("--timeout", 2.5).unwrap(),
-            Duration::from_millis(2500)
-        );
-    }
-}
+mod tests;

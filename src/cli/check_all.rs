@@ -5,13 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::check::{
-    check_one, exit_status, file_name_part, print_report_path, print_summary, CheckArgs, Limits,
-};
+use super::check::{check_one, exit_status, file_name_part, CheckArgs, Limits};
+use super::check_summary::{print_report_path, print_summary};
 use super::report_directory::claim_directory;
 use super::CliError;
 use crate::adapter::interrupt::{self, EXIT_INTERRUPTED};
-use crate::adapter::list::AdapterList;
+use crate::adapter::list::{AdapterEntry, AdapterList};
 use crate::adapter::{AdapterConfig, ExternalDecoder, Stop};
 use crate::conformance::matrix::{Matrix, MatrixRow, Skipped};
 use crate::conformance::report::{utc_now, ConformanceReport};
@@ -87,32 +86,16 @@ fn check_into(
     directory: &Path,
     created: String,
 ) -> Result<(u8, Vec<String>), CliError> {
-    let print_now = args.out.is_none();
-    let mut rows = Vec::new();
-    let mut skipped = Vec::new();
-    let mut used_names = BTreeSet::new();
+    let mut written = Written {
+        args,
+        directory,
+        rows: Vec::new(),
+        skipped: Vec::new(),
+        used_names: BTreeSet::new(),
+        failing: false,
+        reports: Vec::new(),
+    };
     let mut interrupted = false;
-    let mut failing = false;
-    let mut written = Vec::new();
-    let mut write_report =
-        |report: ConformanceReport,
-         rows: &mut Vec<MatrixRow>,
-         written: &mut Vec<(ConformanceReport, PathBuf)>| {
-            let sub = unique_name(&file_name_part(&report.decoder.name), &mut used_names);
-            // The summary first, so a disk error loses nothing that was found.
-            print_summary(&report);
-            report
-                .write(&directory.join(&sub))
-                .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
-            if print_now {
-                print_report_path(&directory.join(&sub));
-            }
-            rows.push(MatrixRow::from_report(&report, &sub));
-            failing |= exit_status(&report, args.fail_on) == 1;
-            written.push((report, directory.join(&sub)));
-            Ok::<(), CliError>(())
-        };
-
     for decoder in decoders::builtin() {
         if interrupt::requested() {
             interrupted = true;
@@ -124,7 +107,7 @@ fn check_into(
             limits,
             created.clone(),
         );
-        write_report(report, &mut rows, &mut written)?;
+        written.add(report)?;
         interrupted |= stopped == Some(Stop::Interrupted);
     }
     for entry in &list.adapters {
@@ -132,57 +115,28 @@ fn check_into(
             interrupted = true;
             break;
         }
-        let missing = entry.missing_tools();
-        if !missing.is_empty() {
-            let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
-            skipped.push(skip(&entry.name, reason));
-            continue;
-        }
-        let config = AdapterConfig {
-            argv: entry.argv_in(root),
-            name: Some(entry.name.clone()),
-            answer_timeout: limits.answer_timeout,
-            hello_timeout: limits.hello_timeout,
-        };
-        let external = match ExternalDecoder::start(config) {
-            Ok(external) => external,
-            Err(error) => {
-                skipped.push(skip(&entry.name, format!("could not be started: {error}")));
-                continue;
-            }
-        };
-        let (report, stopped) = check_one(
-            Subject::External(&external),
-            inputs,
-            limits,
-            created.clone(),
-        );
-        drop(external);
-        write_report(report, &mut rows, &mut written)?;
-        match stopped {
-            Some(Stop::Interrupted) => interrupted = true,
-            Some(stop) => eprintln!(
-                "utf8conf: {} stopped: {stop}",
-                sanitize::terminal(&entry.name)
-            ),
-            None => {}
-        }
+        interrupted |= check_adapter(entry, inputs, limits, root, &created, &mut written)?;
     }
     let matrix = Matrix {
         schema: crate::conformance::matrix::MATRIX_SCHEMA,
         tool_version: env!("CARGO_PKG_VERSION"),
         created,
         categories: Category::ALL.to_vec(),
-        decoders: rows,
-        skipped,
+        decoders: written.rows,
+        skipped: written.skipped,
     };
     matrix
         .write(directory)
         .map_err(|e| CliError(format!("cannot write {}: {e}", directory.display())))?;
-    if print_now {
+    if args.out.is_none() {
         println!("matrix: {}", directory.join("matrix.md").display());
     }
-    super::formats::write_check_formats(&args.format, directory, &written, &matrix.skipped)?;
+    super::formats::write_check_formats(
+        &args.format,
+        directory,
+        &written.reports,
+        &matrix.skipped,
+    )?;
     let subs = matrix
         .decoders
         .iter()
@@ -191,7 +145,86 @@ fn check_into(
     if interrupted {
         return Ok((EXIT_INTERRUPTED, subs));
     }
-    Ok((u8::from(failing), subs))
+    Ok((u8::from(written.failing), subs))
+}
+
+/// The reports written so far under `--all`, and the rows of the matrix.
+struct Written<'a> {
+    args: &'a CheckArgs,
+    directory: &'a Path,
+    rows: Vec<MatrixRow>,
+    skipped: Vec<Skipped>,
+    used_names: BTreeSet<String>,
+    failing: bool,
+    reports: Vec<(ConformanceReport, PathBuf)>,
+}
+
+impl Written<'_> {
+    /// Writes one decoder's report into a subdirectory of its own and adds its row.
+    fn add(&mut self, report: ConformanceReport) -> Result<(), CliError> {
+        let sub = unique_name(&file_name_part(&report.decoder.name), &mut self.used_names);
+        // The summary first, so a disk error loses nothing that was found.
+        print_summary(&report);
+        report
+            .write(&self.directory.join(&sub))
+            .map_err(|e| CliError(format!("report incomplete (summary above): {e}")))?;
+        if self.args.out.is_none() {
+            print_report_path(&self.directory.join(&sub));
+        }
+        self.rows.push(MatrixRow::from_report(&report, &sub));
+        self.failing |= exit_status(&report, self.args.fail_on) == 1;
+        self.reports.push((report, self.directory.join(&sub)));
+        Ok(())
+    }
+}
+
+/// Checks one listed adapter (or lists it as skipped, when its toolchain is missing or it
+/// does not start); true when the check was interrupted.
+fn check_adapter(
+    entry: &AdapterEntry,
+    inputs: &[Input],
+    limits: &Limits,
+    root: &Path,
+    created: &str,
+    written: &mut Written<'_>,
+) -> Result<bool, CliError> {
+    let missing = entry.missing_tools();
+    if !missing.is_empty() {
+        let reason = format!("toolchain not found on PATH: {}", missing.join(", "));
+        written.skipped.push(skip(&entry.name, reason));
+        return Ok(false);
+    }
+    let config = AdapterConfig {
+        argv: entry.argv_in(root),
+        name: Some(entry.name.clone()),
+        answer_timeout: limits.answer_timeout,
+        hello_timeout: limits.hello_timeout,
+    };
+    let external = match ExternalDecoder::start(config) {
+        Ok(external) => external,
+        Err(error) => {
+            let reason = format!("could not be started: {error}");
+            written.skipped.push(skip(&entry.name, reason));
+            return Ok(false);
+        }
+    };
+    let (report, stopped) = check_one(
+        Subject::External(&external),
+        inputs,
+        limits,
+        created.to_string(),
+    );
+    drop(external);
+    written.add(report)?;
+    match stopped {
+        Some(Stop::Interrupted) => return Ok(true),
+        Some(stop) => eprintln!(
+            "utf8conf: {} stopped: {stop}",
+            sanitize::terminal(&entry.name)
+        ),
+        None => {}
+    }
+    Ok(false)
 }
 
 /// An adapter that is listed as not run, with the reason (also said on stderr).

@@ -9,6 +9,7 @@ mod adapter_test;
 mod check;
 mod check_all;
 mod check_encoder;
+mod check_summary;
 mod decode;
 mod decoders;
 mod doc_figures;

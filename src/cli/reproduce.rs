@@ -9,7 +9,7 @@
 //! A report about a C library (`exhaustive --lib`) names the library by its symbol only;
 //! `--lib PATH --symbol NAME` loads it again (the report's own `reproduce` line has them).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -37,37 +37,7 @@ pub struct ReproduceArgs {
 
 /// Runs `utf8conf reproduce`.
 pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
-    let text = read_bounded(&args.report)?;
-    // The schema is checked first, so a report of another schema version is named as
-    // such instead of failing on whichever field that version lacks.
-    let json: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
-        CliError(format!(
-            "{}: not a divergence report (not JSON: {error})",
-            args.report.display()
-        ))
-    })?;
-    match json.get("schema").and_then(serde_json::Value::as_str) {
-        Some(DIVERGENCE_SCHEMA) => {}
-        Some(other) => {
-            return Err(CliError(format!(
-                "{}: unsupported schema '{}' (this utf8conf reads '{DIVERGENCE_SCHEMA}')",
-                args.report.display(),
-                sanitize::single_line(other, 100)
-            )))
-        }
-        None => {
-            return Err(CliError(format!(
-                "{}: not a divergence report (no \"schema\")",
-                args.report.display()
-            )))
-        }
-    }
-    let report: DivergenceReport = serde_json::from_value(json).map_err(|error| {
-        CliError(format!(
-            "{}: not a divergence report: {error}",
-            args.report.display()
-        ))
-    })?;
+    let report = read_report(&args.report)?;
     let [reference_name, decoder_name] = report.decoders.as_slice() else {
         return Err(CliError("a report names exactly two decoders".into()));
     };
@@ -108,17 +78,6 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
     let input = parse_hex(&report.minimized_hex)?;
     let mut checker = PairChecker::new(decoder.as_ref());
     let found = checker.signature(&input);
-    let describe = |signature: &Signature| {
-        let categories: Vec<&str> = signature.categories.iter().map(|c| c.as_str()).collect();
-        sanitize::terminal(&format!(
-            "{} vs {}: {} ({}) [{}]",
-            signature.reference,
-            signature.decoder,
-            signature.aspect,
-            signature.shape,
-            categories.join(",")
-        ))
-    };
     println!("input: {}", sanitize::terminal(&report.minimized_hex));
     match found {
         Some(signature) if signature == expected => {
@@ -144,6 +103,54 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
     }
 }
 
+/// Reads a divergence report, of this version's schema, from `path`.
+fn read_report(path: &Path) -> Result<DivergenceReport, CliError> {
+    let text = read_bounded(path)?;
+    // The schema is checked first, so a report of another schema version is named as
+    // such instead of failing on whichever field that version lacks.
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
+        CliError(format!(
+            "{}: not a divergence report (not JSON: {error})",
+            path.display()
+        ))
+    })?;
+    match json.get("schema").and_then(serde_json::Value::as_str) {
+        Some(DIVERGENCE_SCHEMA) => {}
+        Some(other) => {
+            return Err(CliError(format!(
+                "{}: unsupported schema '{}' (this utf8conf reads '{DIVERGENCE_SCHEMA}')",
+                path.display(),
+                sanitize::single_line(other, 100)
+            )))
+        }
+        None => {
+            return Err(CliError(format!(
+                "{}: not a divergence report (no \"schema\")",
+                path.display()
+            )))
+        }
+    }
+    serde_json::from_value(json).map_err(|error| {
+        CliError(format!(
+            "{}: not a divergence report: {error}",
+            path.display()
+        ))
+    })
+}
+
+/// A signature on one line, as `reproduce` prints it.
+fn describe(signature: &Signature) -> String {
+    let categories: Vec<&str> = signature.categories.iter().map(|c| c.as_str()).collect();
+    sanitize::terminal(&format!(
+        "{} vs {}: {} ({}) [{}]",
+        signature.reference,
+        signature.decoder,
+        signature.aspect,
+        signature.shape,
+        categories.join(",")
+    ))
+}
+
 /// The largest report `reproduce` reads. A divergence report holds one minimised witness
 /// and its outcomes: a few KiB. A report is someone else's file, so a larger one is
 /// refused rather than read into memory whole.
@@ -151,7 +158,7 @@ pub const MAX_REPORT_BYTES: u64 = 16 << 20;
 
 /// Reads the report, refusing one over [`MAX_REPORT_BYTES`] (counted while reading, so a
 /// pipe or a growing file is bounded too).
-fn read_bounded(path: &std::path::Path) -> Result<String, CliError> {
+fn read_bounded(path: &Path) -> Result<String, CliError> {
     use std::io::Read;
     let cannot =
         |error: std::io::Error| CliError(format!("cannot read {}: {error}", path.display()));

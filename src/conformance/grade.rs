@@ -147,26 +147,6 @@ pub fn evaluate(
     answer: &Result<Outcome, DecoderFailure>,
 ) -> Evaluation {
     let reference_valid = reference.first_error.is_none();
-    // The categories a departure on this input is about: those of the first error for
-    // strict aspects, of every error for the lossy decode; for well-formed input, the
-    // well-formed categories the decoder got wrong.
-    let first_error_category = || {
-        let (offset, _) = reference.first_error.expect("ill-formed input");
-        vec![taxonomy::category_at(input, offset).unwrap_or(Category::InvalidLead)]
-    };
-    let rejected_category = |answer_outcome: Option<&Outcome>| {
-        let scalars = &reference.decoded.scalars;
-        let rejected_noncharacter = match answer_outcome.and_then(|o| o.valid_up_to) {
-            Some(offset) => scalar_at(input, scalars, offset).is_some_and(is_noncharacter),
-            None => scalars.iter().any(|&s| is_noncharacter(s)),
-        };
-        if rejected_noncharacter {
-            Category::NoncharacterRejected
-        } else {
-            Category::ValidRejected
-        }
-    };
-
     let mut evaluation = Evaluation {
         departures: Vec::new(),
         policy: None,
@@ -177,7 +157,7 @@ pub fn evaluate(
         Ok(outcome) => outcome,
         Err(failure) => {
             let categories = if reference_valid {
-                vec![rejected_category(None)]
+                vec![rejected_category(input, reference, None)]
             } else {
                 reference.error_categories(input)
             };
@@ -191,11 +171,61 @@ pub fn evaluate(
     };
 
     // The strict verdict, then the first error's position and length.
+    strict_departures(input, reference, outcome, &mut evaluation);
+    if !evaluation.departures.is_empty() {
+        evaluation.map_state = MapState::StrictDiffers;
+    }
+
+    // The lossy decode.
+    if let Some(scalars) = &outcome.scalars {
+        evaluate_scalars(input, reference, scalars, &mut evaluation);
+    }
+    evaluation
+}
+
+// The categories a departure on an input is about: those of the first error for strict
+// aspects, of every error for the lossy decode; for well-formed input, the well-formed
+// categories the decoder got wrong.
+
+/// The category of the reference's first error (the input is ill-formed).
+fn first_error_category(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
+    let (offset, _) = reference.first_error.expect("ill-formed input");
+    vec![taxonomy::category_at(input, offset).unwrap_or(Category::InvalidLead)]
+}
+
+/// The category of well-formed input the decoder rejected: a noncharacter where it
+/// stopped (or anywhere, when it reported no position), else a well-formed character.
+fn rejected_category(
+    input: &[u8],
+    reference: &ReferenceView,
+    answer_outcome: Option<&Outcome>,
+) -> Category {
+    let scalars = &reference.decoded.scalars;
+    let rejected_noncharacter = match answer_outcome.and_then(|o| o.valid_up_to) {
+        Some(offset) => scalar_at(input, scalars, offset).is_some_and(is_noncharacter),
+        None => scalars.iter().any(|&s| is_noncharacter(s)),
+    };
+    if rejected_noncharacter {
+        Category::NoncharacterRejected
+    } else {
+        Category::ValidRejected
+    }
+}
+
+/// The departures in the strict fields: the verdict, else the first error's position,
+/// else its length.
+fn strict_departures(
+    input: &[u8],
+    reference: &ReferenceView,
+    outcome: &Outcome,
+    evaluation: &mut Evaluation,
+) {
+    let reference_valid = reference.first_error.is_none();
     if outcome.valid != reference_valid {
         let categories = if reference_valid {
-            vec![rejected_category(Some(outcome))]
+            vec![rejected_category(input, reference, Some(outcome))]
         } else {
-            first_error_category()
+            first_error_category(input, reference)
         };
         evaluation.departures.push(Departure {
             aspect: Aspect::Valid,
@@ -213,7 +243,7 @@ pub fn evaluate(
                     vec![Category::ValidRejected]
                 }
             } else {
-                first_error_category()
+                first_error_category(input, reference)
             };
             evaluation.departures.push(Departure {
                 aspect: Aspect::ValidUpTo,
@@ -222,64 +252,65 @@ pub fn evaluate(
         } else if outcome.error_len.is_some_and(|e| e != error_len) {
             evaluation.departures.push(Departure {
                 aspect: Aspect::ErrorLen,
-                categories: first_error_category(),
+                categories: first_error_category(input, reference),
             });
         }
     }
-    if !evaluation.departures.is_empty() {
-        evaluation.map_state = MapState::StrictDiffers;
-    }
+}
 
-    // The lossy decode.
-    if let Some(scalars) = &outcome.scalars {
-        let expected = &reference.decoded.scalars;
-        let starts_with_bom = input.starts_with(&[0xEF, 0xBB, 0xBF]);
-        let mut skip = 0;
-        if starts_with_bom {
-            // Checked in this order so that `EF BB BF EF BB BF` decoded to one U+FEFF is a
-            // stripped BOM, not a kept one followed by a lost character.
-            if collapse_replacements(scalars) == collapse_replacements(&expected[1..]) {
-                evaluation.bom = Some(BomObservation::Stripped);
-                skip = 1;
-            } else if scalars.first() == Some(&BOM) {
-                evaluation.bom = Some(BomObservation::Kept);
-            }
-        }
-        let answered = scalars.as_slice();
-        if answered == &expected[skip..] {
-            if !reference_valid {
-                evaluation.policy = Some(observe_policies(input, reference, answered, skip, false));
-            }
-        } else if !reference_valid
-            && collapse_replacements(answered) == collapse_replacements(&expected[skip..])
-        {
-            evaluation.policy = Some(observe_policies(input, reference, answered, skip, true));
-            if evaluation.map_state == MapState::Agree {
-                evaluation.map_state = MapState::Policy;
-            }
-        } else {
-            let count =
-                |scalars: &[u32], wanted: u32| scalars.iter().filter(|&&s| s == wanted).count();
-            let lost_noncharacter = expected
-                .iter()
-                .any(|&s| is_noncharacter(s) && count(answered, s) < count(expected, s));
-            let categories = if lost_noncharacter {
-                vec![Category::NoncharacterRejected]
-            } else if reference_valid {
-                vec![Category::ValidMisdecoded]
-            } else {
-                reference.error_categories(input)
-            };
-            evaluation.departures.push(Departure {
-                aspect: Aspect::Scalars,
-                categories,
-            });
-            if evaluation.map_state < MapState::ScalarsDiffer {
-                evaluation.map_state = MapState::ScalarsDiffer;
-            }
+/// The lossy decode `scalars`: a stripped or kept BOM, a U+FFFD policy, or a departure.
+fn evaluate_scalars(
+    input: &[u8],
+    reference: &ReferenceView,
+    scalars: &[u32],
+    evaluation: &mut Evaluation,
+) {
+    let reference_valid = reference.first_error.is_none();
+    let expected = &reference.decoded.scalars;
+    let starts_with_bom = input.starts_with(&[0xEF, 0xBB, 0xBF]);
+    let mut skip = 0;
+    if starts_with_bom {
+        // Checked in this order so that `EF BB BF EF BB BF` decoded to one U+FEFF is a
+        // stripped BOM, not a kept one followed by a lost character.
+        if collapse_replacements(scalars) == collapse_replacements(&expected[1..]) {
+            evaluation.bom = Some(BomObservation::Stripped);
+            skip = 1;
+        } else if scalars.first() == Some(&BOM) {
+            evaluation.bom = Some(BomObservation::Kept);
         }
     }
-    evaluation
+    let answered = scalars;
+    if answered == &expected[skip..] {
+        if !reference_valid {
+            evaluation.policy = Some(observe_policies(input, reference, answered, skip, false));
+        }
+    } else if !reference_valid
+        && collapse_replacements(answered) == collapse_replacements(&expected[skip..])
+    {
+        evaluation.policy = Some(observe_policies(input, reference, answered, skip, true));
+        if evaluation.map_state == MapState::Agree {
+            evaluation.map_state = MapState::Policy;
+        }
+    } else {
+        let count = |scalars: &[u32], wanted: u32| scalars.iter().filter(|&&s| s == wanted).count();
+        let lost_noncharacter = expected
+            .iter()
+            .any(|&s| is_noncharacter(s) && count(answered, s) < count(expected, s));
+        let categories = if lost_noncharacter {
+            vec![Category::NoncharacterRejected]
+        } else if reference_valid {
+            vec![Category::ValidMisdecoded]
+        } else {
+            reference.error_categories(input)
+        };
+        evaluation.departures.push(Departure {
+            aspect: Aspect::Scalars,
+            categories,
+        });
+        if evaluation.map_state < MapState::ScalarsDiffer {
+            evaluation.map_state = MapState::ScalarsDiffer;
+        }
+    }
 }
 
 fn observe_policies(

@@ -20,14 +20,18 @@
 //! or the first character of well-formed input.
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::{expected_scalars, segments, ReplacementPolicy};
+use crate::conformance::policy::ReplacementPolicy;
 use crate::decoders::{Capabilities, DecoderFailure};
 use crate::engine::compare::compare;
 use crate::finding::{row_byte_classes, table_row, CauseUnit, DecoderAction, RootCause, UnitKind};
 use crate::hex::format_hex;
-use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
+
+mod scalars;
+
+use scalars::scalars_cause;
 
 /// The policies other than maximal subparts, most specific first: on `C0 80` both the
 /// lead-sized and the per-run policy give one U+FFFD, and on `80 80` only per-run does.
@@ -241,175 +245,6 @@ fn error_classes(bytes: &[u8]) -> String {
         .join(" ")
 }
 
-/// The cause found in the lossy decode, when the decoder reports one that differs.
-fn scalars_cause(
-    input: &[u8],
-    reference: &Decoded,
-    units: &[Unit],
-    outcome: &Outcome,
-) -> Option<(usize, DecoderAction)> {
-    let theirs = outcome.scalars.as_deref()?;
-    let ours = &reference.scalars;
-    if theirs == ours.as_slice() {
-        return None;
-    }
-    // A dropped leading BOM: the rest as the reference has it.
-    if is_latin1_from(input, 0, theirs) && !reference.is_valid() {
-        return Some((0, DecoderAction::Latin1Fallback));
-    }
-    let first = theirs.first().copied();
-    if input.starts_with(&[0xEF, 0xBB, 0xBF])
-        && (theirs == &ours[1..] || (first != Some(0xFEFF) && first != Some(REPLACEMENT)))
-    {
-        return Some((0, DecoderAction::StripsBom));
-    }
-    // A replacement policy other than maximal subparts, over the whole input.
-    if !reference.is_valid() {
-        let segments = segments(input, reference);
-        for policy in &POLICIES_TRIED {
-            if expected_scalars(input, &segments, *policy) == theirs {
-                let at = units.iter().position(|u| u.scalar.is_none()).unwrap_or(0);
-                let emitted = theirs.iter().filter(|&&s| s == REPLACEMENT).count();
-                return Some((
-                    at,
-                    DecoderAction::Replacements {
-                        emitted,
-                        expected: reference.errors.len(),
-                        policy: Some(policy.as_str().to_string()),
-                    },
-                ));
-            }
-        }
-    }
-    let mut j = 0;
-    let mut i = 0;
-    while i < units.len() {
-        let unit = units[i];
-        if let Some(scalar) = unit.scalar {
-            if theirs.get(j) == Some(&scalar) {
-                i += 1;
-                j += 1;
-                continue;
-            }
-            let after_error = i > 0 && units[i - 1].scalar.is_none();
-            let resyncs_after = theirs.get(j) == ours.get(i + 1);
-            // Output that ends at a character right after an error: the error consumed it
-            // (whether the decoder also stops at this character alone is checked by
-            // decoding it without the error, in `super::witness`).
-            let action = if after_error && (resyncs_after || j == theirs.len()) {
-                DecoderAction::SwallowsCharacter { scalar }
-            } else if j == theirs.len() {
-                DecoderAction::Stops
-            } else if is_latin1_from(input, unit.offset, &theirs[j..]) {
-                DecoderAction::Latin1Fallback
-            } else if theirs[j] == REPLACEMENT {
-                DecoderAction::RejectsCharacter
-            } else {
-                DecoderAction::Misdecodes {
-                    scalars: resync(&theirs[j..], &ours[i + 1..]),
-                }
-            };
-            return Some((i, action));
-        }
-        // A run of adjacent error units, one U+FFFD each in the reference.
-        let run_end = (i..units.len())
-            .find(|&k| units[k].scalar.is_some())
-            .unwrap_or(units.len());
-        let expected = run_end - i;
-        let emitted = theirs[j..]
-            .iter()
-            .take_while(|&&s| s == REPLACEMENT)
-            .count();
-        if emitted == 0 {
-            let action = if j == theirs.len() {
-                DecoderAction::Stops
-            } else if is_latin1_from(input, unit.offset, &theirs[j..]) {
-                DecoderAction::Latin1Fallback
-            } else {
-                DecoderAction::AcceptsAs {
-                    scalars: resync(&theirs[j..], &ours[run_end..]),
-                }
-            };
-            return Some((i, action));
-        }
-        if emitted != expected {
-            // One U+FFFD too many where a character should follow, and the rest as the
-            // reference has it after that character: the character was consumed.
-            if let Some(next) = units.get(run_end).and_then(|u| u.scalar) {
-                let missing = theirs.get(j + emitted) != Some(&next);
-                // (A prefix is enough: the decoder may part again later, for another cause.)
-                let rest_agrees = match (theirs.get(j + expected + 1..), ours.get(run_end + 1..)) {
-                    (Some(rest), Some(reference_rest)) => reference_rest.starts_with(rest),
-                    _ => false,
-                };
-                if emitted > expected
-                    && theirs.get(j + expected) == Some(&REPLACEMENT)
-                    && (missing || rest_agrees)
-                {
-                    return Some((run_end, DecoderAction::SwallowsCharacter { scalar: next }));
-                }
-            }
-            // Fewer U+FFFD, the character after the run missing and the rest agreeing:
-            // the error consumed the character.
-            if let Some(next) = units.get(run_end).and_then(|u| u.scalar) {
-                if emitted < expected
-                    && theirs.get(j + emitted) != Some(&next)
-                    && theirs.get(j + emitted..) == ours.get(run_end + 1..)
-                {
-                    return Some((run_end, DecoderAction::SwallowsCharacter { scalar: next }));
-                }
-            }
-            // Fewer U+FFFD, then a scalar that is not the character after the run: the
-            // decoder accepted a unit inside the run.
-            let after = theirs.get(j + emitted);
-            if emitted < expected && after.is_some() && after != ours.get(run_end) {
-                let at = i + emitted;
-                let rest_from = j + emitted;
-                return Some((
-                    at,
-                    DecoderAction::AcceptsAs {
-                        scalars: resync(&theirs[rest_from..], &ours[run_end..]),
-                    },
-                ));
-            }
-            return Some((
-                i,
-                DecoderAction::Replacements {
-                    emitted,
-                    expected,
-                    policy: None,
-                },
-            ));
-        }
-        i = run_end;
-        j += emitted;
-    }
-    // Every unit agreed and the decoder produced more.
-    Some((
-        units.len(),
-        DecoderAction::Misdecodes {
-            scalars: theirs[j..].iter().copied().take(4).collect(),
-        },
-    ))
-}
-
-/// True when `theirs` is the input from `offset` on, one scalar per byte (Latin-1), and
-/// that covers a non-ASCII byte.
-fn is_latin1_from(input: &[u8], offset: usize, theirs: &[u32]) -> bool {
-    let rest = &input[offset..];
-    rest.len() == theirs.len()
-        && rest.iter().any(|&b| b >= 0x80)
-        && rest.iter().zip(theirs).all(|(&b, &s)| u32::from(b) == s)
-}
-
-/// The decoder's scalars up to where it agrees with the reference again (at most 4).
-fn resync(theirs: &[u32], ours_after: &[u32]) -> Vec<u32> {
-    let k = (1..=theirs.len().min(4))
-        .find(|&k| theirs.get(k) == ours_after.first())
-        .unwrap_or(theirs.len().min(4));
-    theirs[..k].to_vec()
-}
-
 /// The cause found in the strict fields (`valid`, `valid_up_to`, `error_len`).
 fn strict_cause(
     reference: &Decoded,
@@ -498,108 +333,4 @@ fn errors_cause(units: &[Unit], outcome: &Outcome) -> (usize, DecoderAction) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hex::parse_hex;
-
-    fn with_scalars(text: &str, scalars: Vec<u32>) -> (Vec<u8>, Answer) {
-        let input = parse_hex(text).unwrap();
-        let mut outcome = Reference::rfc3629().outcome("d", &input);
-        outcome.scalars = Some(scalars);
-        (input, Ok(outcome))
-    }
-
-    fn action(text: &str, scalars: Vec<u32>) -> (DecoderAction, Vec<Category>) {
-        let (input, answer) = with_scalars(text, scalars);
-        let diagnosis = diagnose_input(&input, &answer, Capabilities::ALL).expect("departs");
-        (
-            diagnosis.cause.decoder_does.clone(),
-            diagnosis.cause.categories(),
-        )
-    }
-
-    #[test]
-    fn perl_lax_swallows_the_character_after_a_stray_byte() {
-        // 83 F3 BF BF BF -> FFFD FFFD: U+FFFFF consumed (not a noncharacter rejection).
-        assert_eq!(
-            action("83 F3 BF BF BF", vec![REPLACEMENT, REPLACEMENT]),
-            (
-                DecoderAction::SwallowsCharacter { scalar: 0xFFFFF },
-                vec![Category::CharacterSwallowed]
-            )
-        );
-    }
-
-    #[test]
-    fn stops_policies_acceptance_and_misdecoding() {
-        assert_eq!(
-            action("41 00 42", vec![0x41]),
-            (DecoderAction::Stops, vec![Category::OutputCutShort])
-        );
-        let (per_byte, categories) = action("E1 80", vec![REPLACEMENT, REPLACEMENT]);
-        assert!(
-            matches!(per_byte, DecoderAction::Replacements { policy: Some(ref p), .. } if p == "per-byte")
-        );
-        assert_eq!(categories, vec![Category::TruncatedAtEnd]);
-        assert_eq!(
-            action("ED A0 BD ED B8 80", vec![0x1F600]).1,
-            vec![Category::Cesu8Pair]
-        );
-        assert_eq!(
-            action("F0 9F 98 80", vec![0xD83D, 0xDE00]),
-            (
-                DecoderAction::Misdecodes {
-                    scalars: vec![0xD83D, 0xDE00]
-                },
-                vec![Category::ValidMisdecoded]
-            )
-        );
-        assert_eq!(
-            action("C3 A9 FF", vec![0xC3, 0xA9, 0xFF]).0,
-            DecoderAction::Latin1Fallback
-        );
-        assert_eq!(
-            action("EF BB BF 41", vec![0x41]).1,
-            vec![Category::BomStripped]
-        );
-    }
-
-    #[test]
-    fn a_miscounted_offset_is_named_by_its_cause() {
-        // utf-8-sig counting after the BOM: EF BB BF 80 reported at 0.
-        let input = parse_hex("EF BB BF 80").unwrap();
-        let mut outcome = Reference::rfc3629().outcome("d", &input);
-        outcome.valid_up_to = Some(0);
-        let diagnosis = diagnose_input(&input, &Ok(outcome), Capabilities::ALL).unwrap();
-        assert_eq!(
-            diagnosis.cause.decoder_does,
-            DecoderAction::ValidUpToOff { by: -3 }
-        );
-        assert_eq!(
-            diagnosis.cause.categories(),
-            vec![Category::OffsetMiscounted]
-        );
-        assert_eq!(diagnosis.aspects, vec![Aspect::ValidUpTo]);
-    }
-
-    #[test]
-    fn error_len_and_failures() {
-        let input = parse_hex("E1 80 41").unwrap();
-        let mut outcome = Reference::rfc3629().outcome("d", &input);
-        outcome.error_len = Some(ErrorLen::Invalid(3));
-        let diagnosis = diagnose_input(&input, &Ok(outcome), Capabilities::ALL).unwrap();
-        assert_eq!(diagnosis.cause.decoder_does, DecoderAction::MergesWithNext);
-        assert_eq!(
-            diagnosis.cause.categories(),
-            vec![Category::TruncatedInterrupted]
-        );
-        let failure = Err(DecoderFailure {
-            kind: crate::decoders::FailureKind::Crash,
-            message: "boom".into(),
-        });
-        let diagnosis = diagnose_input(&[0x41, 0xFF], &failure, Capabilities::ALL).unwrap();
-        assert_eq!(diagnosis.aspects, vec![Aspect::Crash]);
-        assert_eq!(diagnosis.cause.categories(), vec![Category::InvalidLead]);
-        assert_eq!(diagnosis.cause.unit.byte_classes, "FF");
-    }
-}
+mod tests;

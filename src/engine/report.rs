@@ -9,12 +9,13 @@ use crate::corpus::Origin;
 use crate::decoders::Decoder;
 use crate::finding::Finding;
 use crate::hex::format_hex;
+use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 use crate::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
 use crate::report::reproduction::{self, Invocation};
 use crate::report::time;
 
-use super::check::{PairChecker, REFERENCE_NAME};
+use super::check::{Checked, PairChecker, REFERENCE_NAME};
 use super::explain;
 use super::minimize;
 use super::signature::Signature;
@@ -65,28 +66,7 @@ pub fn build_report(
     let reference_outcome = reference.to_outcome(REFERENCE_NAME, bytes);
     let mut checker = PairChecker::new(decoder);
     let checked = checker.check(bytes);
-    let mut outcomes = serde_json::Map::new();
-    outcomes.insert(
-        REFERENCE_NAME.to_string(),
-        serde_json::to_value(&reference_outcome).expect("outcomes serialise"),
-    );
-    let failure = match &checked.failure {
-        None => {
-            outcomes.insert(
-                decoder.name().to_string(),
-                serde_json::to_value(checker.last_outcome()).expect("outcomes serialise"),
-            );
-            None
-        }
-        Some(message) => Some(Failure {
-            decoder: decoder.name().to_string(),
-            kind: checked
-                .comparison
-                .primary
-                .map_or(Aspect::Crash, |d| d.aspect),
-            message: message.clone(),
-        }),
-    };
+    let (outcomes, failure) = outcomes_and_failure(decoder, &reference_outcome, &checker, &checked);
     let also_differs = checked
         .comparison
         .diverged
@@ -108,18 +88,7 @@ pub fn build_report(
     finding.reproduce = reproduce.clone();
     finding.occurrences = context.occurrences;
     if finding.security.is_none() {
-        let answer = match &checked.failure {
-            None => crate::security::Answer::Outcome(checker.last_outcome()),
-            Some(_)
-                if checked
-                    .comparison
-                    .primary
-                    .is_some_and(|d| d.aspect != Aspect::Crash) =>
-            {
-                crate::security::Answer::Unresponsive
-            }
-            Some(_) => crate::security::Answer::Crash,
-        };
+        let answer = security_answer(&checker, &checked);
         finding.security = Some(crate::security::classify(
             signature.aspect,
             &signature.categories,
@@ -153,16 +122,7 @@ pub fn build_report(
         first_seen: time::rfc3339(SystemTime::now()),
         first_input_index: context.first_input,
         reproduce,
-        reproduce_decode: vec![
-            reproduction::decode_command(Invocation::BuiltIn(&signature.reference), bytes),
-            reproduction::decode_command(
-                match context.library {
-                    Some((path, symbol)) => Invocation::Library { path, symbol },
-                    None => Invocation::BuiltIn(&signature.decoder),
-                },
-                bytes,
-            ),
-        ],
+        reproduce_decode: reproduce_decode(signature, context.library, bytes),
         minimization: Minimization {
             input_len: input.len(),
             minimized_len: bytes.len(),
@@ -172,6 +132,73 @@ pub fn build_report(
         finding,
         security,
     }
+}
+
+/// The outcomes shown in the report (the reference's, and the decoder's when it gave one),
+/// and the decoder's failure when it gave none.
+fn outcomes_and_failure(
+    decoder: &dyn Decoder,
+    reference_outcome: &Outcome,
+    checker: &PairChecker,
+    checked: &Checked,
+) -> (serde_json::Map<String, serde_json::Value>, Option<Failure>) {
+    let mut outcomes = serde_json::Map::new();
+    outcomes.insert(
+        REFERENCE_NAME.to_string(),
+        serde_json::to_value(reference_outcome).expect("outcomes serialise"),
+    );
+    let failure = match &checked.failure {
+        None => {
+            outcomes.insert(
+                decoder.name().to_string(),
+                serde_json::to_value(checker.last_outcome()).expect("outcomes serialise"),
+            );
+            None
+        }
+        Some(message) => Some(Failure {
+            decoder: decoder.name().to_string(),
+            kind: checked
+                .comparison
+                .primary
+                .map_or(Aspect::Crash, |d| d.aspect),
+            message: message.clone(),
+        }),
+    };
+    (outcomes, failure)
+}
+
+/// The decoder's answer as the security classification reads it.
+fn security_answer<'a>(checker: &'a PairChecker, checked: &Checked) -> crate::security::Answer<'a> {
+    match &checked.failure {
+        None => crate::security::Answer::Outcome(checker.last_outcome()),
+        Some(_)
+            if checked
+                .comparison
+                .primary
+                .is_some_and(|d| d.aspect != Aspect::Crash) =>
+        {
+            crate::security::Answer::Unresponsive
+        }
+        Some(_) => crate::security::Answer::Crash,
+    }
+}
+
+/// The commands that decode the minimised input with the reference and with the decoder.
+fn reproduce_decode(
+    signature: &Signature,
+    library: Option<(&str, &str)>,
+    bytes: &[u8],
+) -> Vec<String> {
+    vec![
+        reproduction::decode_command(Invocation::BuiltIn(&signature.reference), bytes),
+        reproduction::decode_command(
+            match library {
+                Some((path, symbol)) => Invocation::Library { path, symbol },
+                None => Invocation::BuiltIn(&signature.decoder),
+            },
+            bytes,
+        ),
+    ]
 }
 
 /// The finding of a divergence the decoder does not show again on its minimised input (a

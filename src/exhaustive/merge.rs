@@ -44,16 +44,66 @@ fn read_json<T: for<'de> Deserialize<'de>>(dir: &Path, name: &str) -> Result<T, 
         .map_err(|e| MergeError(format!("{} is not a valid {name}: {e}", path.display())))
 }
 
+/// One shard's run directory, as read.
+type Part = (PathBuf, Summary, Coverage);
+
 /// Merges the run directories of the shards of one exhaustive space into a new run
 /// directory under `out_dir`. Every shard `1/N` .. `N/N` must be present exactly once and
 /// complete, and all must have compared the same decoders.
 pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
+    let parts = read_parts(dirs)?;
+    check_shards(&parts)?;
+    let (_, first_summary, first_coverage) = &parts[0];
+    let (max_len, shard_count) = (first_coverage.max_len, first_coverage.shard_count);
+
+    let name = format!(
+        "{}-exhaustive{max_len}-merged",
+        time::compact(SystemTime::now())
+    );
+    let io_error = |e: io::Error| MergeError(format!("cannot write the merged run: {e}"));
+    let (run_id, run_dir) = fresh_dir(out_dir, &name).map_err(io_error)?;
+    std::fs::create_dir_all(run_dir.join("divergences")).map_err(io_error)?;
+    let mut merged = emptied(first_summary);
+    merged.run_id = run_id;
+    let mut reports: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for (dir, summary, _) in &parts {
+        add_counts(&mut merged, summary);
+        add_reports(&mut merged, &mut reports, dir, summary)?;
+    }
+    merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
+    merged.throughput_inputs_per_second =
+        summary::throughput(merged.total_inputs, merged.duration_seconds);
+    merged.exit_code = summary::exit_code(merged.divergent_inputs);
+    for (id, report) in &reports {
+        write_json_atomically(&report_path(&run_dir, id), report).map_err(io_error)?;
+    }
+    let coverage = Coverage {
+        schema: EXHAUSTIVE_SCHEMA.to_string(),
+        max_len,
+        shards: (1..=shard_count)
+            .map(|i| format!("{i}/{shard_count}"))
+            .collect(),
+        shard_count,
+        inputs: merged.total_inputs,
+        complete: true,
+    };
+    write_json_atomically(&run_dir.join("summary.json"), &merged).map_err(io_error)?;
+    write_json_atomically(&run_dir.join("exhaustive.json"), &coverage).map_err(io_error)?;
+    Ok(Finished {
+        run_dir,
+        summary: merged,
+        coverage,
+    })
+}
+
+/// Reads each run directory's `summary.json` and `exhaustive.json`, of known schemas.
+fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
     if dirs.is_empty() {
         return Err(MergeError(
             "--merge needs at least one run directory".into(),
         ));
     }
-    let mut parts: Vec<(PathBuf, Summary, Coverage)> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     for dir in dirs {
         let summary: Summary = read_json(dir, "summary.json")?;
         let coverage: Coverage = read_json(dir, "exhaustive.json")?;
@@ -65,6 +115,12 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
         }
         parts.push((dir.clone(), summary, coverage));
     }
+    Ok(parts)
+}
+
+/// Checks that the parts cover one space with the same decoders, each complete, and hold
+/// every shard `1/N` .. `N/N` exactly once.
+fn check_shards(parts: &[Part]) -> Result<(), MergeError> {
     let (first_dir, first_summary, first_coverage) = &parts[0];
     let (max_len, shard_count) = (first_coverage.max_len, first_coverage.shard_count);
     let decoder_names = |s: &Summary| {
@@ -74,7 +130,7 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
             .collect::<Vec<_>>()
     };
     let mut seen: BTreeMap<u64, PathBuf> = BTreeMap::new();
-    for (dir, summary, coverage) in &parts {
+    for (dir, summary, coverage) in parts {
         if (coverage.max_len, coverage.shard_count) != (max_len, shard_count) {
             return Err(MergeError(format!(
                 "{} covers --max-len {} in {} shards, {} covers --max-len {max_len} in {shard_count}",
@@ -131,16 +187,12 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
             missing.join(", ")
         )));
     }
+    Ok(())
+}
 
-    let name = format!(
-        "{}-exhaustive{max_len}-merged",
-        time::compact(SystemTime::now())
-    );
-    let io_error = |e: io::Error| MergeError(format!("cannot write the merged run: {e}"));
-    let (run_id, run_dir) = fresh_dir(out_dir, &name).map_err(io_error)?;
-    std::fs::create_dir_all(run_dir.join("divergences")).map_err(io_error)?;
-    let mut merged = first_summary.clone();
-    merged.run_id = run_id;
+/// `first` with everything the parts add up set to zero.
+fn emptied(first: &Summary) -> Summary {
+    let mut merged = first.clone();
     merged.budget.amount = 0.0;
     merged.sources.clear();
     merged.total_inputs = 0;
@@ -154,79 +206,66 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
         counts.inputs = 0;
         counts.aspects.clear();
     }
-    let mut reports: BTreeMap<String, serde_json::Value> = BTreeMap::new();
-    for (dir, summary, _) in &parts {
-        merged.budget.amount += summary.budget.amount;
-        for (source, count) in &summary.sources {
-            *merged.sources.entry(source.clone()).or_default() += count;
+    merged
+}
+
+/// Adds one part's counts to the merged summary: sums, and the span of the run times.
+fn add_counts(merged: &mut Summary, summary: &Summary) {
+    merged.budget.amount += summary.budget.amount;
+    for (source, count) in &summary.sources {
+        *merged.sources.entry(source.clone()).or_default() += count;
+    }
+    merged.total_inputs += summary.total_inputs;
+    merged.total_bytes += summary.total_bytes;
+    merged.divergent_inputs += summary.divergent_inputs;
+    merged.unreported_signatures += summary.unreported_signatures;
+    merged.threads += summary.threads;
+    merged.duration_seconds = merged.duration_seconds.max(summary.duration_seconds);
+    merged.started = merged.started.clone().min(summary.started.clone());
+    merged.finished = merged.finished.clone().max(summary.finished.clone());
+    for (total, part) in merged.comparisons.iter_mut().zip(&summary.comparisons) {
+        total.inputs += part.inputs;
+        for (aspect, count) in &part.aspects {
+            let entry = total.aspects.entry(aspect.clone()).or_default();
+            entry.compared += count.compared;
+            entry.divergences += count.divergences;
         }
-        merged.total_inputs += summary.total_inputs;
-        merged.total_bytes += summary.total_bytes;
-        merged.divergent_inputs += summary.divergent_inputs;
-        merged.unreported_signatures += summary.unreported_signatures;
-        merged.threads += summary.threads;
-        merged.duration_seconds = merged.duration_seconds.max(summary.duration_seconds);
-        merged.started = merged.started.clone().min(summary.started.clone());
-        merged.finished = merged.finished.clone().max(summary.finished.clone());
-        for (total, part) in merged.comparisons.iter_mut().zip(&summary.comparisons) {
-            total.inputs += part.inputs;
-            for (aspect, count) in &part.aspects {
-                let entry = total.aspects.entry(aspect.clone()).or_default();
-                entry.compared += count.compared;
-                entry.divergences += count.divergences;
-            }
+    }
+}
+
+/// Adds one part's divergence reports: a new id is kept, a known one adds its occurrences.
+fn add_reports(
+    merged: &mut Summary,
+    reports: &mut BTreeMap<String, serde_json::Value>,
+    dir: &Path,
+    summary: &Summary,
+) -> Result<(), MergeError> {
+    for id in &summary.reports {
+        // Report ids are signature hashes; anything else could name a path.
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(MergeError(format!(
+                "{}: report id {id:?} is not a report id",
+                dir.display()
+            )));
         }
-        for id in &summary.reports {
-            // Report ids are signature hashes; anything else could name a path.
-            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-                return Err(MergeError(format!(
-                    "{}: report id {id:?} is not a report id",
-                    dir.display()
-                )));
+        let report: serde_json::Value = read_json(&dir.join("divergences"), &format!("{id}.json"))?;
+        if !report.is_object() {
+            return Err(MergeError(format!(
+                "{}: report {id} is not a JSON object",
+                dir.display()
+            )));
+        }
+        match reports.get_mut(id) {
+            Some(existing) => {
+                let add = report["occurrences"].as_u64().unwrap_or(0);
+                let total = existing["occurrences"].as_u64().unwrap_or(0) + add;
+                existing["occurrences"] = total.into();
             }
-            let report: serde_json::Value =
-                read_json(&dir.join("divergences"), &format!("{id}.json"))?;
-            if !report.is_object() {
-                return Err(MergeError(format!(
-                    "{}: report {id} is not a JSON object",
-                    dir.display()
-                )));
-            }
-            match reports.get_mut(id) {
-                Some(existing) => {
-                    let add = report["occurrences"].as_u64().unwrap_or(0);
-                    let total = existing["occurrences"].as_u64().unwrap_or(0) + add;
-                    existing["occurrences"] = total.into();
-                }
-                None => {
-                    merged.reports.push(id.clone());
-                    reports.insert(id.clone(), report);
-                }
+            None => {
+                merged.reports.push(id.clone());
+                reports.insert(id.clone(), report);
             }
         }
     }
-    merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
-    merged.throughput_inputs_per_second =
-        summary::throughput(merged.total_inputs, merged.duration_seconds);
-    merged.exit_code = summary::exit_code(merged.divergent_inputs);
-    for (id, report) in &reports {
-        write_json_atomically(&report_path(&run_dir, id), report).map_err(io_error)?;
-    }
-    let coverage = Coverage {
-        schema: EXHAUSTIVE_SCHEMA.to_string(),
-        max_len,
-        shards: (1..=shard_count)
-            .map(|i| format!("{i}/{shard_count}"))
-            .collect(),
-        shard_count,
-        inputs: merged.total_inputs,
-        complete: true,
-    };
-    write_json_atomically(&run_dir.join("summary.json"), &merged).map_err(io_error)?;
-    write_json_atomically(&run_dir.join("exhaustive.json"), &coverage).map_err(io_error)?;
-    Ok(Finished {
-        run_dir,
-        summary: merged,
-        coverage,
-    })
+    Ok(())
 }

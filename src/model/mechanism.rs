@@ -24,8 +24,6 @@
 //! state (or what it did at the departure), otherwise a bug behind that one, one finding
 //! per category of bytes.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::conventions::{Convention, ConventionDecoder};
@@ -36,6 +34,10 @@ use super::output::{Lossy, StepOutput, Strict, UnitKind};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
+
+mod family;
+
+use family::{families, family_changes, run_changed};
 
 /// What a finding's hypothesis is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -234,32 +236,6 @@ fn first_difference(
     None
 }
 
-/// Primary differences grouped by the change of behaviour they show and the category of
-/// their witness, in order of first appearance.
-fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
-    type Key = (Behaviour, Option<Category>, Option<i16>);
-    let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
-    for (index, d) in differences.iter().enumerate().filter(|(_, d)| d.primary) {
-        // An error of the right length reported further back (or further on) wherever
-        // it shows is one miscount of the offset (counted from the wrong place, or in
-        // characters instead of bytes, so the shift may grow with what came before),
-        // whatever the error's category: one family, not one per category or shift.
-        let key = match offset_shift(d) {
-            Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
-            None => (
-                behaviour(d.reference, d.decoder),
-                title::category(&d.witness),
-                None,
-            ),
-        };
-        match families.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, members)) => members.push(index),
-            None => families.push((key, vec![index])),
-        }
-    }
-    families.into_iter().map(|(_, members)| members).collect()
-}
-
 /// How many bytes further back than the reference the decoder reports an error of the
 /// same length, with the same lossy side; `None` for any other difference.
 pub(super) fn offset_shift(d: &Difference) -> Option<i16> {
@@ -271,56 +247,6 @@ pub(super) fn offset_shift(d: &Difference) -> Option<i16> {
         }
         _ => None,
     }
-}
-
-type Changes = HashMap<(usize, u8), (usize, StepOutput)>;
-
-/// The reference's transitions a family changes: to the decoder's output, and to the
-/// reference state most like the decoder's target.
-fn family_changes(
-    decoder: &Hypothesis,
-    reference: &Hypothesis,
-    differences: &[Difference],
-    members: &[usize],
-) -> Changes {
-    let mut changes = Changes::new();
-    for &index in members {
-        let d = &differences[index];
-        for &byte in &d.bytes {
-            let (target, output) = decoder.step(d.decoder_state, byte);
-            changes.insert(
-                (d.reference_state, byte),
-                (closest_state(decoder, target, reference), output),
-            );
-        }
-    }
-    changes
-}
-
-/// The reference state whose one-step outputs differ from decoder state `state`'s on the
-/// fewest bytes.
-fn closest_state(decoder: &Hypothesis, state: usize, reference: &Hypothesis) -> usize {
-    (0..reference.state_count())
-        .min_by_key(|&r| {
-            (0..=255u8)
-                .filter(|&b| decoder.step(state, b).1 != reference.step(r, b).1)
-                .count()
-        })
-        .unwrap_or(0)
-}
-
-fn run_changed(reference: &Hypothesis, changes: &Changes, word: &[u8]) -> Vec<StepOutput> {
-    let mut state = 0;
-    word.iter()
-        .map(|&byte| {
-            let (next, output) = changes
-                .get(&(state, byte))
-                .copied()
-                .unwrap_or_else(|| reference.step(state, byte));
-            state = next;
-            output
-        })
-        .collect()
 }
 
 /// Greedy set cover of the primary differences, then one finding per chosen candidate and

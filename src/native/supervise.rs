@@ -83,53 +83,68 @@ impl NativeDecoder {
                     Err(failure) => self.failed(state, inputs[index], failure, answers)?,
                 }
             }
-            let Some(ending) = ending else { continue };
-            if let Some(mut worker) = state.worker.take() {
-                worker.kill();
+            if let Some(ending) = ending {
+                self.worker_ended(state, inputs, pending.len(), &mut retrying, ending, answers)?;
             }
-            let Death { failure, memory } = match ending {
-                Ending::Stopped(stop) => return Err(stop),
-                Ending::Failed(death) => death,
-            };
-            if memory {
-                state.statistics.memory_kills += 1;
-                state
-                    .statistics
-                    .first_memory_kill
-                    .get_or_insert_with(|| failure.message.clone());
-            }
-            let index = answers.len();
-            // A crash or a broken stream in a batch cannot be pinned on an input (answers
-            // not yet passed on died with the worker); a timeout can: every answer before
-            // the hanging call was passed on.
-            if pending.len() > 1 && failure.kind != FailureKind::Timeout {
-                state.one_at_a_time = true;
-                continue;
-            }
-            let retried = matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
-            if retried && retrying.is_none() {
-                state.lifetimes.failed(state.calls + 1);
-                let test = failure.kind == FailureKind::Timeout
-                    && state.breaker.timeout_before_retry(inputs[index], &failure);
-                retrying = Some((index, failure));
-                if test {
-                    self.probe(state)?;
-                }
-                if let Some(stop) = pattern(state) {
-                    return Err(stop);
-                }
-                continue;
-            }
-            if retrying.take().is_some() {
-                state.lifetimes.retried(false);
-            }
-            // The failure is pinned on its input: batches resume. Should the library
-            // fail by its age, the next crash in a batch goes one at a time again, and
-            // the worker's age at that crash is again exact.
-            state.one_at_a_time = false;
-            self.failed(state, inputs[index], failure, answers)?;
         }
         Ok(())
+    }
+
+    /// Takes the end of the worker that ran a batch of `batch` inputs: a stop, or a death
+    /// that is retried, sends the rest one at a time, or stands as the failure of its input.
+    fn worker_ended(
+        &self,
+        state: &mut State,
+        inputs: &[&[u8]],
+        batch: usize,
+        retrying: &mut Option<(usize, DecoderFailure)>,
+        ending: Ending,
+        answers: &mut Answers,
+    ) -> Result<(), Stop> {
+        if let Some(mut worker) = state.worker.take() {
+            worker.kill();
+        }
+        let Death { failure, memory } = match ending {
+            Ending::Stopped(stop) => return Err(stop),
+            Ending::Failed(death) => death,
+        };
+        if memory {
+            state.statistics.memory_kills += 1;
+            state
+                .statistics
+                .first_memory_kill
+                .get_or_insert_with(|| failure.message.clone());
+        }
+        let index = answers.len();
+        // A crash or a broken stream in a batch cannot be pinned on an input (answers
+        // not yet passed on died with the worker); a timeout can: every answer before
+        // the hanging call was passed on.
+        if batch > 1 && failure.kind != FailureKind::Timeout {
+            state.one_at_a_time = true;
+            return Ok(());
+        }
+        let retried = matches!(failure.kind, FailureKind::Crash | FailureKind::Timeout);
+        if retried && retrying.is_none() {
+            state.lifetimes.failed(state.calls + 1);
+            let test = failure.kind == FailureKind::Timeout
+                && state.breaker.timeout_before_retry(inputs[index], &failure);
+            *retrying = Some((index, failure));
+            if test {
+                self.probe(state)?;
+            }
+            if let Some(stop) = pattern(state) {
+                return Err(stop);
+            }
+            return Ok(());
+        }
+        if retrying.take().is_some() {
+            state.lifetimes.retried(false);
+        }
+        // The failure is pinned on its input: batches resume. Should the library
+        // fail by its age, the next crash in a batch goes one at a time again, and
+        // the worker's age at that crash is again exact.
+        state.one_at_a_time = false;
+        self.failed(state, inputs[index], failure, answers)
     }
 
     /// Files a failure that stands (it recurred on retry, or is not retried), and tests

@@ -41,6 +41,31 @@ pub const MAP_COLORS: [(char, &str); 6] = [
 /// `conformance.html`.
 pub fn html(report: &ConformanceReport) -> String {
     let mut out = String::new();
+    html_header(&mut out, report);
+    findings::html(&mut out, &report.findings);
+    model::html(&mut out, report.model.as_ref());
+    // The map right after the findings: a reader sees the whole two-byte space before
+    // the detail tables below.
+    html_two_byte_map(&mut out, report);
+    html_categories(&mut out, report);
+    html_policy(&mut out, report);
+    html_wrappers(&mut out, report);
+    out.push_str(&crate::security::render::html(
+        &report.security,
+        escape_html,
+    ));
+    html_departures(&mut out, report);
+    // Records the page's laid-out width, so a headless browser can check it fits.
+    let _ = writeln!(
+        out,
+        "<script>document.body.setAttribute(\"data-page-width\", document.documentElement.scrollWidth);</script>"
+    );
+    let _ = writeln!(out, "</body></html>");
+    out
+}
+
+/// The page's head, its title, the verdict and the facts of the run.
+fn html_header(out: &mut String, report: &ConformanceReport) {
     let decoder = &report.decoder;
     let title = format!("Conformance: {} ({})", decoder.name, decoder.version);
     let _ = write!(
@@ -72,11 +97,10 @@ pub fn html(report: &ConformanceReport) -> String {
         report.tool_version,
         escape_html(&report.created)
     );
+}
 
-    findings::html(&mut out, &report.findings);
-    model::html(&mut out, report.model.as_ref());
-    // The map right after the findings: a reader sees the whole two-byte space before
-    // the detail tables below.
+/// The two-byte map with its legend.
+fn html_two_byte_map(out: &mut String, report: &ConformanceReport) {
     let map = &report.first_two_bytes_map;
     let _ = writeln!(
         out,
@@ -96,6 +120,10 @@ pub fn html(report: &ConformanceReport) -> String {
     }
     let _ = writeln!(out, "</p>");
     out.push_str(&map_canvas("map", &map.rows));
+}
+
+/// The category table: each category's status and what shows in it, linked to the departures.
+fn html_categories(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(out, "<h2>Categories</h2>\n<table id=\"categories\"><tr><th>Category</th><th>Status</th><th>Inputs</th><th>Failing aspects (smallest input)</th></tr>");
     for row in &report.categories {
         let detail = if !row.failures.is_empty() {
@@ -125,7 +153,10 @@ pub fn html(report: &ConformanceReport) -> String {
         );
     }
     let _ = writeln!(out, "</table>");
+}
 
+/// The U+FFFD policy section: the hypotheses and what each explains.
+fn html_policy(out: &mut String, report: &ConformanceReport) {
     let policy = &report.replacement_policy;
     let _ = writeln!(
         out,
@@ -150,13 +181,16 @@ pub fn html(report: &ConformanceReport) -> String {
         );
     }
     let _ = writeln!(out, "</table>");
-    html_examples(&mut out, "Examples", &policy.examples);
+    html_examples(out, "Examples", &policy.examples);
     html_examples(
-        &mut out,
+        out,
         "Counterexamples to the closest policy",
         &policy.counterexamples,
     );
+}
 
+/// The wrapper policies (a leading U+FEFF dropped or kept).
+fn html_wrappers(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(out, "<h2>Wrapper policies</h2><ul>");
     for wrapper in &report.wrapper_policies {
         let _ = writeln!(
@@ -169,11 +203,10 @@ pub fn html(report: &ConformanceReport) -> String {
         );
     }
     let _ = writeln!(out, "</ul>");
+}
 
-    out.push_str(&crate::security::render::html(
-        &report.security,
-        escape_html,
-    ));
+/// The departures from the reference, collapsed behind a summary line.
+fn html_departures(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(out, "<h2>Departures</h2>");
     if report.departures.is_empty() {
         let _ = writeln!(out, "<p>None.</p>");
@@ -211,14 +244,6 @@ pub fn html(report: &ConformanceReport) -> String {
             "<script>(function () {{ var open = function () {{ if (/^#departure-/.test(location.hash)) {{ document.getElementById(\"departures-section\").open = true; var row = document.getElementById(location.hash.slice(1)); if (row) {{ row.scrollIntoView(); }} }} }}; window.addEventListener(\"hashchange\", open); open(); }})();</script>"
         );
     }
-
-    // Records the page's laid-out width, so a headless browser can check it fits.
-    let _ = writeln!(
-        out,
-        "<script>document.body.setAttribute(\"data-page-width\", document.documentElement.scrollWidth);</script>"
-    );
-    let _ = writeln!(out, "</body></html>");
-    out
 }
 
 /// A canvas with its drawing script for one 256x256 map.

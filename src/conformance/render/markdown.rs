@@ -10,6 +10,23 @@ use crate::report::sanitize::{markdown_code, markdown_text};
 /// `conformance.md`.
 pub fn markdown(report: &ConformanceReport) -> String {
     let mut out = String::new();
+    write_header(&mut out, report);
+    findings::markdown(&mut out, &report.findings);
+    model::markdown(&mut out, report.model.as_ref());
+    write_categories(&mut out, report);
+    write_policy(&mut out, report);
+    write_wrappers(&mut out, report);
+    out.push_str(&crate::security::render::markdown(&report.security));
+    write_departures(&mut out, report);
+    if let Some(streaming) = &report.streaming {
+        out.push_str(&crate::conformance::streaming::markdown(streaming));
+    }
+    write_two_byte_map(&mut out, report);
+    out
+}
+
+/// The title, the verdict and the facts of the run.
+fn write_header(out: &mut String, report: &ConformanceReport) {
     let decoder = &report.decoder;
     let _ = writeln!(
         out,
@@ -65,9 +82,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
         "- Checked by utf8conf {} at {}\n",
         report.tool_version, report.created
     );
+}
 
-    findings::markdown(&mut out, &report.findings);
-    model::markdown(&mut out, report.model.as_ref());
+/// The category table: each category's status and what shows in it.
+fn write_categories(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(out, "## Categories\n");
     let _ = writeln!(
         out,
@@ -99,7 +117,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
             detail
         );
     }
+}
 
+/// The U+FFFD policy section: the hypotheses and what each explains.
+fn write_policy(out: &mut String, report: &ConformanceReport) {
     let policy = &report.replacement_policy;
     let _ = writeln!(out, "\n## U+FFFD policy: {}\n", policy.recognised);
     let _ = writeln!(out, "{}.\n", policy.description);
@@ -119,13 +140,16 @@ pub fn markdown(report: &ConformanceReport) -> String {
             policy.observations
         );
     }
-    write_examples(&mut out, "Examples", &policy.examples);
+    write_examples(out, "Examples", &policy.examples);
     write_examples(
-        &mut out,
+        out,
         "Counterexamples to the closest policy",
         &policy.counterexamples,
     );
+}
 
+/// The wrapper policies (a leading U+FEFF dropped or kept).
+fn write_wrappers(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(out, "\n## Wrapper policies\n");
     for wrapper in &report.wrapper_policies {
         let _ = writeln!(
@@ -150,8 +174,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
                 .unwrap_or_default()
         );
     }
+}
 
-    out.push_str(&crate::security::render::markdown(&report.security));
+/// The departures from the reference, numbered.
+fn write_departures(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(out, "\n## Departures\n");
     if report.departures.is_empty() {
         let _ = writeln!(out, "None.");
@@ -173,11 +199,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
             departure.explanation
         );
     }
+}
 
-    if let Some(streaming) = &report.streaming {
-        out.push_str(&crate::conformance::streaming::markdown(streaming));
-    }
-
+/// The legend of the two-byte map (the map itself is drawn in conformance.html).
+fn write_two_byte_map(out: &mut String, report: &ConformanceReport) {
     let map = &report.first_two_bytes_map;
     let _ = writeln!(out, "\n## Two-byte map\n");
     let _ = writeln!(out, "{} (drawn in conformance.html).\n", map.description);
@@ -188,7 +213,6 @@ pub fn markdown(report: &ConformanceReport) -> String {
             map.counts.get(code).copied().unwrap_or(0)
         );
     }
-    out
 }
 
 fn write_examples(out: &mut String, title: &str, examples: &[PolicyExample]) {
