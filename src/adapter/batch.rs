@@ -94,6 +94,15 @@ impl Request<'_> {
         }
     }
 
+    /// The input of a whole-input request; `None` for a chunked one (its chunking is
+    /// part of what is asked, so its failure is not the input's alone).
+    pub(super) fn whole(&self) -> Option<&[u8]> {
+        match self {
+            Request::Whole(input) => Some(input),
+            Request::Chunked(_) => None,
+        }
+    }
+
     /// How many chunks the answer must account for (`None` for a whole input).
     pub(super) fn chunk_count(&self) -> Option<usize> {
         match self {

@@ -38,17 +38,17 @@ impl ExternalDecoder {
         while answers.len() < inputs.len() {
             self.check_limits(state)?;
             let first = answers.len();
-            if let Some(failure) = standing(state, &inputs[first]) {
-                answers.push(Err(failure));
+            let remembered = inputs[first].whole().and_then(|i| state.standing.get(i));
+            if let Some(failure) = remembered {
+                answers.push(Err(failure.clone()));
                 self.settled.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
             self.ensure_process(state)?;
-            let known = inputs[first..].iter().map(|request| match request {
-                Request::Whole(input) => input,
-                Request::Chunked(_) => &[][..],
-            });
-            let end = match state.standing.first_in(known) {
+            let end = match state
+                .standing
+                .first_in(inputs[first..].iter().map(Request::whole))
+            {
                 Some(known) => first + known,
                 None => inputs.len(),
             };
@@ -148,8 +148,8 @@ impl ExternalDecoder {
             state.lifetimes.retried(false);
         }
         state.statistics.failures += 1;
-        if let Request::Whole(input) = input {
-            state.standing.remember(input, &failure);
+        if let Some(whole) = input.whole() {
+            state.standing.remember(whole, &failure);
         }
         self.failed.fetch_add(1, Ordering::Relaxed);
         let test_adapter = state.breaker.failure(&input.bytes(), &failure);
@@ -387,13 +387,4 @@ fn note_capabilities(capabilities: &mut Capabilities, outcome: &Outcome) {
     capabilities.error_len |= outcome.error_len.is_some();
     capabilities.scalars |= outcome.scalars.is_some();
     capabilities.errors |= outcome.errors.is_some();
-}
-
-/// The failure a whole input stood with earlier in the check ([`super::standing`]); a
-/// chunked request is always sent (its chunking is part of what is asked).
-fn standing(state: &State, request: &Request<'_>) -> Option<DecoderFailure> {
-    match request {
-        Request::Whole(input) => state.standing.get(input).cloned(),
-        Request::Chunked(_) => None,
-    }
 }

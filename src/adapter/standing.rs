@@ -42,12 +42,16 @@ impl StandingFailures {
         self.by_input.get(input)
     }
 
-    /// The index of the first of `inputs` that stood as a failure.
-    pub fn first_in<'a>(&self, mut inputs: impl Iterator<Item = &'a [u8]>) -> Option<usize> {
+    /// The index of the first of `inputs` that stood as a failure; `None` items (inputs
+    /// that are never remembered, such as a chunked request) never match.
+    pub fn first_in<'a>(
+        &self,
+        mut inputs: impl Iterator<Item = Option<&'a [u8]>>,
+    ) -> Option<usize> {
         if self.by_input.is_empty() {
             return None;
         }
-        inputs.position(|input| self.by_input.contains_key(input))
+        inputs.position(|input| input.is_some_and(|input| self.by_input.contains_key(input)))
     }
 }
 
@@ -66,11 +70,20 @@ mod tests {
     #[test]
     fn remembers_within_its_bounds_and_finds_the_first() {
         let mut standing = StandingFailures::default();
-        assert_eq!(standing.first_in([&b"\xED\xA0\x80"[..]].into_iter()), None);
+        assert_eq!(
+            standing.first_in([Some(&b"\xED\xA0\x80"[..])].into_iter()),
+            None
+        );
         standing.remember(b"\xED\xA0\x80", &hang());
         standing.remember(&vec![0x80; MAX_INPUT_LEN + 1], &hang());
-        let inputs: [&[u8]; 3] = [b"A", b"\xED\xA0\x80", b"\xED\xA0\x80"];
-        assert_eq!(standing.first_in(inputs.into_iter()), Some(1));
+        let inputs: [Option<&[u8]>; 4] = [Some(b"A"), None, Some(b"\xED\xA0\x80"), None];
+        assert_eq!(standing.first_in(inputs.into_iter()), Some(2));
+        // An input never remembered is not taken for the empty input.
+        standing.remember(b"", &hang());
+        assert_eq!(
+            standing.first_in([None, Some(&b""[..])].into_iter()),
+            Some(1)
+        );
         assert_eq!(
             standing.get(b"\xED\xA0\x80").unwrap().kind,
             FailureKind::Timeout

@@ -47,7 +47,10 @@ impl NativeDecoder {
             }
             self.ensure_worker(state)?;
             let single = state.one_at_a_time || retrying.is_some();
-            let end = match state.standing.first_in(inputs[first..].iter().copied()) {
+            let end = match state
+                .standing
+                .first_in(inputs[first..].iter().map(|input| Some(*input)))
+            {
                 _ if single => first + 1,
                 Some(known) => first + known,
                 None => inputs.len(),
