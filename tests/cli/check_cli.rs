@@ -78,12 +78,7 @@ fn the_python_adapter_passes_every_category() {
         .is_empty());
     // Recognised: the shipped adapter's own known machine, and the reference's.
     let recognition = &model["recognition"];
-    let like: Vec<&str> = recognition["behaves_like"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let like = crate::common::behaves_like(recognition);
     assert!(
         like.contains(&"adapter:python") && like.contains(&"reference"),
         "{recognition}"

@@ -31,12 +31,7 @@ fn model_json_validates_and_diagnoses() {
     assert_eq!(json["equivalent"], true);
     assert!(json["model"]["queries"]["decodes"].as_u64().unwrap() > 0);
     let recognition = &json["recognition"];
-    let alike: Vec<&str> = recognition["behaves_like"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let alike = crate::common::behaves_like(recognition);
     assert!(
         alike.contains(&"std") && alike.contains(&"reference"),
         "{recognition:#}"

@@ -97,6 +97,17 @@ pub fn assert_valid(validator: &schema::Validator, instance: &Value, what: &str)
     assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
 }
 
+/// The names of the known decoders a model report's `recognition` says the machine
+/// behaves exactly like.
+pub fn behaves_like(recognition: &Value) -> Vec<&str> {
+    recognition["behaves_like"]
+        .as_array()
+        .expect("recognition.behaves_like is an array")
+        .iter()
+        .map(|candidate| candidate["name"].as_str().expect("a candidate has a name"))
+        .collect()
+}
+
 /// `DIRECTORY/conformance.json`, checked against its schema.
 pub fn conformance_report(directory: &Path) -> Value {
     let path = directory.join("conformance.json");
