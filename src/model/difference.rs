@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::learner::Hypothesis;
 use super::output::StepOutput;
+use crate::taxonomy::Category;
 
 /// One differing transition family: at one pair of states, the bytes on which the
 /// decoder's output is `decoder` where the reference's is `reference`.
@@ -136,4 +137,97 @@ fn agreeing_pairs(
         }
     }
     seen
+}
+
+/// RFC 3629's checks on the value of a sequence whose shape is right, each stated on its
+/// own in section 3: "a naive implementation may decode the overlong UTF-8 sequence C0
+/// 80 into the character U+0000" (shortest form), "The definition of UTF-8 prohibits
+/// encoding character numbers between U+D800 and U+DFFF" (surrogates), and "characters
+/// from the U+0000..U+10FFFF range ... are encoded using sequences of 1 to 4 octets"
+/// (above U+10FFFF, and the 5- and 6-byte forms of RFC 2279).
+fn value_check(category: Option<Category>) -> bool {
+    matches!(
+        category,
+        Some(
+            Category::Overlong2
+                | Category::Overlong3
+                | Category::Overlong4
+                | Category::Surrogate
+                | Category::AboveMax
+                | Category::Legacy5Or6Byte
+        )
+    )
+}
+
+/// The longest access word looked at for another value check reaching the same pair.
+const VALUE_WORD: usize = 5;
+
+/// Adds, for each primary difference whose witness breaks one of RFC 3629's value checks,
+/// a copy witnessed by every other value check that reaches the same pair of states
+/// through agreeing transitions.
+///
+/// A decoder that skips the value checks does the same thing, in the same state, after
+/// `E0 80` (an overlong form) as after `ED A0` (a surrogate): its machine over byte
+/// classes has one transition for both, and the product one pair. The breadth-first
+/// search keeps one shortest witness per pair, so every check but the first would be
+/// hidden behind it, though each is a prohibition of its own in RFC 3629 and may be
+/// missing alone. Each copy is confirmed against the decoder like any difference.
+pub fn value_checks(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &mut Vec<Difference>,
+) {
+    let order = byte_order(decoder, reference);
+    // The first agreeing word reaching each pair with a given category of its own.
+    let mut words: HashMap<(Pair, Option<Category>), Vec<u8>> =
+        HashMap::from([(((0, 0), None), Vec::new())]);
+    let mut queue = VecDeque::from([((0usize, 0usize), Vec::new())]);
+    while let Some(((d, r), word)) = queue.pop_front() {
+        if word.len() >= VALUE_WORD {
+            continue;
+        }
+        for &byte in &order {
+            let (dn, dout) = decoder.step(d, byte);
+            let (rn, rout) = reference.step(r, byte);
+            if !agree(dout, rout) {
+                continue;
+            }
+            let mut next = word.clone();
+            next.push(byte);
+            let key = ((dn, rn), super::title::category(&next));
+            if let std::collections::hash_map::Entry::Vacant(entry) = words.entry(key) {
+                entry.insert(next.clone());
+                queue.push_back(((dn, rn), next));
+            }
+        }
+    }
+    let mut copies = Vec::new();
+    for d in differences.iter().filter(|d| d.primary) {
+        let own = super::title::category(&d.witness);
+        if !value_check(own) {
+            continue;
+        }
+        let mut seen = vec![own];
+        let mut reaching: Vec<&Vec<u8>> = words
+            .iter()
+            .filter(|((pair, _), _)| *pair == (d.decoder_state, d.reference_state))
+            .map(|(_, word)| word)
+            .collect();
+        reaching.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+        for word in reaching {
+            for &byte in &d.bytes {
+                let mut witness = word.clone();
+                witness.push(byte);
+                let category = super::title::category(&witness);
+                if value_check(category) && !seen.contains(&category) {
+                    seen.push(category);
+                    copies.push(Difference {
+                        witness,
+                        ..d.clone()
+                    });
+                }
+            }
+        }
+    }
+    differences.extend(copies);
 }

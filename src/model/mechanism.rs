@@ -37,7 +37,7 @@ use crate::taxonomy::Category;
 
 mod family;
 
-use family::{families, family_changes, run_changed};
+use family::{families, family_changes, kind, run_changed};
 
 /// What a finding's hypothesis is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -149,7 +149,7 @@ pub fn findings(
     }
     let categories: Vec<Option<Category>> = differences
         .iter()
-        .map(|d| title::category(&d.witness))
+        .map(|d| kind(title::category(&d.witness)))
         .collect();
     for members in families(differences) {
         let changes = family_changes(decoder, reference, differences, &members);

@@ -209,6 +209,7 @@ pub fn compare_with(
     let model = learn_machine(decoder, capabilities, grammar, limits);
     let (mut differences, product_pairs) =
         difference::differences(model.hypothesis(), reference.hypothesis());
+    difference::value_checks(model.hypothesis(), reference.hypothesis(), &mut differences);
     let unconfirmed = confirm(decoder, capabilities, &mut differences);
     let findings = if never_reports_errors(model.hypothesis(), reference.hypothesis()) {
         // One finding says so; the rest is diagnosed from the scalars alone, or every
@@ -217,7 +218,8 @@ pub fn compare_with(
             lossy_only(model.hypothesis()),
             lossy_only(reference.hypothesis()),
         );
-        let (lossy_differences, _) = difference::differences(&lossy_model, &lossy_reference);
+        let (mut lossy_differences, _) = difference::differences(&lossy_model, &lossy_reference);
+        difference::value_checks(&lossy_model, &lossy_reference, &mut lossy_differences);
         let mut findings = vec![mechanism::never_reports_errors(&differences)];
         let mut rest = mechanism::findings(
             &lossy_model,

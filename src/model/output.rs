@@ -31,8 +31,6 @@ pub const CAP: u8 = 7;
 pub const COUNT_CAP: u8 = 2;
 /// At most this many appended units are classified (the last ones).
 pub const UNITS: usize = 2;
-/// How far back a unit's classification may look.
-const WINDOW: usize = 16;
 
 /// The strict side of a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -201,9 +199,15 @@ fn lossy_step(word: &[u8], old: &[u32], new: &[u32]) -> Lossy {
 /// byte's value, so that a correct decoder's `C2 80` is a scalar, not a byte); `single`
 /// when it is the only one appended (then a lax value of the bytes before it is a
 /// likelier reading than the byte's own value: `E0 82 80` read as U+0080).
+///
+/// Only the sequence ending at the unit's own byte is looked at, never what came before
+/// it: a kind that depended on whether the same value appeared a few bytes earlier (a
+/// `00` before a stray `80` read as U+0000) would make the output a function of
+/// history, and the learned machine would grow a state per byte of that history.
 fn classify(word: &[u8], end: usize, scalar: u32, last: bool, single: bool) -> UnitKind {
     let own_byte = end > 0 && u32::from(word[end - 1]) == scalar;
     let own_char = end > 0 && char_ending_at(word, end) == Some(scalar);
+    let bits = lax_value_ending_at(word, end) == Some(scalar);
     // A well-formed `EF BF BD` is its scalar, not a substitution.
     if last && own_char {
         return UnitKind::Scalar;
@@ -211,18 +215,16 @@ fn classify(word: &[u8], end: usize, scalar: u32, last: bool, single: bool) -> U
     if scalar == REPLACEMENT {
         return UnitKind::Replacement;
     }
-    let start = end.saturating_sub(WINDOW);
-    let bits = || (start + 2..=end).any(|e| lax_value_ending_at(word, e) == Some(scalar));
-    if single && lax_value_ending_at(word, end) == Some(scalar) {
+    if single && bits {
         return UnitKind::Bits;
     }
     if own_byte {
         return UnitKind::OwnByte;
     }
-    if own_char || (start + 1..end).any(|e| char_ending_at(word, e) == Some(scalar)) {
+    if own_char {
         return UnitKind::Scalar;
     }
-    if bits() {
+    if bits {
         return UnitKind::Bits;
     }
     UnitKind::Other

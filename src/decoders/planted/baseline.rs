@@ -36,6 +36,14 @@ struct Row {
 fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
     let decoder = Planted::new(entry.name, entry.bugs);
     let (found, incomplete) = findings_and_model(&decoder, inputs);
+    if std::env::var_os("PLANTED_BASELINE_TITLES").is_some() {
+        for finding in &found {
+            println!(
+                "  {}: {} [{}]",
+                entry.name, finding.title, finding.witness_hex
+            );
+        }
+    }
     let mechanisms: Vec<Bug> = entry.findings.iter().map(|f| f.bug).collect();
     let attributions: Vec<Vec<Bug>> = found
         .iter()
@@ -84,7 +92,10 @@ fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
 #[ignore = "a measurement: prints the diagnosis table of docs/FINDINGS.md"]
 fn diagnosis_baseline() {
     let inputs = inputs();
+    // A comma-separated list of decoder names measures only those (to iterate quickly).
+    let only = std::env::var("PLANTED_BASELINE_ONLY").unwrap_or_default();
     let rows: Vec<Row> = real_world::entries()
+        .filter(|entry| only.is_empty() || only.split(',').any(|name| name == entry.name))
         .map(|entry| measure(entry, &inputs))
         .collect();
     println!("| Planted decoder | Mechanisms | Findings (from the model) | Missed | Merged | Split | Unexplained | Machine |");

@@ -24,7 +24,7 @@ pub(super) fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
             Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
             None => (
                 behaviour(d.reference, d.decoder),
-                title::category(&d.witness),
+                kind(title::category(&d.witness)),
                 None,
             ),
         };
@@ -88,4 +88,16 @@ pub(super) fn run_changed(
             output
         })
         .collect()
+}
+
+/// The kind of bytes a family is about: a category, with the overlong forms of every
+/// length as one. RFC 3629 section 3 has one table of the shortest forms, and names the
+/// overlong ones as one hazard ("a naive implementation may decode the overlong UTF-8
+/// sequence C0 80 into the character U+0000"): a decoder that lacks the shortest-form
+/// check lacks it for every length it decodes, one mechanism, not one per length.
+pub(super) fn kind(category: Option<Category>) -> Option<Category> {
+    match category {
+        Some(Category::Overlong3 | Category::Overlong4) => Some(Category::Overlong2),
+        other => other,
+    }
 }
