@@ -27,7 +27,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::conventions::{Convention, ConventionDecoder};
-use super::difference::Difference;
+use super::difference::{value_check, Difference};
 use super::learner::Hypothesis;
 use super::oracle::Oracle;
 use super::output::{Lossy, StepOutput, Strict, UnitKind};
@@ -185,7 +185,9 @@ pub fn findings(
         .iter()
         .zip(&origins)
         .map(|(d, origin)| {
-            consequence(reference, d) || origin.is_some_and(|o| differences[o].decoder == d.decoder)
+            consequence(reference, d)
+                || origin.is_some_and(|o| differences[o].decoder == d.decoder)
+                || !shows_alone(decoder, reference, &d.witness)
         })
         .collect();
     cover(differences, candidates, &origins, &consequences)
@@ -199,6 +201,24 @@ fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
     d.primary || (0..reference.state_count()).any(|r| reference.step(r, d.bytes[0]).1 == d.decoder)
 }
 
+/// Whether the last step of `witness` departs from the reference on some shorter input:
+/// a proper suffix of it whose steps agree up to a departure at its last byte. A
+/// difference that shows only behind an earlier one (a held-back U+FFFD coming out at
+/// the next byte, an error offset counted from a stripped BOM) follows from it; one that
+/// also shows alone is a bug of its own that the earlier one happens to precede.
+fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, witness: &[u8]) -> bool {
+    (1..witness.len()).any(|start| {
+        let suffix = &witness[start..];
+        let (ours, theirs) = (decoder.run(suffix), reference.run(suffix));
+        let last = suffix.len() - 1;
+        ours[..last]
+            .iter()
+            .zip(&theirs[..last])
+            .all(|(a, b)| super::difference::agree(*a, *b))
+            && !super::difference::agree(ours[last], theirs[last])
+    })
+}
+
 /// Whether `d` shows at the place `first` does: the same bytes after the same context,
 /// later in an input (`d`'s context ends with `first`'s: `80 ED A0` then `80..BF` is
 /// `ED A0` then `80..BF` after an error; `C2 00` is `00` inside a character), or, for
@@ -208,6 +228,12 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
     let (cf, cd) = (context(first), context(d));
     let meets = d.bytes.iter().any(|b| first.bytes.contains(b));
+    // An empty context ends every context. A sequence that breaks one of RFC 3629's
+    // value checks is a place of its own, though: a stray `80` read as a character
+    // does not explain `C0 80` read as one (the overlong check is another check).
+    if cf.is_empty() && !same_category && value_check(title::category(&d.witness)) {
+        return false;
+    }
     (cd.ends_with(&cf) && (meets || same_category))
         || (same_category && !cf.is_empty() && cd.starts_with(&cf))
 }
@@ -310,7 +336,7 @@ fn cover(
             finding(differences, mechanism.clone(), *witness, explained)
         })
         .collect();
-    let mut behind: Vec<(Option<Category>, Vec<usize>)> = Vec::new();
+    let mut behind: Vec<(BehindKey, Vec<usize>)> = Vec::new();
     for (index, origin) in origins.iter().enumerate() {
         if differences[index].primary {
             continue;
@@ -323,22 +349,33 @@ fn cover(
                 findings[home].manifestations.push(index);
             }
             _ => {
-                let category = title::category(&differences[index].witness);
-                match behind.iter_mut().find(|(c, _)| *c == category) {
+                let key = behind_key(&differences[index]);
+                match behind.iter_mut().find(|(k, _)| *k == key) {
                     Some((_, members)) => members.push(index),
-                    None => behind.push((category, vec![index])),
+                    None => behind.push((key, vec![index])),
                 }
             }
         }
     }
     // A bug behind another bug: what the decoder does after the first departure that
-    // the reference does nowhere, one finding per category of bytes.
+    // the reference does nowhere, one finding per kind of bytes (or one for an error
+    // offset shifted wherever it shows, as for the families).
     for (_, members) in behind {
         let mut finding = finding(differences, Mechanism::Transition, members[0], &members);
         finding.differences = members;
         findings.push(finding);
     }
     findings
+}
+
+/// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
+type BehindKey = (Option<i16>, Option<Category>);
+
+fn behind_key(d: &Difference) -> BehindKey {
+    match offset_shift(d) {
+        Some(shift) => (Some(shift.signum()), None),
+        None => (None, kind(title::category(&d.witness))),
+    }
 }
 
 fn finding(
