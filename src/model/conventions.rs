@@ -6,7 +6,14 @@
 //! The policies are those of [`crate::conformance::policy`] (one U+FFFD per ill-formed
 //! byte, per run, per lead-sized sequence) and one more seen in real decoders: one per
 //! lead-sized sequence where only a *valid* lead byte (`C2..F4`) sizes a unit, so that
-//! `C0 80` or `F8 88 80 80 80` is one U+FFFD per byte while `E0 80` is one.
+//! `C0 80` or `F8 88 80 80 80` is one U+FFFD per byte while `E0 80` is one. And the
+//! `ignore` policy (Python's `errors="ignore"`, iconv's `//IGNORE`): an ill-formed
+//! sequence gives nothing and decoding goes on, which Unicode §3.9 allows ("a
+//! conformant process ... shall not interpret ... ill-formed code unit sequences as
+//! characters"; deleting them is one of its examples of not interpreting them,
+//! though "not recommended" for security). And Python's `surrogateescape` (PEP 383:
+//! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
+//! one per byte of each ill-formed sequence).
 
 use crate::conformance::policy::{
     expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment,
@@ -24,16 +31,22 @@ pub enum Convention {
     LeadSizedValidLeads,
     /// On ill-formed input, every byte decoded as its own value.
     Latin1Fallback,
+    /// Every ill-formed sequence dropped, nothing in its place.
+    Ignore,
+    /// Every byte of an ill-formed sequence as the lone surrogate U+DC00 + byte.
+    SurrogateEscape,
 }
 
 impl Convention {
     /// Every convention other than the reference's own.
-    pub const ALL: [Convention; 5] = [
+    pub const ALL: [Convention; 7] = [
         Convention::Policy(ReplacementPolicy::PerByte),
         Convention::Policy(ReplacementPolicy::PerRun),
         Convention::Policy(ReplacementPolicy::PerLeadSizedSequence),
         Convention::LeadSizedValidLeads,
         Convention::Latin1Fallback,
+        Convention::Ignore,
+        Convention::SurrogateEscape,
     ];
 
     /// The name used in reports.
@@ -42,6 +55,8 @@ impl Convention {
             Convention::Policy(policy) => policy.as_str(),
             Convention::LeadSizedValidLeads => "per-lead-sized-sequence-valid-leads",
             Convention::Latin1Fallback => "latin-1-fallback",
+            Convention::Ignore => "ignore",
+            Convention::SurrogateEscape => "surrogateescape",
         }
     }
 
@@ -60,6 +75,10 @@ impl Convention {
             Convention::Latin1Fallback => {
                 "decodes the whole input as Latin-1 when it is ill-formed"
             }
+            Convention::Ignore => "drops every ill-formed sequence and goes on",
+            Convention::SurrogateEscape => {
+                "escapes each byte of an ill-formed sequence as the lone surrogate U+DC00 + byte"
+            }
         }
     }
 
@@ -72,6 +91,24 @@ impl Convention {
             Convention::LeadSizedValidLeads => valid_lead_sized(input, &segments),
             Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars,
             Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
+            // A literal `EF BF BD` is a character and stays.
+            Convention::Ignore => segments
+                .iter()
+                .filter_map(|segment| match *segment {
+                    Segment::Char { scalar } => Some(scalar),
+                    Segment::Error { .. } => None,
+                })
+                .collect(),
+            Convention::SurrogateEscape => segments
+                .iter()
+                .flat_map(|segment| match *segment {
+                    Segment::Char { scalar } => vec![scalar],
+                    Segment::Error { offset, len } => input[offset..offset + len]
+                        .iter()
+                        .map(|&b| 0xDC00 + u32::from(b))
+                        .collect(),
+                })
+                .collect(),
         }
     }
 }
@@ -141,6 +178,14 @@ mod tests {
         assert_eq!(
             per(Convention::Latin1Fallback, &[0x41, 0x80]),
             vec![0x41, 0x80]
+        );
+        assert_eq!(
+            per(Convention::Ignore, &[0x41, 0xE0, 0x80, 0xEF, 0xBF, 0xBD]),
+            vec![0x41, REPLACEMENT]
+        );
+        assert_eq!(
+            per(Convention::SurrogateEscape, &[0x41, 0xE0, 0x80]),
+            vec![0x41, 0xDCE0, 0xDC80]
         );
     }
 }

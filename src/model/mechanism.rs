@@ -128,6 +128,13 @@ pub fn findings(
         .map(|d| decoder.run(&d.witness))
         .collect();
     let mut candidates: Vec<Candidate> = Vec::new();
+    // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
+    // scalars alone): a convention is compared with it on the scalars alone too.
+    let lossy_only = decoder
+        .output
+        .iter()
+        .flatten()
+        .all(|o| o.strict == Strict::Valid);
     if capabilities.scalars {
         for convention in Convention::ALL {
             let subject = ConventionDecoder(convention);
@@ -135,7 +142,15 @@ pub fn findings(
             let explains = differences
                 .iter()
                 .zip(&observed)
-                .map(|(d, seen)| oracle.outputs(&d.witness) == *seen)
+                .map(|(d, seen)| {
+                    let mut outputs = oracle.outputs(&d.witness);
+                    if lossy_only {
+                        for output in &mut outputs {
+                            output.strict = Strict::Valid;
+                        }
+                    }
+                    outputs == *seen
+                })
                 .collect();
             candidates.push(Candidate {
                 mechanism: Mechanism::Convention {
@@ -187,7 +202,7 @@ pub fn findings(
         .map(|(d, origin)| {
             consequence(reference, d)
                 || origin.is_some_and(|o| differences[o].decoder == d.decoder)
-                || !shows_alone(decoder, reference, &d.witness)
+                || !shows_alone(decoder, reference, d)
         })
         .collect();
     cover(differences, candidates, &origins, &consequences)
@@ -201,12 +216,16 @@ fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
     d.primary || (0..reference.state_count()).any(|r| reference.step(r, d.bytes[0]).1 == d.decoder)
 }
 
-/// Whether the last step of `witness` departs from the reference on some shorter input:
-/// a proper suffix of it whose steps agree up to a departure at its last byte. A
-/// difference that shows only behind an earlier one (a held-back U+FFFD coming out at
-/// the next byte, an error offset counted from a stripped BOM) follows from it; one that
-/// also shows alone is a bug of its own that the earlier one happens to precede.
-fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, witness: &[u8]) -> bool {
+/// Whether the last step of `d`'s witness departs from the reference on some shorter
+/// input: a proper suffix of the witness whose steps agree up to a departure at its
+/// last byte. A difference that shows only behind an earlier one (a held-back U+FFFD
+/// coming out at the next byte, an error offset counted from a stripped BOM) follows
+/// from it; one whose bytes also depart alone may be a bug of its own that the earlier
+/// one happens to precede. (Asking for the very same step alone instead would also
+/// take a surrogate decoded behind a stray byte read as a character for a
+/// consequence of the stray byte: the stricter test hides bugs behind bugs.)
+fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> bool {
+    let witness = &d.witness;
     (1..witness.len()).any(|start| {
         let suffix = &witness[start..];
         let (ours, theirs) = (decoder.run(suffix), reference.run(suffix));
@@ -388,12 +407,7 @@ fn finding(
     let behaviour = behaviour(d.reference, d.decoder);
     let category = title::category(&d.witness);
     let title = match &mechanism {
-        Mechanism::Convention { name, policy: true } => {
-            format!(
-                "replaces ill-formed bytes {name}: one U+FFFD per {}",
-                title::policy_unit(name)
-            )
-        }
+        Mechanism::Convention { name, policy: true } => title::policy_title(name),
         Mechanism::Convention { name, .. } => format!("{name}: {}", title::convention_phrase(name)),
         Mechanism::Transition | Mechanism::Unexplained => {
             let family: Vec<&Difference> = explained

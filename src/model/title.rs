@@ -23,6 +23,24 @@ pub fn category(witness: &[u8]) -> Option<Category> {
     taxonomy::category_at(witness, offset)
 }
 
+/// The title of a finding that is a replacement policy.
+pub fn policy_title(name: &str) -> String {
+    match name {
+        "ignore" => {
+            "drops ill-formed bytes (the ignore policy): nothing, not U+FFFD, in their place"
+                .to_string()
+        }
+        "surrogateescape" => {
+            "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
+                .to_string()
+        }
+        _ => format!(
+            "replaces ill-formed bytes {name}: one U+FFFD per {}",
+            policy_unit(name)
+        ),
+    }
+}
+
 /// The unit a policy counts, for its title.
 pub fn policy_unit(name: &str) -> &'static str {
     match name {
