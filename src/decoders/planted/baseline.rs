@@ -12,7 +12,9 @@
 //! split when more than one finding is attributed to it alone. A finding attributed to
 //! no mechanism is counted as unexplained.
 //!
-//! Run it with `cargo test --lib planted::baseline::diagnosis_baseline -- --ignored --nocapture`.
+//! Run it with `cargo test --lib planted::baseline::diagnosis_baseline -- --ignored --nocapture`;
+//! `PLANTED_BASELINE_ONLY=name,name` measures only those decoders, and
+//! `PLANTED_BASELINE_TITLES=1` prints each finding's title and witness as well.
 
 use super::expect::render;
 use super::tests::{findings_and_model, inputs};
