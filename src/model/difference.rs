@@ -145,7 +145,7 @@ fn agreeing_pairs(
 /// encoding character numbers between U+D800 and U+DFFF" (surrogates), and "characters
 /// from the U+0000..U+10FFFF range ... are encoded using sequences of 1 to 4 octets"
 /// (above U+10FFFF, and the 5- and 6-byte forms of RFC 2279).
-pub fn value_check(category: Option<Category>) -> bool {
+fn value_check(category: Option<Category>) -> bool {
     matches!(
         category,
         Some(

@@ -27,7 +27,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::conventions::{Convention, ConventionDecoder};
-use super::difference::{value_check, Difference};
+use super::difference::Difference;
 use super::learner::Hypothesis;
 use super::oracle::Oracle;
 use super::output::{Lossy, StepOutput, Strict, UnitKind};
@@ -202,7 +202,7 @@ pub fn findings(
         .map(|(d, origin)| {
             consequence(reference, d)
                 || origin.is_some_and(|o| differences[o].decoder == d.decoder)
-                || !shows_alone(decoder, reference, d)
+                || (title::category(&d.witness).is_some() && !shows_alone(decoder, reference, d))
         })
         .collect();
     cover(differences, candidates, &origins, &consequences)
@@ -217,7 +217,9 @@ fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
 }
 
 /// Whether the last step of `d`'s witness departs from the reference on some shorter
-/// input: a proper suffix of the witness whose steps agree up to a departure at its
+/// input (asked only of ill-formed witnesses: what a decoder does to well-formed input,
+/// a byte order mark dropped after a policy's difference on its incomplete prefix, is
+/// reported whatever came before it): a proper suffix of the witness whose steps agree up to a departure at its
 /// last byte. A difference that shows only behind an earlier one (a held-back U+FFFD
 /// coming out at the next byte, an error offset counted from a stripped BOM) follows
 /// from it; one whose bytes also depart alone may be a bug of its own that the earlier
@@ -247,12 +249,6 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
     let (cf, cd) = (context(first), context(d));
     let meets = d.bytes.iter().any(|b| first.bytes.contains(b));
-    // An empty context ends every context. A sequence that breaks one of RFC 3629's
-    // value checks is a place of its own, though: a stray `80` read as a character
-    // does not explain `C0 80` read as one (the overlong check is another check).
-    if cf.is_empty() && !same_category && value_check(title::category(&d.witness)) {
-        return false;
-    }
     (cd.ends_with(&cf) && (meets || same_category))
         || (same_category && !cf.is_empty() && cd.starts_with(&cf))
 }
