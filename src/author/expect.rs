@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::conformance::policy::ReplacementPolicy;
 use crate::conformance::report::{CategoryRow, ConformanceReport};
 use crate::conformance::CategoryStatus;
+use crate::policy::ReplacementPolicy;
 use crate::taxonomy::Category;
 
 /// Expected verdict per category and expected U+FFFD policy.

@@ -20,7 +20,7 @@ use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 
-use super::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
+use crate::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
 
 pub use crate::aspect::Aspect;
 

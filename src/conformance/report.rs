@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::policy::ReplacementPolicy;
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::decoders::DecoderFailure;
 use crate::finding::Finding;
 use crate::outcome::Outcome;
+use crate::policy::ReplacementPolicy;
 use crate::report::time;
 use crate::security::witness::Witness;
 use crate::security::{SecurityImpact, SecuritySummary};

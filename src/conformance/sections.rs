@@ -8,18 +8,16 @@
 use std::collections::BTreeMap;
 
 use super::grade::MapState;
-use super::policy::ReplacementPolicy;
 use super::report::{
     CategoryFailure, CategoryRow, DepartureEntry, Hypothesis, MapSection, PolicyExample,
     PolicyFinding, Summary, WrapperPolicyFinding,
 };
-use super::{
-    answer_json, policies_matching_error_len, policy_predictions, recognise_policy, CategoryStatus,
-    CheckRun, Example,
-};
+use super::{answer_json, CategoryStatus, CheckRun, Example};
 use crate::aspect::Aspect;
 use crate::finding::{DecoderAction, Finding};
 use crate::hex::format_hex;
+use crate::policy::ReplacementPolicy;
+use crate::policy::{policies_matching_error_len, policy_predictions};
 use crate::reference::{Decoded, Reference};
 use crate::security::{self, SecurityClass};
 use crate::taxonomy::Category;
@@ -70,7 +68,7 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
 
 /// The U+FFFD policy section, and whether the policy departs from the reference's.
 pub(super) fn replacement_policy_section(run: &CheckRun) -> (PolicyFinding, bool) {
-    let (all, closest) = recognise_policy(&run.policy);
+    let (all, closest) = run.policy.recognise();
     let recognised = if run.policy.observations == 0 {
         "not-observed".to_string()
     } else {

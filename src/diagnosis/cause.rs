@@ -20,12 +20,12 @@
 //! or the first character of well-formed input.
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::ReplacementPolicy;
 use crate::decoders::{Capabilities, DecoderFailure};
 use crate::engine::compare::compare;
 use crate::finding::{row_byte_classes, table_row, CauseUnit, DecoderAction, RootCause, UnitKind};
 use crate::hex::format_hex;
 use crate::outcome::{ErrorLen, Outcome};
+use crate::policy::ReplacementPolicy;
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 

@@ -33,10 +33,10 @@ pub mod round_trip;
 use std::collections::BTreeMap;
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::{expected_scalars, segments, ReplacementPolicy};
 use crate::decoders::Capabilities;
 use crate::finding::{DecoderAction, Finding, Manifestation, RootCause, UnitKind};
 use crate::hex::format_hex;
+use crate::policy::{expected_scalars, segments, ReplacementPolicy};
 use crate::reference::Reference;
 use crate::taxonomy::Category;
 

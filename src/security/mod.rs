@@ -22,8 +22,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::{self, ReplacementPolicy};
 use crate::outcome::{ErrorLen, Outcome};
+use crate::policy::{self, ReplacementPolicy};
 use crate::reference::Decoded;
 use crate::taxonomy::Category;
 use behaviour::{align, Alignment};
