@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::conformance::report::{CategoryRow, ConformanceReport};
+use crate::conformance::report::{CategoryRow, ConformanceReport, RecognisedPolicy};
 use crate::conformance::CategoryStatus;
 use crate::policy::ReplacementPolicy;
 use crate::taxonomy::Category;
@@ -125,8 +125,8 @@ impl Expectations {
             }
         }
         if let Some(policy) = self.policy {
-            let recognised = &report.replacement_policy.recognised;
-            if recognised != policy.as_str() {
+            let recognised = report.replacement_policy.recognised;
+            if recognised != RecognisedPolicy::Known(policy) {
                 lines.push(format!(
                     "{}: U+FFFD policy is {recognised} (closest: {}), expected {}",
                     report.decoder.name,

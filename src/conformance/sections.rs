@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use super::grade::MapState;
 use super::report::{
     CategoryFailure, CategoryRow, DepartureEntry, Hypothesis, MapSection, PolicyExample,
-    PolicyFinding, Summary, WrapperPolicyFinding,
+    PolicyFinding, RecognisedPolicy, Summary, WrapperPolicyFinding,
 };
 use super::{answer_json, CategoryStatus, CheckRun, Example};
 use crate::aspect::Aspect;
@@ -70,9 +70,9 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
 pub(super) fn replacement_policy_section(run: &CheckRun) -> (PolicyFinding, bool) {
     let (all, closest) = run.policy.recognise();
     let recognised = if run.policy.observations == 0 {
-        "not-observed".to_string()
+        RecognisedPolicy::NotObserved
     } else {
-        all.map_or("other".to_string(), |p| p.as_str().to_string())
+        all.map_or(RecognisedPolicy::Other, RecognisedPolicy::Known)
     };
     let description = match all {
         Some(policy) if run.policy.observations > 0 => policy.description().to_string(),
@@ -91,7 +91,7 @@ pub(super) fn replacement_policy_section(run: &CheckRun) -> (PolicyFinding, bool
     let policy_departs =
         run.policy.observations > 0 && all != Some(ReplacementPolicy::MaximalSubpart);
     let replacement_policy = PolicyFinding {
-        recognised: recognised.clone(),
+        recognised,
         closest: closest.as_str(),
         security: policy_departs.then(|| SecurityClass::ReplacementPolicy.impact()),
         description,
