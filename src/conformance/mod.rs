@@ -46,10 +46,10 @@ use std::time::{Duration, Instant};
 
 use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
-use crate::decoders::{Capabilities, DecoderFailure};
+use crate::decoders::Answer;
+use crate::decoders::Capabilities;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
-use crate::outcome::Outcome;
 use crate::report::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
@@ -120,7 +120,7 @@ pub struct Example {
     /// Where it came from.
     pub origin: Origin,
     /// What the decoder answered.
-    pub answer: Result<Outcome, DecoderFailure>,
+    pub answer: Answer,
 }
 
 impl Example {
@@ -358,7 +358,7 @@ fn record(
     log: &mut DepartureLog,
     capabilities: Capabilities,
     input: &Input,
-    answer: Result<Outcome, DecoderFailure>,
+    answer: Answer,
 ) {
     *run.inputs_per_source
         .entry(input.origin.source())

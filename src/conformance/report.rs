@@ -12,9 +12,8 @@ use serde_json::{json, Value};
 
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
-use crate::decoders::DecoderFailure;
+use crate::decoders::Answer;
 use crate::finding::Finding;
-use crate::outcome::Outcome;
 use crate::policy::ReplacementPolicy;
 use crate::report::time;
 use crate::report::verdict::Verdict;
@@ -284,7 +283,7 @@ pub fn utc_now() -> (String, String) {
 }
 
 /// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
-pub fn answer_json(answer: &Result<Outcome, DecoderFailure>) -> Value {
+pub fn answer_json(answer: &Answer) -> Value {
     match answer {
         Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
         Err(failure) => json!({"failure": failure.kind.as_str(), "message": failure.message}),

@@ -271,15 +271,13 @@ pub(super) fn summary_section(
     }
 }
 
-fn security_answer(
-    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
-) -> security::Answer<'_> {
+fn security_answer(answer: &crate::decoders::Answer) -> security::AnswerView<'_> {
     match answer {
-        Ok(outcome) => security::Answer::Outcome(outcome),
+        Ok(outcome) => security::AnswerView::Outcome(outcome),
         Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
-            security::Answer::Crash
+            security::AnswerView::Crash
         }
-        Err(_) => security::Answer::Unresponsive,
+        Err(_) => security::AnswerView::Unresponsive,
     }
 }
 
@@ -296,7 +294,7 @@ fn is_policy_finding(finding: &Finding) -> bool {
 fn finding_of_departure(
     findings: &[Finding],
     input: &[u8],
-    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+    answer: &crate::decoders::Answer,
     capabilities: crate::decoders::Capabilities,
 ) -> Option<String> {
     let diagnosis = crate::diagnosis::diagnose_input(input, answer, capabilities)?;
@@ -369,7 +367,7 @@ fn departure_summary(
     aspect: Aspect,
     input: &[u8],
     reference: &crate::outcome::Outcome,
-    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+    answer: &crate::decoders::Answer,
 ) -> String {
     let outcome = match answer {
         Err(failure) => return format!("the decoder failed: {failure}"),

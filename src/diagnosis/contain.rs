@@ -85,10 +85,7 @@ impl crate::decoders::Decoder for Contained<'_> {
     /// batches (an adapter process, a C library's worker) still does; when something in
     /// it panics, the batch is asked again input by input, each contained, so that the
     /// panic is the `crash` answer of the input that caused it.
-    fn decode_batch(
-        &self,
-        inputs: &[&[u8]],
-    ) -> Vec<Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>> {
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::decoders::Answer> {
         contained(|| self.0.decode_batch(inputs))
             .unwrap_or_else(|_| inputs.iter().map(|input| self.decode(input)).collect())
     }
@@ -135,10 +132,7 @@ mod tests {
             crate::decoders::reset_outcome(outcome, "panics-on-ff");
             Ok(())
         }
-        fn decode_batch(
-            &self,
-            inputs: &[&[u8]],
-        ) -> Vec<Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>> {
+        fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::decoders::Answer> {
             self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             inputs.iter().map(|input| self.decode(input)).collect()
         }
