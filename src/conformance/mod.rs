@@ -54,7 +54,7 @@ use crate::report::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
 pub use policy::PolicyEvidence;
-pub use report::{answer_json, CategoryStatus};
+pub use report::CategoryStatus;
 pub use subject::Subject;
 
 /// The `schema` value of `conformance.json`.

@@ -8,11 +8,10 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
-use crate::decoders::Answer;
 use crate::finding::Finding;
 use crate::policy::ReplacementPolicy;
 use crate::report::time;
@@ -280,14 +279,6 @@ pub struct MapSection {
 pub fn utc_now() -> (String, String) {
     let now = std::time::SystemTime::now();
     (time::rfc3339(now), time::compact(now))
-}
-
-/// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
-pub fn answer_json(answer: &Answer) -> Value {
-    match answer {
-        Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
-        Err(failure) => json!({"failure": failure.kind.as_str(), "message": failure.message}),
-    }
 }
 
 /// Status of a category in a report.

@@ -12,8 +12,9 @@ use super::report::{
     CategoryFailure, CategoryRow, DepartureEntry, Hypothesis, MapSection, PolicyExample,
     PolicyFinding, RecognisedPolicy, Summary, WrapperPolicyFinding,
 };
-use super::{answer_json, CategoryStatus, CheckRun, Example};
+use super::{CategoryStatus, CheckRun, Example};
 use crate::aspect::Aspect;
+use crate::diagnosis::answer_json;
 use crate::finding::{DecoderAction, Finding};
 use crate::hex::format_hex;
 use crate::policy::ReplacementPolicy;
