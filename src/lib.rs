@@ -32,9 +32,10 @@
 //! - [`policy`]: the U+FFFD policies and what each predicts for an input.
 //! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted,
 //!   and the reference encoder read through the same grammar.
-//! - [`outcome`], [`taxonomy`], [`hex`], [`stable_hash`]: the shared vocabulary (what a
-//!   decoder said, what kind of ill-formed byte something is, how bytes are written for
-//!   people, report ids).
+//! - [`outcome`], [`taxonomy`], [`hex`], [`stable_hash`], [`rng`]: the shared vocabulary
+//!   (what a decoder said, what kind of ill-formed byte something is, how bytes are
+//!   written for people, report ids, the seeded random streams that make every generated
+//!   input reproducible).
 
 #![warn(missing_docs)]
 
@@ -60,6 +61,7 @@ pub mod outcome;
 pub mod policy;
 pub mod reference;
 pub mod report;
+pub mod rng;
 pub mod security;
 pub mod stable_hash;
 pub mod taxonomy;

@@ -33,7 +33,7 @@ const LAYERS: &[&[&str]] = &[
     &["fast"],
     &["policy"],
     &["reference"],
-    &["outcome", "taxonomy", "hex", "stable_hash"],
+    &["outcome", "taxonomy", "hex", "stable_hash", "rng"],
 ];
 
 /// Upward imports that remain, as (importer, imported), with why each is still there.
@@ -43,11 +43,6 @@ const KNOWN_UPWARD: &[(&str, &str, &str)] = &[
         "author",
         "conformance",
         "the author API runs check's inputs and grading in process",
-    ),
-    (
-        "decoders",
-        "corpus",
-        "planted decoders' expectations use corpus generators",
     ),
     (
         "diagnosis",

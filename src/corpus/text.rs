@@ -18,7 +18,7 @@
 use std::sync::OnceLock;
 
 use super::generator::Generator;
-use super::rng::Rng;
+use crate::rng::Rng;
 
 /// The generator's name in [`super::Origin::Generator`].
 pub const NAME: &str = "text";
