@@ -3,7 +3,8 @@
 //! decoder): errors at every offset of a 64-byte block, after long clean runs (so the
 //! block loop, not the scalar tail, meets them), several in one block, clusters of error
 //! units, errors split across block boundaries, runs of close errors (the hand-over to
-//! the dense loop and back), and `decode_lossy_into` appending to a reused buffer.
+//! the dense loop and back), and `decode_lossy_into` appending to a reused buffer; the
+//! same inputs through lossy UTF-16 decoding, whose step resolves errors the same way.
 
 use utf8conf::fast::{self, Backend};
 
@@ -26,10 +27,12 @@ const ERRORS: &[&[u8]] = &[
 /// Well-formed fillers: ASCII, and text whose characters straddle block edges.
 const FILLERS: &[&str] = &["abcdefgh", "жзий", "日本語", "a😀é中"];
 
-/// Asserts that every available backend's `decode_lossy` and `decode_lossy_into` (into
-/// a buffer already holding text) equal std's on `bytes`.
+/// Asserts that every available backend's `decode_lossy`, `decode_lossy_into` (into a
+/// buffer already holding text) and `decode_utf16_lossy` (into a buffer already holding
+/// a unit) equal std's lossy text on `bytes`.
 fn check(bytes: &[u8], text: &mut String) {
     let expected = String::from_utf8_lossy(bytes);
+    let mut units = Vec::new();
     for backend in Backend::available() {
         let got = fast::decode_lossy_with(backend, bytes).unwrap();
         assert!(got == expected, "decode_lossy, {backend}, {bytes:02X?}");
@@ -39,6 +42,13 @@ fn check(bytes: &[u8], text: &mut String) {
         assert!(
             text.strip_prefix('»') == Some(&expected[..]),
             "decode_lossy_into, {backend}, {bytes:02X?}"
+        );
+        units.clear();
+        units.push(0xBEEF);
+        fast::decode_utf16_lossy_with(backend, bytes, &mut units).unwrap();
+        assert!(
+            units[0] == 0xBEEF && units[1..].iter().copied().eq(expected.encode_utf16()),
+            "decode_utf16_lossy, {backend}, {bytes:02X?}"
         );
     }
 }

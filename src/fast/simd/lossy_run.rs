@@ -167,7 +167,7 @@ pub(crate) unsafe fn lossy_run<V: Vector, K: Kernel16>(
 /// # Safety
 /// `V`'s instruction set must be available.
 #[inline(always)]
-unsafe fn block_error<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous: V) -> V {
+pub(super) unsafe fn block_error<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous: V) -> V {
     // SAFETY: the caller meets this function's `# Safety` contract (no memory access).
     unsafe {
         let mut error = lookup.check(inputs[0], previous);
@@ -186,7 +186,11 @@ unsafe fn block_error<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous: 
 /// # Safety
 /// `V`'s instruction set must be available.
 #[inline(always)]
-unsafe fn first_flagged<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous: V) -> usize {
+pub(super) unsafe fn first_flagged<V: Vector>(
+    lookup: &Lookup<V>,
+    inputs: &[V; 4],
+    previous: V,
+) -> usize {
     // SAFETY: the stores fill `flags` (`BLOCK / V::BYTES` vectors of `V::BYTES` bytes).
     unsafe {
         let mut flags = [0u8; BLOCK];
@@ -213,7 +217,7 @@ unsafe fn first_flagged<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous
 /// `pos`. As `dfa::boundary_before`, it requires `bytes[floor..pos]` to be well-formed
 /// but for a character cut by its end.
 #[inline(always)]
-fn boundary_from(bytes: &[u8], floor: usize, pos: usize) -> usize {
+pub(super) fn boundary_from(bytes: &[u8], floor: usize, pos: usize) -> usize {
     let pos = pos.max(floor);
     let lowest = pos.saturating_sub(3).max(floor);
     let mut candidate = pos;

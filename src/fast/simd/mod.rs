@@ -11,6 +11,7 @@
 //! | [`encode_kernel`] | the [`EncodeKernel`] register trait and the encoder's packing tables |
 //! | [`lossy`] | lossy decoding's entry points and its dense-error loop |
 //! | `lossy_run` | lossy decoding's block loop: validation and copy fused, errors resolved in the loop |
+//! | `utf16_lossy` | lossy UTF-16's step: the run to the next error, with no per-call setup |
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
 //! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only), generic over its output |
@@ -48,6 +49,7 @@ pub mod neon;
 pub mod sse42;
 pub mod tables;
 pub mod utf16;
+mod utf16_lossy;
 pub mod utf32;
 pub mod validate;
 pub mod vector;
