@@ -54,7 +54,14 @@ impl Sink for CodeUnits {
         // masked to the units written, at most one per byte of the characters (a
         // surrogate pair comes from 4 bytes), for which `dst` has room.
         unsafe {
-            if !SUPPLEMENTARY {
+            let supplementary = if SUPPLEMENTARY {
+                _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000))
+            } else {
+                0
+            };
+            // A group without a pair, also in a stretch with some (text that mixes a
+            // few emoji into other scripts): narrowed, without the compression.
+            if supplementary == 0 {
                 let units = _mm512_castsi256_si512(_mm512_cvtepi32_epi16(scalars));
                 if lanes == 16 {
                     _mm512_mask_storeu_epi16(dst as *mut i16, 0xFFFF, units);
@@ -63,8 +70,6 @@ impl Sink for CodeUnits {
                 }
                 return lanes;
             }
-            let supplementary =
-                _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000));
             // Table 3-5: the 20 bits of `scalar - 0x10000`, split 10 and 10.
             let offset = _mm512_sub_epi32(scalars, _mm512_set1_epi32(0x1_0000));
             let high = _mm512_or_si512(_mm512_srli_epi32::<10>(offset), _mm512_set1_epi32(0xD800));
