@@ -11,8 +11,7 @@
 //! the error is converted by the backend's [`ConvertValid16`] while it is still in L1.
 
 use super::lossy_run::{block_error, boundary_from, first_flagged};
-use super::utf16::ConvertValid16;
-use super::utf32::chunk_end;
+use super::utf16::{convert_runs, ConvertValid16};
 use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::Vector;
 use crate::fast::dfa;
@@ -35,33 +34,17 @@ pub(crate) unsafe fn lossy_step<V: Vector, C: ConvertValid16>(
     out: &mut Vec<u16>,
     scratch: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
-    let len = bytes.len();
-    let mut start = 0;
-    // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
-    // given runs the lookup found well-formed, or those the DFA did.
+    // SAFETY: the caller meets this function's `# Safety` contract; `first_flag` and
+    // the DFA agree with std, as `convert_runs` requires.
     unsafe {
-        while start < len {
-            // ASCII blocks: converted as they are checked.
-            start += C::convert_ascii(&bytes[start..], out);
-            if start == len {
-                break;
-            }
-            let end = chunk_end(bytes, start, STEP_CHUNK);
-            let Some(flagged) = first_flag(lookup, bytes, start, end) else {
-                C::convert_valid(&bytes[start..end], out, scratch);
-                start = end;
-                continue;
-            };
+        convert_runs::<C>(bytes, out, scratch, STEP_CHUNK, |start, end| {
+            let flagged = first_flag(lookup, bytes, start, end)?;
             // No byte before `flagged` is flagged, so every character starting more than
             // 3 bytes before it is well-formed (see `lossy_run`).
             let restart = boundary_from(bytes, start, flagged.min(end).saturating_sub(3));
-            let error = dfa::validate_from(bytes, restart);
-            let valid = error.map_or_else(|error| error.valid_up_to(), |()| len);
-            C::convert_valid(&bytes[start..valid], out, scratch);
-            return error;
-        }
+            Some(dfa::validate_from(bytes, restart))
+        })
     }
-    Ok(())
 }
 
 /// The first byte of `bytes[start..end]` the lookup flags, `start` a character boundary
