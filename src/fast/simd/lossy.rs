@@ -12,7 +12,7 @@ use crate::fast::lossy;
 use crate::fast::{dfa, Utf8Error};
 
 /// Lossy decoding with a backend's SIMD `validate` and its instantiation of
-/// [`lossy_run`](super::lossy_run::lossy_run): well-formed input is borrowed after one
+/// `lossy_run` (the fused block loop): well-formed input is borrowed after one
 /// validation pass; otherwise the output is allocated once, for the worst case, the
 /// well-formed prefix copied, and the rest decoded by `run`.
 ///
