@@ -99,41 +99,27 @@ pub(crate) unsafe fn lossy_run<V: Vector, K: Kernel16>(
             }
             // An error in this block, or in a character cut by its start.
             let flagged = pos + first_flagged(&lookup, &inputs, block_previous);
-            let restart = boundary_from(bytes, run_start, flagged.saturating_sub(3));
-            let Err(error) = dfa::validate_from(bytes, restart) else {
-                // The lookup flags only errors, so this is not reached; were it, the
-                // scalar tail below decodes the rest correctly from the boundary.
-                pos = restart;
-                break;
-            };
-            let error_at = error.valid_up_to();
-            // The DFA stops at the first error, which starts at or before `flagged`:
-            // its U+FFFD store stays within the headroom.
-            assert!(error_at < pos + BLOCK, "the lookup flagged no error");
-            let mut cursor = run_out + (error_at - run_start);
-            // SAFETY: `cursor < written + BLOCK`, so the 4-byte store is within the
-            // headroom.
-            (dst.add(cursor) as *mut u32).write_unaligned(REPLACEMENT);
-            cursor += 3;
-            let Some(unit_len) = error.error_len() else {
-                // An incomplete character cut off by the end of input.
-                out.set_len(cursor);
-                return;
-            };
-            pos = error_at + unit_len;
-            let mut units = 0;
-            while units < CLUSTER && pos < len && bytes[pos] >= 0x80 {
-                let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
-                if well_formed {
-                    break;
-                }
-                // SAFETY: at most `CLUSTER` stores of 4 bytes after the first, within
-                // the headroom.
-                (dst.add(cursor) as *mut u32).write_unaligned(REPLACEMENT);
-                cursor += 3;
-                pos += unit_len;
-                units += 1;
-            }
+            let (error_at, cursor) =
+                match replace_error_units(bytes, run_start, run_out, pos + BLOCK, flagged, dst) {
+                    Resolved::Units {
+                        error_at,
+                        resumes_at,
+                        cursor,
+                    } => {
+                        pos = resumes_at;
+                        (error_at, cursor)
+                    }
+                    Resolved::EndOfInput { cursor } => {
+                        // SAFETY: bytes `..cursor` are initialised (the run's copy up to
+                        // the error unit, then its U+FFFD).
+                        out.set_len(cursor);
+                        return;
+                    }
+                    Resolved::NoError { restart } => {
+                        pos = restart;
+                        break;
+                    }
+                };
             close_errors = if error_at - run_start < DENSE_WHEN_CLOSER_THAN {
                 close_errors + 1
             } else {
@@ -158,6 +144,78 @@ pub(crate) unsafe fn lossy_run<V: Vector, K: Kernel16>(
         // SAFETY: the run's bytes up to `boundary` were copied to the output.
         out.set_len(run_out + (boundary - run_start));
         scalar_rest(bytes, boundary, out);
+    }
+}
+
+/// What [`replace_error_units`] found.
+enum Resolved {
+    /// Error units from `error_at`, replaced; the run resumes at `resumes_at`, the output
+    /// cursor is `cursor`.
+    Units {
+        error_at: usize,
+        resumes_at: usize,
+        cursor: usize,
+    },
+    /// A character cut off by the end of input, replaced; the output ends at `cursor`.
+    EndOfInput { cursor: usize },
+    /// No error from the boundary `restart` on (the lookup flags only errors, so this is
+    /// not reached; were it, the scalar tail decodes the rest correctly from there).
+    NoError { restart: usize },
+}
+
+/// The error path of [`lossy_run`]: the error unit near `flagged` (the first byte the
+/// lookup flags in the block ending at `block_end`), found by the DFA from the
+/// boundary at most 3 bytes before it, and the error units straight after it (at most
+/// `CLUSTER`), each replaced by U+FFFD at its own output offset (`run_out` is that of
+/// `run_start`).
+///
+/// # Safety
+/// `dst` must be the output buffer, with `HEADROOM` bytes of room from the output
+/// offset of `block_end - BLOCK`, and the run copied up to `flagged`.
+#[inline(always)]
+unsafe fn replace_error_units(
+    bytes: &[u8],
+    run_start: usize,
+    run_out: usize,
+    block_end: usize,
+    flagged: usize,
+    dst: *mut u8,
+) -> Resolved {
+    let len = bytes.len();
+    let restart = boundary_from(bytes, run_start, flagged.saturating_sub(3));
+    let Err(error) = dfa::validate_from(bytes, restart) else {
+        return Resolved::NoError { restart };
+    };
+    let error_at = error.valid_up_to();
+    // The DFA stops at the first error, which starts at or before `flagged`: its U+FFFD
+    // store stays within the headroom.
+    assert!(error_at < block_end, "the lookup flagged no error");
+    let mut cursor = run_out + (error_at - run_start);
+    // SAFETY: `cursor` is below the output offset of `block_end`, so the 4-byte store is
+    // within the headroom (caller's contract).
+    unsafe { (dst.add(cursor) as *mut u32).write_unaligned(REPLACEMENT) };
+    cursor += 3;
+    let Some(unit_len) = error.error_len() else {
+        return Resolved::EndOfInput { cursor };
+    };
+    let mut pos = error_at + unit_len;
+    let mut units = 0;
+    while units < CLUSTER && pos < len && bytes[pos] >= 0x80 {
+        let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
+        if well_formed {
+            break;
+        }
+        // SAFETY: at most `CLUSTER` stores of 4 bytes after the first, within the
+        // headroom.
+        unsafe { (dst.add(cursor) as *mut u32).write_unaligned(REPLACEMENT) };
+        cursor += 3;
+        pos += unit_len;
+        units += 1;
+    }
+    Resolved::Units {
+        error_at,
+        resumes_at: pos,
+        cursor,
     }
 }
 
