@@ -295,6 +295,7 @@ impl<'r> Collector<'r> {
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
             unreported_signatures: self.over_limit.len() as u64,
             exit_code: summary::exit_code(self.divergent_inputs),
+            models: Vec::new(),
         };
         let coverage = Coverage {
             schema: EXHAUSTIVE_SCHEMA.to_string(),
