@@ -296,8 +296,10 @@ pub(super) fn print_models(models: &[crate::report::summary::LearnedModel]) {
             .as_str()
             .map(|reason| format!(", incomplete: {reason}"))
             .unwrap_or_default();
+        let seconds = machine["queries"]["milliseconds"].as_f64().unwrap_or(0.0) / 1000.0;
         println!(
-            "  model of {}: {states} states, {} decodes, {findings} mechanism{}{incomplete}",
+            "  model of {}: {states} states, {} decodes in {seconds:.1}s, {findings} \
+             mechanism{}{incomplete}",
             learned.decoder,
             group_digits(learned.queries),
             if findings == 1 { "" } else { "s" },

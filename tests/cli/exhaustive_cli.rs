@@ -152,6 +152,16 @@ fn shards_merge_into_the_whole_run() {
     ] {
         assert_eq!(merged[field], whole[field], "{field}");
     }
+    // The shards learned mutant-panic's machine as the whole run did: the merge keeps it.
+    let machine = |summary: &Value| {
+        summary["models"]
+            .as_array()
+            .expect("the departing decoder's machine")
+            .iter()
+            .map(|m| (m["decoder"].clone(), m["model"]["model"]["machine"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(machine(&merged), machine(&whole));
     let coverage = read_json(&merged_dir.join("exhaustive.json"));
     assert_eq!(coverage["shards"].as_array().unwrap().len(), 3);
     let id = merged["reports"][0].as_str().unwrap();
