@@ -12,8 +12,8 @@ use std::sync::atomic::Ordering;
 
 use clap::Args;
 
-use super::run::select_decoders;
 use super::model_args::ModelArgs;
+use super::run::select_decoders;
 use super::CliError;
 use crate::decoders::Decoder;
 use crate::engine::progress::group_digits;

@@ -47,6 +47,7 @@ use std::time::{Duration, Instant};
 use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
 use crate::decoders::{Capabilities, DecoderFailure};
+pub use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
 use crate::outcome::Outcome;
@@ -55,7 +56,6 @@ use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
 pub use policy::{policies_matching_error_len, policy_predictions, recognise_policy};
 pub use report::{answer_json, CategoryStatus};
-pub use crate::diagnosis::learn::ModelBudget;
 pub use subject::Subject;
 
 /// The `schema` value of `conformance.json`.

@@ -11,8 +11,7 @@ use crate::finding::{Finding, Manifestation};
 use crate::hex::format_hex;
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
-    self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool,
-    SUMMARY_SCHEMA,
+    self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
 use crate::report::{time, write_json_atomically};
 

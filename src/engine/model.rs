@@ -152,7 +152,10 @@ pub fn remove_reports(run_dir: &Path, ids: &[String]) -> std::io::Result<()> {
 }
 
 fn is_of(report: &DivergenceReport, decoder: &dyn Decoder) -> bool {
-    report.decoders.get(1).is_some_and(|name| name == decoder.name())
+    report
+        .decoders
+        .get(1)
+        .is_some_and(|name| name == decoder.name())
 }
 
 /// Files `decoder`'s reports through its machine, in place: its new list takes the place
@@ -167,10 +170,9 @@ fn refile(
     let Some(first) = reports.iter().position(|r| is_of(r, decoder)) else {
         return;
     };
-    let (own, others): (Vec<DivergenceReport>, Vec<DivergenceReport>) =
-        std::mem::take(reports)
-            .into_iter()
-            .partition(|r| is_of(r, decoder));
+    let (own, others): (Vec<DivergenceReport>, Vec<DivergenceReport>) = std::mem::take(reports)
+        .into_iter()
+        .partition(|r| is_of(r, decoder));
     let own = filed_reports(decoder, model, own, filing, removed);
     let mut others = others.into_iter();
     reports.extend(others.by_ref().take(first));
@@ -194,9 +196,8 @@ fn filed_reports(
         reproduce: &no_command,
     };
     let rule_based: Vec<Finding> = own.iter().map(|r| r.finding.clone()).collect();
-    let decode = |batch: &[Vec<u8>]| {
-        Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch))
-    };
+    let decode =
+        |batch: &[Vec<u8>]| Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch));
     let Ok(findings) =
         crate::diagnosis::model::with_model(&subject, model, decoder, rule_based, decode);
     let own_ids: HashSet<&str> = own.iter().map(|r| r.id.as_str()).collect();
@@ -217,7 +218,7 @@ fn filed_reports(
     for report in &explained {
         removed.push(report.id.clone());
         let shares = |f: &&Finding| f.categories.iter().any(|c| report.categories.contains(c));
-        match new.iter().position(|f| shares(&f)) {
+        match new.iter().position(shares) {
             Some(target) => counted[target].push(report),
             None if !new.is_empty() => counted[0].push(report),
             None => kept[0].occurrences += report.occurrences,

@@ -22,8 +22,7 @@ use crate::engine::signature::Signature;
 use crate::engine::{build_report, minimize, report_path, ReportContext};
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
-    self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool,
-    SUMMARY_SCHEMA,
+    self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
 use crate::report::{time, write_json_atomically};
 
@@ -246,9 +245,10 @@ impl<'r> Collector<'r> {
     /// reports it explains.
     fn file_through_models(&mut self, threads: usize) -> io::Result<Vec<LearnedModel>> {
         let report_dir = self.run_dir.join("divergences");
-        let library = self.options.library.as_ref().map(|(path, symbol)| {
-            (path.as_str(), symbol.as_str(), self.options.library_name())
-        });
+        let library =
+            self.options.library.as_ref().map(|(path, symbol)| {
+                (path.as_str(), symbol.as_str(), self.options.library_name())
+            });
         let filed = file_through_models(
             self.decoders,
             &departed(&self.counters),

@@ -83,7 +83,11 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
         add_reports(&mut merged, &mut reports, dir, summary)?;
         add_models(&mut merged, dir, summary)?;
     }
-    let order: Vec<&str> = first_summary.decoders.iter().map(|d| d.name.as_str()).collect();
+    let order: Vec<&str> = first_summary
+        .decoders
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
     merged
         .models
         .sort_by_key(|learned| order.iter().position(|&name| name == learned.decoder));

@@ -15,7 +15,14 @@ use utf8conf::conformance::{run_check, CheckOptions, Subject};
 fn run(decoders: &str, expected_exit: i32) -> PathBuf {
     let out = scratch("run-model");
     let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(["run", "--quiet", "--budget", "20000i", "--decoders", decoders])
+        .args([
+            "run",
+            "--quiet",
+            "--budget",
+            "20000i",
+            "--decoders",
+            decoders,
+        ])
         .arg("--out")
         .arg(&out)
         .output()
@@ -66,7 +73,10 @@ fn run_gives_a_planted_decoder_the_findings_check_gives_it() {
     let mut from_run: Vec<String> = reports
         .iter()
         .map(|report| {
-            assert_eq!(report["model"]["decoder"], name, "each report carries the model");
+            assert_eq!(
+                report["model"]["decoder"], name,
+                "each report carries the model"
+            );
             report["finding"]["title"].as_str().unwrap().to_string()
         })
         .collect();
