@@ -266,14 +266,23 @@ impl<'e> Collector<'e> {
     ) -> (RunResult, Option<io::Error>) {
         // A run stopped by a signal or a full disk ends at once: its reports stay as
         // filed, without the machines.
-        if self.write_error.is_none() && stopped_by != "interrupted" {
-            self.file_through_models(threads);
-        }
+        let explained = if self.write_error.is_none() && stopped_by != "interrupted" {
+            self.file_through_models(threads)
+        } else {
+            Vec::new()
+        };
         let reports = std::mem::take(&mut self.reports);
         for report in &reports {
             self.write(&report_path(&self.run_dir, &report.id), report);
         }
         self.reports = reports;
+        // The reports a machine explains go only once the reports that replace them are
+        // written: a full disk leaves the run's own reports rather than none.
+        if self.write_error.is_none() {
+            if let Err(error) = remove_reports(&self.run_dir, &explained) {
+                self.write_error = Some(error);
+            }
+        }
         let summary = self.summary(started_at, duration_seconds, threads, stopped_by);
         self.write(&self.run_dir.join("summary.json"), &summary);
         let result = RunResult {
@@ -285,8 +294,8 @@ impl<'e> Collector<'e> {
     }
 
     /// Files the reports of each decoder that departed through its learned machine
-    /// ([`super::model`]), and deletes the files of the reports it explains.
-    fn file_through_models(&mut self, threads: usize) {
+    /// ([`super::model`]); the ids of the reports it explains, whose files are to go.
+    fn file_through_models(&mut self, threads: usize) -> Vec<String> {
         let report_dir = self.run_dir.join("divergences");
         let filed = file_through_models(
             &self.engine.decoders,
@@ -300,10 +309,8 @@ impl<'e> Collector<'e> {
                 library: None,
             },
         );
-        if let Err(error) = remove_reports(&self.run_dir, &filed.removed) {
-            self.write_error.get_or_insert(error);
-        }
         self.models = filed.models;
+        filed.removed
     }
 
     /// The run's summary as it stands.

@@ -241,9 +241,9 @@ impl<'r> Collector<'r> {
     }
 
     /// Files the reports of each decoder that departed through its learned machine, as
-    /// `utf8conf run` does ([`crate::engine::model`]), and deletes the files of the
-    /// reports it explains.
-    fn file_through_models(&mut self, threads: usize) -> io::Result<Vec<LearnedModel>> {
+    /// `utf8conf run` does ([`crate::engine::model`]): the machines, and the ids of the
+    /// reports they explain, whose files are to go.
+    fn file_through_models(&mut self, threads: usize) -> (Vec<LearnedModel>, Vec<String>) {
         let report_dir = self.run_dir.join("divergences");
         let library =
             self.options.library.as_ref().map(|(path, symbol)| {
@@ -261,8 +261,7 @@ impl<'r> Collector<'r> {
                 library,
             },
         );
-        remove_reports(&self.run_dir, &filed.removed)?;
-        Ok(filed.models)
+        (filed.models, filed.removed)
     }
 
     /// Files the reports through the machines (unless interrupted), rewrites them with
@@ -273,14 +272,16 @@ impl<'r> Collector<'r> {
         threads: usize,
         interrupted: bool,
     ) -> io::Result<Finished> {
-        let models = if interrupted {
-            Vec::new()
+        let (models, explained) = if interrupted {
+            (Vec::new(), Vec::new())
         } else {
-            self.file_through_models(threads)?
+            self.file_through_models(threads)
         };
         for report in &self.reports {
             write_json_atomically(&report_path(&self.run_dir, &report.id), report)?;
         }
+        // Only once the reports that replace them are written.
+        remove_reports(&self.run_dir, &explained)?;
         let comparisons = DecoderCounts::of_each(self.decoders, &self.counters);
         let source = self.options.source_name();
         let sources = self
