@@ -261,7 +261,12 @@ fn print_table(result: &RunResult, summary_written: bool) {
         }
     );
     print_models(&summary.models);
-    for report in &result.reports {
+    print_findings(&result.reports);
+}
+
+/// One line per report: id, decoder, aspects, title, categories, witness.
+fn print_findings(reports: &[crate::report::divergence::DivergenceReport]) {
+    for report in reports {
         let finding = &report.finding;
         println!(
             "  {}  {}  {}  {}  [{}]  {}",

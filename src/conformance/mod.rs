@@ -9,7 +9,7 @@
 //!   aspect (strict-verdict failures, lossy decodes that differ beyond the U+FFFD count,
 //!   crashes, timeouts, protocol errors);
 //! - the decoder's U+FFFD policy, recognised by testing hypotheses
-//!   ([`policy::ReplacementPolicy`]) against what it did, and reported once with examples
+//!   ([`crate::policy::ReplacementPolicy`]) against what it did, and reported once with examples
 //!   instead of as thousands of divergences;
 //! - BOM stripping, recognised as a wrapper policy;
 //! - a 256x256 map of every two-byte input, decoder against reference.
@@ -46,16 +46,16 @@ use std::time::{Duration, Instant};
 
 use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
-use crate::decoders::{Capabilities, DecoderFailure};
+use crate::decoders::Answer;
+use crate::decoders::Capabilities;
 pub use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
-use crate::outcome::Outcome;
 use crate::report::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
-pub use policy::{policies_matching_error_len, policy_predictions, recognise_policy};
-pub use report::{answer_json, CategoryStatus};
+pub use policy::PolicyEvidence;
+pub use report::CategoryStatus;
 pub use subject::Subject;
 
 /// The `schema` value of `conformance.json`.
@@ -98,7 +98,7 @@ pub struct Example {
     /// Where it came from.
     pub origin: Origin,
     /// What the decoder answered.
-    pub answer: Result<Outcome, DecoderFailure>,
+    pub answer: Answer,
 }
 
 impl Example {
@@ -169,22 +169,6 @@ pub struct CheckRun {
     pub memory_kills: u64,
     /// The first of them, as evidence.
     pub first_memory_kill: Option<String>,
-}
-
-/// Evidence about the decoder's U+FFFD policy.
-#[derive(Debug, Clone, Default)]
-pub struct PolicyEvidence {
-    /// Ill-formed inputs answered with scalars that differ from the reference at most in
-    /// U+FFFD count.
-    pub observations: u64,
-    /// Of those, the ones where the count differs.
-    pub differing: u64,
-    /// Per policy of [`policy::ReplacementPolicy::ALL`]: observations it predicts exactly.
-    pub explained: [u64; 4],
-    /// Smallest differing example per set of categories.
-    pub examples: BTreeMap<Vec<Category>, Example>,
-    /// Per policy: the smallest observations it does not predict.
-    pub counterexamples: [Vec<Example>; 4],
 }
 
 /// Evidence about BOM handling.
@@ -334,7 +318,7 @@ fn record(
     log: &mut DepartureLog,
     capabilities: Capabilities,
     input: &Input,
-    answer: Result<Outcome, DecoderFailure>,
+    answer: Answer,
 ) {
     *run.inputs_per_source
         .entry(input.origin.source())

@@ -8,8 +8,8 @@ use utf8conf::author::stream::split_point_mismatches;
 use utf8conf::author::{
     check, fuzz_report, Chunked, Expectations, YourDecoder, YourStreamingDecoder,
 };
-use utf8conf::conformance::policy::ReplacementPolicy;
 use utf8conf::outcome::{ErrorLen, Outcome};
+use utf8conf::policy::ReplacementPolicy;
 use utf8conf::taxonomy::Category;
 
 /// Rust's std: `from_utf8` for the strict verdict, `from_utf8_lossy` for the scalars.
