@@ -48,6 +48,7 @@ use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
 use crate::decoders::Answer;
 use crate::decoders::Capabilities;
+pub use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
 use crate::report::reproduction;
@@ -77,29 +78,6 @@ pub struct CheckOptions {
     /// The budget for learning the decoder's machine ([`crate::model`]); `None` skips
     /// the model, and the findings are the rule-based ones alone.
     pub model: Option<ModelBudget>,
-}
-
-/// What learning a decoder's machine may cost within a check.
-#[derive(Debug, Clone, Copy)]
-pub struct ModelBudget {
-    /// Most inputs decoded while learning.
-    pub max_decodes: u64,
-    /// Most wall-clock time spent learning.
-    pub max_time: Duration,
-}
-
-impl Default for ModelBudget {
-    /// A correct decoder's machine takes some 94,000 decodes (about 6 s through
-    /// Python's pipe), a buggy one's up to 250,000 (docs/MODEL.md): these bounds let
-    /// those finish, and stop a machine that grows like a counter (Perl strict's takes
-    /// 690,000 decodes and 75 s) so that the check falls back to the rule-based
-    /// diagnosis in bounded time.
-    fn default() -> Self {
-        ModelBudget {
-            max_decodes: 400_000,
-            max_time: Duration::from_secs(30),
-        }
-    }
 }
 
 impl Default for CheckOptions {
@@ -267,7 +245,7 @@ pub fn run_check(
         run.stopped = shrink::shrink_departures(subject, &mut run).err();
     }
     if let (None, Some(budget)) = (&run.stopped, options.model) {
-        run.model = learn_model(subject, budget, deadline);
+        run.model = diagnosis::learn::learn(subject.decoder(), budget, deadline);
     }
     if run.stopped.is_none() {
         match find(subject, &log, run.model.as_ref()) {
@@ -294,24 +272,6 @@ pub fn run_check(
     }
     run.duration_seconds = started.elapsed().as_secs_f64();
     run
-}
-
-/// Learns the decoder's machine within `budget` (and the check's deadline), through the
-/// same decoder the check asks.
-fn learn_model(
-    subject: Subject<'_>,
-    budget: ModelBudget,
-    deadline: Option<Instant>,
-) -> Option<crate::model::ModelReport> {
-    let own = Instant::now() + budget.max_time;
-    let limits = crate::model::learner::Limits {
-        max_decodes: budget.max_decodes,
-        deadline: Some(deadline.map_or(own, |d| d.min(own))),
-        ..crate::model::learner::Limits::default()
-    };
-    // The learner asks its decoder directly: an in-process panic must be contained there.
-    let decoder = diagnosis::contain::Contained(subject.decoder());
-    crate::model::model_report(&decoder, limits).ok()
 }
 
 /// Groups the logged departures into findings, asking the subject for every candidate:

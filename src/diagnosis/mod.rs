@@ -25,6 +25,7 @@ pub mod cause;
 pub mod contain;
 pub mod encoder;
 pub mod explain;
+pub mod learn;
 pub mod minimize;
 pub mod model;
 pub mod position;

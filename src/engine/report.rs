@@ -131,6 +131,7 @@ pub fn build_report(
         },
         finding,
         security,
+        model: None,
     }
 }
 
