@@ -16,7 +16,9 @@
 //! output buffer's (page-aligned large allocations would otherwise make every load and
 //! the store it trails alias modulo 4 KiB).
 //!
-//! Run: `cargo bench --bench fast` (options after `--` go to criterion, e.g. a filter).
+//! Run: `cargo bench --manifest-path benches/criterion/Cargo.toml` (a package of its own, so
+//! that the root package's `cargo test` never builds criterion; options after `--` go to
+//! criterion, e.g. a filter).
 //! The measurement times are short so that the whole run stays under 10 minutes on two
 //! cores; `benches/report.py` turns criterion's medians into the README table.
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns criterion's results for `benches/fast.rs` into the README tables.
 
-Usage: python3 benches/report.py [CRITERION_DIR]   (default: target/criterion)
+Usage: python3 benches/report.py [CRITERION_DIR]   (default: benches/criterion/target/criterion,
+       where `cargo bench --manifest-path benches/criterion/Cargo.toml` writes them)
        python3 benches/report.py --curve RATIOS_OUTPUT [SVG]
 
 For each group (validate, utf32, lossy) and input, prints the median throughput of
@@ -15,7 +16,11 @@ import json
 import os
 import sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join("target", "criterion")
+root = (
+    sys.argv[1]
+    if len(sys.argv) > 1
+    else os.path.join("benches", "criterion", "target", "criterion")
+)
 
 
 def read_curve(path):

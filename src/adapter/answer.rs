@@ -106,7 +106,7 @@ pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
 
 /// One parsed answer.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+pub struct ParsedAnswer {
     /// What the decoder said.
     pub outcome: Outcome,
     /// Protocol 2's `seq`: the index of the frame answered, counted from 0 since the
@@ -138,7 +138,7 @@ impl StreamAnswer {
 
 /// Parses one answer line into an [`Outcome`] for `decoder_name`; `error` text is kept
 /// as one line of at most [`MAX_TEXT_CHARS`] characters.
-pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Answer, String> {
+pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<ParsedAnswer, String> {
     let object = parse_object(line)?;
     let seq = match object.get("seq") {
         None => None,
@@ -187,7 +187,7 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Answer, String> {
     if let (Some(stream), None) = (&stream, &outcome.scalars) {
         outcome.scalars = Some(stream.all_scalars());
     }
-    Ok(Answer {
+    Ok(ParsedAnswer {
         outcome,
         seq,
         stream,
@@ -205,7 +205,7 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<Answer, String> {
 /// [`crate::encoders::external::encoded_from`]: `valid` is `ok`, `valid_up_to` is
 /// `error_at`, and `scalars` holds the bytes, one per value. `error_at` is checked
 /// against the input's length by the exchange, which knows the frame.
-pub fn parse_encode_answer(encoder_name: &str, line: &[u8]) -> Result<Answer, String> {
+pub fn parse_encode_answer(encoder_name: &str, line: &[u8]) -> Result<ParsedAnswer, String> {
     let object = parse_object(line)?;
     let seq = match object.get("seq") {
         None => None,
@@ -239,7 +239,7 @@ pub fn parse_encode_answer(encoder_name: &str, line: &[u8]) -> Result<Answer, St
         Some(Value::String(text)) => Some(single_line(text, MAX_TEXT_CHARS)),
         Some(other) => Some(single_line(&other.to_string(), MAX_TEXT_CHARS)),
     };
-    Ok(Answer {
+    Ok(ParsedAnswer {
         outcome,
         seq,
         stream: None,

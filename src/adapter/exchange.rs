@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::answer::{excerpt, parse_answer, parse_encode_answer, Answer};
+use super::answer::{excerpt, parse_answer, parse_encode_answer, ParsedAnswer};
 use super::batch::{shown_input, BatchAnswers, Request, Stop};
 use super::config::seconds;
 use super::interrupt;
@@ -20,7 +20,7 @@ use crate::hex::format_hex;
 use crate::outcome::Outcome;
 
 impl ExternalDecoder {
-    pub(super) fn exchange(&self, requests: &[Request]) -> BatchAnswers<Answer> {
+    pub(super) fn exchange(&self, requests: &[Request]) -> BatchAnswers<ParsedAnswer> {
         let mut state = self.lock();
         let mut answers = Vec::with_capacity(requests.len());
         let stopped = self.decode_into(&mut state, requests, &mut answers).err();
@@ -31,7 +31,7 @@ impl ExternalDecoder {
         &self,
         state: &mut State,
         inputs: &[Request],
-        answers: &mut Vec<Result<Answer, DecoderFailure>>,
+        answers: &mut Vec<Result<ParsedAnswer, DecoderFailure>>,
     ) -> Result<(), Stop> {
         // The input whose crash or timeout is being retried, with that failure.
         let mut retrying: Option<(usize, DecoderFailure)> = None;
@@ -97,8 +97,8 @@ impl ExternalDecoder {
         state: &mut State,
         retrying: &mut Option<(usize, DecoderFailure)>,
         input: &Request,
-        outcome: Answer,
-        answers: &mut Vec<Result<Answer, DecoderFailure>>,
+        outcome: ParsedAnswer,
+        answers: &mut Vec<Result<ParsedAnswer, DecoderFailure>>,
     ) -> Result<(), Stop> {
         if let Some((_, failure)) = retrying.take() {
             note_flaky(&mut state.statistics, &input.bytes(), &failure);
@@ -124,7 +124,7 @@ impl ExternalDecoder {
         retrying: &mut Option<(usize, DecoderFailure)>,
         (index, input): (usize, &Request),
         failure: DecoderFailure,
-        answers: &mut Vec<Result<Answer, DecoderFailure>>,
+        answers: &mut Vec<Result<ParsedAnswer, DecoderFailure>>,
     ) -> Result<(), Stop> {
         if let Some(mut process) = state.process.take() {
             process.kill();
@@ -241,7 +241,7 @@ impl ExternalDecoder {
         &self,
         state: &mut State,
         request: &Request,
-    ) -> Result<Result<Answer, DecoderFailure>, Stop> {
+    ) -> Result<Result<ParsedAnswer, DecoderFailure>, Stop> {
         let chunks = request.chunk_count();
         let timeout = self.config.answer_timeout;
         let mut deadline = Instant::now() + timeout;
@@ -324,7 +324,7 @@ const MAX_OCTETS_PER_UNIT: usize = 7;
 impl ExternalDecoder {
     /// Parses an answer line as the hello's mode says: a decoder's, or an encoder's whose
     /// `error_at` must be below the number of code units in the frame.
-    fn parse(&self, line: &[u8], request: &Request) -> Result<Answer, String> {
+    fn parse(&self, line: &[u8], request: &Request) -> Result<ParsedAnswer, String> {
         let Some(form) = self.hello.encode else {
             return parse_answer(&self.name, line);
         };

@@ -73,6 +73,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::decoders::Answer;
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
 use answer::{excerpt, Hello};
@@ -306,7 +307,7 @@ impl Decoder for ExternalDecoder {
 
     /// The pipelined [`ExternalDecoder::decode_batch`]; every input it did not answer
     /// (the adapter became unusable, a signal, the deadline) fails as a `crash` naming why.
-    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Answer> {
         ExternalDecoder::decode_batch(self, inputs).into_results(inputs.len())
     }
 }

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::conformance::policy::ReplacementPolicy;
-use crate::conformance::report::{CategoryRow, ConformanceReport};
+use crate::conformance::report::{CategoryRow, ConformanceReport, RecognisedPolicy};
 use crate::conformance::CategoryStatus;
+use crate::policy::ReplacementPolicy;
 use crate::taxonomy::Category;
 
 /// Expected verdict per category and expected U+FFFD policy.
@@ -125,8 +125,8 @@ impl Expectations {
             }
         }
         if let Some(policy) = self.policy {
-            let recognised = &report.replacement_policy.recognised;
-            if recognised != policy.as_str() {
+            let recognised = report.replacement_policy.recognised;
+            if recognised != RecognisedPolicy::Known(policy) {
                 lines.push(format!(
                     "{}: U+FFFD policy is {recognised} (closest: {}), expected {}",
                     report.decoder.name,

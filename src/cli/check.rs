@@ -44,7 +44,7 @@ use crate::adapter::{AdapterConfig, ExternalDecoder, Stop, DEFAULT_HELLO_TIMEOUT
 use crate::conformance::inputs::check_inputs;
 use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::streaming::{grade_streaming, streaming_inputs};
-use crate::conformance::{run_check, CheckOptions, ModelBudget, Subject};
+use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
@@ -113,13 +113,8 @@ pub struct CheckArgs {
     /// the report of what was found so far is written, marked partial.
     #[arg(long, default_value_t = 600.0)]
     pub(super) max_time: f64,
-    /// Most inputs decoded while learning the decoder's machine (docs/MODEL.md); past
-    /// it, the machine is reported incomplete and the findings are the rule-based ones.
-    #[arg(long, value_name = "N", default_value_t = ModelBudget::default().max_decodes)]
-    pub(super) model_queries: u64,
-    /// Most seconds spent learning the decoder's machine; 0 skips the model.
-    #[arg(long, value_name = "SECONDS", default_value_t = ModelBudget::default().max_time.as_secs_f64())]
-    pub(super) model_time: f64,
+    #[command(flatten)]
+    pub(super) model: super::model_args::ModelArgs,
     /// No progress lines on stderr.
     #[arg(long)]
     pub(super) quiet: bool,
@@ -189,14 +184,7 @@ pub(super) fn prepare(args: &CheckArgs) -> Result<(Limits, Vec<Input>, Graceful)
         },
         options: CheckOptions {
             max_time: Some(seconds_arg("--max-time", args.max_time)?),
-            model: if args.model_time == 0.0 {
-                None
-            } else {
-                Some(ModelBudget {
-                    max_decodes: args.model_queries,
-                    max_time: seconds_arg("--model-time", args.model_time)?,
-                })
-            },
+            model: args.model.budget()?,
             ..CheckOptions::default()
         },
         quiet: args.quiet,

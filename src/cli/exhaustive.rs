@@ -12,6 +12,7 @@ use std::sync::atomic::Ordering;
 
 use clap::Args;
 
+use super::model_args::ModelArgs;
 use super::run::select_decoders;
 use super::CliError;
 use crate::decoders::Decoder;
@@ -52,8 +53,12 @@ pub struct ExhaustiveArgs {
     #[arg(long, default_value = "reports")]
     out: PathBuf,
     /// Merge the run directories of all shards of one space into a new run directory.
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["max_len", "shard", "decoders", "threads", "lib"])]
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["max_len", "shard", "decoders", "threads", "lib", "model_queries", "model_time"])]
     merge: Vec<PathBuf>,
+    /// The budget for learning the machine of each decoder that departs, which its
+    /// findings are filed through (as `check` files them).
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 /// Runs `utf8conf exhaustive`.
@@ -75,6 +80,7 @@ pub fn run(args: ExhaustiveArgs) -> Result<u8, CliError> {
     if let Some(threads) = args.threads {
         options.threads = threads as usize;
     }
+    options.model = args.model.budget()?;
     let mut decoders = if args.lib.is_some() && args.decoders.is_empty() {
         Vec::new()
     } else {
@@ -152,6 +158,7 @@ fn print_summary(finished: &Finished) {
             group_digits(divergences)
         );
     }
+    super::run::print_models(&summary.models);
     println!(
         "{} divergent inputs, {} reports; summary: {}",
         group_digits(summary.divergent_inputs),

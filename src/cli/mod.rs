@@ -17,6 +17,7 @@ mod exhaustive;
 mod formats;
 mod lib_worker;
 mod model;
+mod model_args;
 mod model_known;
 mod prove;
 mod report_directory;

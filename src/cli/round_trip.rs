@@ -23,7 +23,7 @@ use crate::decoders::{self, Decoder};
 use crate::diagnosis::round_trip::{grade_round_trip, RoundTripGrade};
 use crate::encoders::external::ExternalEncoder;
 use crate::encoders::{self, Encoder};
-use crate::report::round_trip::RoundTripReport;
+use crate::report::round_trip::{RoundTripReport, RoundTripVerdict};
 use crate::report::{directory, sanitize};
 
 /// The built-in libraries that ship both directions: pair name, decoder, encoder.
@@ -76,7 +76,7 @@ pub(super) fn run(args: &CheckArgs) -> Result<u8, CliError> {
             sanitize::terminal(stopped)
         )));
     }
-    Ok(u8::from(report.verdict == "fails"))
+    Ok(u8::from(report.verdict == RoundTripVerdict::Fails))
 }
 
 /// The pairs to grade: `--cmd` and `--encoder-cmd`, `--pair NAME`, or every built-in one.

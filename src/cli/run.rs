@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::model_args::ModelArgs;
 use super::CliError;
 use crate::adapter::interrupt::Graceful;
 use crate::corpus::code_units::encoder_inputs;
@@ -67,6 +68,10 @@ pub struct RunArgs {
     /// exits 1.
     #[arg(long, value_name = "SEVERITY")]
     fail_on: Option<Severity>,
+    /// The budget for learning the machine of each decoder that departs, which its
+    /// findings are filed through (as `check` files them).
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 impl RunArgs {
@@ -90,6 +95,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     options.seed = args.seed;
     options.budget = budget;
     options.expected_inputs = expected_inputs;
+    options.model = args.model.budget()?;
     if let Some(threads) = args.threads {
         options.threads = usize::from(threads);
     }
@@ -254,7 +260,13 @@ fn print_table(result: &RunResult, summary_written: bool) {
             "not written (disk error)".to_string()
         }
     );
-    for report in &result.reports {
+    print_models(&summary.models);
+    print_findings(&result.reports);
+}
+
+/// One line per report: id, decoder, aspects, title, categories, witness.
+fn print_findings(reports: &[crate::report::divergence::DivergenceReport]) {
+    for report in reports {
         let finding = &report.finding;
         println!(
             "  {}  {}  {}  {}  [{}]  {}",
@@ -274,6 +286,28 @@ fn print_table(result: &RunResult, summary_written: bool) {
                 .collect::<Vec<_>>()
                 .join(","),
             finding.witness_hex
+        );
+    }
+}
+
+/// One line per learned machine: its size, the decodes it took, and why it is
+/// incomplete when it is (its decoder's findings are then the rule-based ones).
+pub(super) fn print_models(models: &[crate::report::summary::LearnedModel]) {
+    for learned in models {
+        let machine = &learned.model["model"];
+        let states = machine["machine"]["states"].as_array().map_or(0, Vec::len);
+        let findings = learned.model["findings"].as_array().map_or(0, Vec::len);
+        let incomplete = machine["incomplete"]
+            .as_str()
+            .map(|reason| format!(", incomplete: {reason}"))
+            .unwrap_or_default();
+        let seconds = machine["queries"]["milliseconds"].as_f64().unwrap_or(0.0) / 1000.0;
+        println!(
+            "  model of {}: {states} states, {} decodes in {seconds:.1}s, {findings} \
+             mechanism{}{incomplete}",
+            learned.decoder,
+            group_digits(learned.queries),
+            if findings == 1 { "" } else { "s" },
         );
     }
 }

@@ -8,6 +8,7 @@ use super::report::{
 use super::{CheckRun, CONFORMANCE_SCHEMA};
 use crate::adapter::Stop;
 use crate::finding::Finding;
+use crate::report::verdict::Verdict;
 use crate::security::witness::Assessment;
 use crate::security::{SecuritySummary, Severity};
 
@@ -47,10 +48,10 @@ impl ConformanceReport {
                 reports: run.reported_fields.clone(),
             },
             verdict: match &run.stopped {
-                Some(Stop::Unusable(_)) => "adapter-unusable",
-                Some(_) => "incomplete",
-                None if conformant => "conformant",
-                None => "deviations",
+                Some(Stop::Unusable(_)) => Verdict::AdapterUnusable,
+                Some(_) => Verdict::Incomplete,
+                None if conformant => Verdict::Conformant,
+                None => Verdict::Deviations,
             },
             findings,
             summary,
@@ -68,10 +69,10 @@ impl ConformanceReport {
     /// verdict `deviations`, and a stop (signal, time limit, unusable adapter) makes it
     /// `incomplete`.
     pub fn add_streaming(&mut self, section: super::streaming::StreamingSection) {
-        if self.verdict == "conformant" && section.stop.is_some() {
-            self.verdict = "incomplete";
-        } else if self.verdict == "conformant" && !section.is_clean() {
-            self.verdict = "deviations";
+        if self.verdict == Verdict::Conformant && section.stop.is_some() {
+            self.verdict = Verdict::Incomplete;
+        } else if self.verdict == Verdict::Conformant && !section.is_clean() {
+            self.verdict = Verdict::Deviations;
         }
         self.streaming = Some(section);
     }
@@ -99,7 +100,7 @@ impl ConformanceReport {
 
     /// True when the decoder conforms (exit status 0).
     pub fn is_conformant(&self) -> bool {
-        self.verdict == "conformant"
+        self.verdict == Verdict::Conformant
     }
 }
 

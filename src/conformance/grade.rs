@@ -15,12 +15,12 @@
 //! - a **BOM observation**: for input starting with `EF BB BF`, whether the decoder kept
 //!   or dropped the U+FEFF (dropping it is the WHATWG `decode` wrapper, not decoding).
 
-use crate::decoders::DecoderFailure;
+use crate::decoders::Answer;
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 
-use super::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
+use crate::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
 
 pub use crate::aspect::Aspect;
 
@@ -141,11 +141,7 @@ pub use crate::taxonomy::is_noncharacter;
 const BOM: u32 = 0xFEFF;
 
 /// Grades one answer against the reference.
-pub fn evaluate(
-    input: &[u8],
-    reference: &ReferenceView,
-    answer: &Result<Outcome, DecoderFailure>,
-) -> Evaluation {
+pub fn evaluate(input: &[u8], reference: &ReferenceView, answer: &Answer) -> Evaluation {
     let reference_valid = reference.first_error.is_none();
     let mut evaluation = Evaluation {
         departures: Vec::new(),
@@ -350,6 +346,7 @@ fn scalar_at(input: &[u8], scalars: &[u32], offset: usize) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decoders::DecoderFailure;
     use crate::hex::parse_hex;
     use crate::outcome::REPLACEMENT;
 

@@ -13,12 +13,18 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::render::STYLE;
-use super::report::{ConformanceReport, DepartureEntry};
+use super::report::{ConformanceReport, DepartureEntry, RecognisedPolicy};
 use super::CategoryStatus;
+use crate::policy::ReplacementPolicy;
 use crate::report::sanitize::html as escape_html;
+use crate::report::verdict::Verdict;
 use crate::report::write_atomically;
 use crate::security::{SecurityClass, Severity};
 use crate::taxonomy::Category;
+
+/// The reference's own policy, which the matrix does not list as a policy departure.
+const MAXIMAL_SUBPART: RecognisedPolicy =
+    RecognisedPolicy::Known(ReplacementPolicy::MaximalSubpart);
 
 /// The `schema` value of `matrix.json`.
 pub const MATRIX_SCHEMA: &str = "utf8conf/matrix/1";
@@ -54,10 +60,10 @@ pub struct MatrixRow {
     pub command: Option<Vec<String>>,
     /// Answer fields it reported.
     pub reports: Vec<&'static str>,
-    /// `conformant` or `deviations`.
-    pub verdict: &'static str,
+    /// What the check concluded.
+    pub verdict: Verdict,
     /// The recognised U+FFFD policy.
-    pub replacement_policy: String,
+    pub replacement_policy: RecognisedPolicy,
     /// True when it strips a leading BOM.
     pub bom_stripped: bool,
     /// The highest severity of its findings (absent when it has none).
@@ -103,7 +109,7 @@ impl MatrixRow {
             command: report.decoder.command.clone(),
             reports: report.decoder.reports.clone(),
             verdict: report.verdict,
-            replacement_policy: report.replacement_policy.recognised.clone(),
+            replacement_policy: report.replacement_policy.recognised,
             bom_stripped: report.wrapper_policies.iter().any(|w| w.observed),
             highest_severity: report.security.highest_severity,
             security_classes: report.security.classes.iter().map(|c| c.class).collect(),
@@ -171,14 +177,14 @@ impl Matrix {
         for row in &self.decoders {
             let _ = writeln!(out, "### {}\n", row.name);
             if row.departures.is_empty()
-                && row.replacement_policy == "maximal-subpart"
+                && row.replacement_policy == MAXIMAL_SUBPART
                 && !row.bom_stripped
             {
                 let _ = writeln!(out, "None.\n");
                 continue;
             }
-            if row.replacement_policy != "maximal-subpart"
-                && row.replacement_policy != "not-observed"
+            if row.replacement_policy != MAXIMAL_SUBPART
+                && row.replacement_policy != RecognisedPolicy::NotObserved
             {
                 let _ = writeln!(out, "- policy: U+FFFD {}", row.replacement_policy);
             }
@@ -229,7 +235,7 @@ impl Matrix {
                 escape_html(&row.report),
                 escape_html(&row.version),
                 row.severity_text(),
-                escape_html(&row.replacement_policy),
+                row.replacement_policy,
                 if row.bom_stripped { "stripped" } else { "kept" },
                 n = escape_html(&row.name),
                 v = row.verdict

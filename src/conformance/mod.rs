@@ -9,7 +9,7 @@
 //!   aspect (strict-verdict failures, lossy decodes that differ beyond the U+FFFD count,
 //!   crashes, timeouts, protocol errors);
 //! - the decoder's U+FFFD policy, recognised by testing hypotheses
-//!   ([`policy::ReplacementPolicy`]) against what it did, and reported once with examples
+//!   ([`crate::policy::ReplacementPolicy`]) against what it did, and reported once with examples
 //!   instead of as thousands of divergences;
 //! - BOM stripping, recognised as a wrapper policy;
 //! - a 256x256 map of every two-byte input, decoder against reference.
@@ -46,15 +46,16 @@ use std::time::{Duration, Instant};
 
 use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
-use crate::decoders::{Capabilities, DecoderFailure};
+use crate::decoders::Answer;
+use crate::decoders::Capabilities;
+pub use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
-use crate::outcome::Outcome;
 use crate::report::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
-pub use policy::{policies_matching_error_len, policy_predictions, recognise_policy};
-pub use report::{answer_json, CategoryStatus};
+pub use policy::PolicyEvidence;
+pub use report::CategoryStatus;
 pub use subject::Subject;
 
 /// The `schema` value of `conformance.json`.
@@ -79,29 +80,6 @@ pub struct CheckOptions {
     pub model: Option<ModelBudget>,
 }
 
-/// What learning a decoder's machine may cost within a check.
-#[derive(Debug, Clone, Copy)]
-pub struct ModelBudget {
-    /// Most inputs decoded while learning.
-    pub max_decodes: u64,
-    /// Most wall-clock time spent learning.
-    pub max_time: Duration,
-}
-
-impl Default for ModelBudget {
-    /// A correct decoder's machine takes some 94,000 decodes (about 6 s through
-    /// Python's pipe), a buggy one's up to 250,000 (docs/MODEL.md): these bounds let
-    /// those finish, and stop a machine that grows like a counter (Perl strict's takes
-    /// 690,000 decodes and 75 s) so that the check falls back to the rule-based
-    /// diagnosis in bounded time.
-    fn default() -> Self {
-        ModelBudget {
-            max_decodes: 400_000,
-            max_time: Duration::from_secs(30),
-        }
-    }
-}
-
 impl Default for CheckOptions {
     fn default() -> Self {
         CheckOptions {
@@ -120,7 +98,7 @@ pub struct Example {
     /// Where it came from.
     pub origin: Origin,
     /// What the decoder answered.
-    pub answer: Result<Outcome, DecoderFailure>,
+    pub answer: Answer,
 }
 
 impl Example {
@@ -191,22 +169,6 @@ pub struct CheckRun {
     pub memory_kills: u64,
     /// The first of them, as evidence.
     pub first_memory_kill: Option<String>,
-}
-
-/// Evidence about the decoder's U+FFFD policy.
-#[derive(Debug, Clone, Default)]
-pub struct PolicyEvidence {
-    /// Ill-formed inputs answered with scalars that differ from the reference at most in
-    /// U+FFFD count.
-    pub observations: u64,
-    /// Of those, the ones where the count differs.
-    pub differing: u64,
-    /// Per policy of [`policy::ReplacementPolicy::ALL`]: observations it predicts exactly.
-    pub explained: [u64; 4],
-    /// Smallest differing example per set of categories.
-    pub examples: BTreeMap<Vec<Category>, Example>,
-    /// Per policy: the smallest observations it does not predict.
-    pub counterexamples: [Vec<Example>; 4],
 }
 
 /// Evidence about BOM handling.
@@ -283,7 +245,7 @@ pub fn run_check(
         run.stopped = shrink::shrink_departures(subject, &mut run).err();
     }
     if let (None, Some(budget)) = (&run.stopped, options.model) {
-        run.model = learn_model(subject, budget, deadline);
+        run.model = diagnosis::learn::learn(subject.decoder(), budget, deadline);
     }
     if run.stopped.is_none() {
         match find(subject, &log, run.model.as_ref()) {
@@ -310,24 +272,6 @@ pub fn run_check(
     }
     run.duration_seconds = started.elapsed().as_secs_f64();
     run
-}
-
-/// Learns the decoder's machine within `budget` (and the check's deadline), through the
-/// same decoder the check asks.
-fn learn_model(
-    subject: Subject<'_>,
-    budget: ModelBudget,
-    deadline: Option<Instant>,
-) -> Option<crate::model::ModelReport> {
-    let own = Instant::now() + budget.max_time;
-    let limits = crate::model::learner::Limits {
-        max_decodes: budget.max_decodes,
-        deadline: Some(deadline.map_or(own, |d| d.min(own))),
-        ..crate::model::learner::Limits::default()
-    };
-    // The learner asks its decoder directly: an in-process panic must be contained there.
-    let decoder = diagnosis::contain::Contained(subject.decoder());
-    crate::model::model_report(&decoder, limits).ok()
 }
 
 /// Groups the logged departures into findings, asking the subject for every candidate:
@@ -374,7 +318,7 @@ fn record(
     log: &mut DepartureLog,
     capabilities: Capabilities,
     input: &Input,
-    answer: Result<Outcome, DecoderFailure>,
+    answer: Answer,
 ) {
     *run.inputs_per_source
         .entry(input.origin.source())

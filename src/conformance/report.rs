@@ -8,15 +8,14 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::policy::ReplacementPolicy;
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
-use crate::decoders::DecoderFailure;
 use crate::finding::Finding;
-use crate::outcome::Outcome;
+use crate::policy::ReplacementPolicy;
 use crate::report::time;
+use crate::report::verdict::Verdict;
 use crate::security::witness::Witness;
 use crate::security::{SecurityImpact, SecuritySummary};
 use crate::taxonomy::Category;
@@ -32,8 +31,8 @@ pub struct ConformanceReport {
     pub created: String,
     /// The decoder checked.
     pub decoder: DecoderInfo,
-    /// `conformant` or `deviations`.
-    pub verdict: &'static str,
+    /// What the check concludes.
+    pub verdict: Verdict,
     /// The findings: one per bug, named by its root cause (first, the departures below are
     /// the detail).
     pub findings: Vec<Finding>,
@@ -198,10 +197,8 @@ pub struct DepartureEntry {
 /// The U+FFFD policy finding.
 #[derive(Debug, Clone, Serialize)]
 pub struct PolicyFinding {
-    /// `maximal-subpart`, `per-byte`, `per-run`, `per-lead-sized-sequence`, `other`
-    /// (none explains every observation) or `not-observed` (no lossy decode of ill-formed
-    /// input was reported).
-    pub recognised: String,
+    /// The policy that explains every observation, if one does.
+    pub recognised: RecognisedPolicy,
     /// The policy explaining the most observations.
     pub closest: &'static str,
     /// The security impact when the policy is not maximal subparts (`replacement-policy`).
@@ -284,14 +281,6 @@ pub fn utc_now() -> (String, String) {
     (time::rfc3339(now), time::compact(now))
 }
 
-/// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
-pub fn answer_json(answer: &Result<Outcome, DecoderFailure>) -> Value {
-    match answer {
-        Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
-        Err(failure) => json!({"failure": failure.kind.as_str(), "message": failure.message}),
-    }
-}
-
 /// Status of a category in a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -319,5 +308,39 @@ impl CategoryStatus {
             CategoryStatus::Policy => "policy",
             CategoryStatus::Untested => "untested",
         }
+    }
+}
+
+/// The U+FFFD policy a check recognises in the decoder's lossy decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecognisedPolicy {
+    /// This policy predicts every observation.
+    Known(ReplacementPolicy),
+    /// No known policy explains every observation (the section names the closest).
+    Other,
+    /// The decoder reported no lossy decode of ill-formed input.
+    NotObserved,
+}
+
+impl RecognisedPolicy {
+    /// The name in reports: a policy's own name, `other` or `not-observed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecognisedPolicy::Known(policy) => policy.as_str(),
+            RecognisedPolicy::Other => "other",
+            RecognisedPolicy::NotObserved => "not-observed",
+        }
+    }
+}
+
+impl std::fmt::Display for RecognisedPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for RecognisedPolicy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }

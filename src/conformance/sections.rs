@@ -8,18 +8,17 @@
 use std::collections::BTreeMap;
 
 use super::grade::MapState;
-use super::policy::ReplacementPolicy;
 use super::report::{
     CategoryFailure, CategoryRow, DepartureEntry, Hypothesis, MapSection, PolicyExample,
-    PolicyFinding, Summary, WrapperPolicyFinding,
+    PolicyFinding, RecognisedPolicy, Summary, WrapperPolicyFinding,
 };
-use super::{
-    answer_json, policies_matching_error_len, policy_predictions, recognise_policy, CategoryStatus,
-    CheckRun, Example,
-};
+use super::{CategoryStatus, CheckRun, Example};
 use crate::aspect::Aspect;
+use crate::diagnosis::answer_json;
 use crate::finding::{DecoderAction, Finding};
 use crate::hex::format_hex;
+use crate::policy::ReplacementPolicy;
+use crate::policy::{policies_matching_error_len, policy_predictions};
 use crate::reference::{Decoded, Reference};
 use crate::security::{self, SecurityClass};
 use crate::taxonomy::Category;
@@ -70,11 +69,11 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
 
 /// The U+FFFD policy section, and whether the policy departs from the reference's.
 pub(super) fn replacement_policy_section(run: &CheckRun) -> (PolicyFinding, bool) {
-    let (all, closest) = recognise_policy(&run.policy);
+    let (all, closest) = run.policy.recognise();
     let recognised = if run.policy.observations == 0 {
-        "not-observed".to_string()
+        RecognisedPolicy::NotObserved
     } else {
-        all.map_or("other".to_string(), |p| p.as_str().to_string())
+        all.map_or(RecognisedPolicy::Other, RecognisedPolicy::Known)
     };
     let description = match all {
         Some(policy) if run.policy.observations > 0 => policy.description().to_string(),
@@ -93,7 +92,7 @@ pub(super) fn replacement_policy_section(run: &CheckRun) -> (PolicyFinding, bool
     let policy_departs =
         run.policy.observations > 0 && all != Some(ReplacementPolicy::MaximalSubpart);
     let replacement_policy = PolicyFinding {
-        recognised: recognised.clone(),
+        recognised,
         closest: closest.as_str(),
         security: policy_departs.then(|| SecurityClass::ReplacementPolicy.impact()),
         description,
@@ -273,15 +272,13 @@ pub(super) fn summary_section(
     }
 }
 
-fn security_answer(
-    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
-) -> security::Answer<'_> {
+fn security_answer(answer: &crate::decoders::Answer) -> security::AnswerView<'_> {
     match answer {
-        Ok(outcome) => security::Answer::Outcome(outcome),
+        Ok(outcome) => security::AnswerView::Outcome(outcome),
         Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
-            security::Answer::Crash
+            security::AnswerView::Crash
         }
-        Err(_) => security::Answer::Unresponsive,
+        Err(_) => security::AnswerView::Unresponsive,
     }
 }
 
@@ -298,7 +295,7 @@ fn is_policy_finding(finding: &Finding) -> bool {
 fn finding_of_departure(
     findings: &[Finding],
     input: &[u8],
-    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+    answer: &crate::decoders::Answer,
     capabilities: crate::decoders::Capabilities,
 ) -> Option<String> {
     let diagnosis = crate::diagnosis::diagnose_input(input, answer, capabilities)?;
@@ -371,7 +368,7 @@ fn departure_summary(
     aspect: Aspect,
     input: &[u8],
     reference: &crate::outcome::Outcome,
-    answer: &Result<crate::outcome::Outcome, crate::decoders::DecoderFailure>,
+    answer: &crate::decoders::Answer,
 ) -> String {
     let outcome = match answer {
         Err(failure) => return format!("the decoder failed: {failure}"),

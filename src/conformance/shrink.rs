@@ -8,9 +8,8 @@ use std::collections::BTreeMap;
 use super::grade::{evaluate, Aspect, Departure, ReferenceView};
 use super::{CheckRun, DepartureGroup, Example, Subject, MINIMISE_BUDGET, SHOWN_WITHOUT_SHRINKING};
 use crate::adapter::Stop;
-use crate::decoders::DecoderFailure;
+use crate::decoders::Answer;
 use crate::diagnosis::minimize::minimize_batched;
-use crate::outcome::Outcome;
 
 /// Shrinks the departures whose smallest input is long, keeping aspect and categories
 /// (the categories may narrow to a subset), then merges groups that became equal.
@@ -79,11 +78,7 @@ pub(super) fn shrink_departures(subject: Subject<'_>, run: &mut CheckRun) -> Res
 
 /// The departure of the same aspect that `answer` to `candidate` shows, if its categories
 /// are a non-empty subset of `wanted`'s.
-fn shows_departure(
-    candidate: &[u8],
-    answer: &Result<Outcome, DecoderFailure>,
-    wanted: &Departure,
-) -> Option<Departure> {
+fn shows_departure(candidate: &[u8], answer: &Answer, wanted: &Departure) -> Option<Departure> {
     let reference = ReferenceView::of(candidate);
     evaluate(candidate, &reference, answer)
         .departures

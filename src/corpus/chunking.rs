@@ -10,7 +10,7 @@
 use super::faults::fault_bytes;
 use super::generator::Generator;
 use super::patterns::PATTERNS;
-use super::rng::Rng;
+use crate::rng::Rng;
 use crate::taxonomy::Category;
 
 /// The generator's name in [`super::Origin::Generator`].

@@ -51,7 +51,7 @@
 //! over them. (The test derives the classes from [`TABLE_3_7`] to check the list.)
 
 use super::generator::Generator;
-use super::rng::{fnv1a, mix64, Rng};
+use crate::rng::{fnv1a, mix64, Rng};
 
 /// The name of [`ShortInputs`].
 pub const SHORT_NAME: &str = "exhaustive";

@@ -40,8 +40,8 @@
 //! of at least two bytes, which keeps the category (it is decided by the first two bytes).
 
 use super::generator::Generator;
-use super::rng::Rng;
 use super::text::random_text;
+use crate::rng::Rng;
 use crate::taxonomy::Category;
 
 /// The generator's name in [`super::Origin::Generator`].

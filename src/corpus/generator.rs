@@ -2,7 +2,7 @@
 //!
 //! A generator is a *function* from an index to an input: [`Generator::bytes_at`] builds
 //! input `i` from `(name, seed, i)` alone (seeded generators draw from a random stream of
-//! their own per input, see [`super::rng`]; enumerations decode the index directly). Three
+//! their own per input, see [`crate::rng`]; enumerations decode the index directly). Three
 //! properties follow and are relied on:
 //!
 //! - **Laziness.** Streaming is `bytes_at(0)`, `bytes_at(1)`, ...; nothing holds the

@@ -7,7 +7,7 @@
 //! - [`generator`]: what a generator is ([`Generator`]), streaming its inputs ([`Inputs`])
 //!   and interleaving several ([`Mixed`]).
 //! - The generators: [`text`], [`faults`] (over the canonical [`patterns`]), [`placement`],
-//!   [`chunking`], [`random`], [`exhaustive`]; [`rng`] is their random stream.
+//!   [`chunking`], [`random`], [`exhaustive`]; [`crate::rng`] is their random stream.
 //! - [`vectors`]: the TOML vector files.
 //! - This module: the registry of generators by name and the main job's default mix.
 
@@ -20,7 +20,6 @@ pub mod input;
 pub mod patterns;
 pub mod placement;
 pub mod random;
-pub mod rng;
 pub mod text;
 pub mod vectors;
 

@@ -30,7 +30,7 @@
 
 use super::generator::Generator;
 use super::patterns::{FaultPattern, PATTERNS};
-use super::rng::Rng;
+use crate::rng::Rng;
 use crate::taxonomy::Category;
 
 /// The generator's name in [`super::Origin::Generator`].

@@ -15,8 +15,8 @@
 //! (half are at most 16 bytes), where every byte matters and decoders' tail code runs.
 
 use super::generator::Generator;
-use super::rng::Rng;
 use super::text::random_text;
+use crate::rng::Rng;
 
 /// The generator's name in [`super::Origin::Generator`].
 pub const NAME: &str = "random";

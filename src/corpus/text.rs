@@ -10,7 +10,7 @@
 //! (well-formed, though some decoders wrongly reject them), the byte order mark U+FEFF at
 //! the start and in the middle, and the first and last scalar of each Table 3-7 row.
 //!
-//! Input `i` of a run is built from its own random stream (see [`super::rng`]): a target
+//! Input `i` of a run is built from its own random stream (see [`crate::rng`]): a target
 //! length is drawn (skewed toward short inputs, up to 4 KiB), then whole samples, windows
 //! of samples and single characters are concatenated and cut back, at a character boundary,
 //! to at most that length. The output is always well-formed (tested against the reference).
@@ -18,7 +18,7 @@
 use std::sync::OnceLock;
 
 use super::generator::Generator;
-use super::rng::Rng;
+use crate::rng::Rng;
 
 /// The generator's name in [`super::Origin::Generator`].
 pub const NAME: &str = "text";

@@ -31,7 +31,7 @@
 
 use std::cell::RefCell;
 
-use crate::corpus::rng::Rng;
+use crate::rng::Rng;
 use crate::stable_hash::fnv1a64;
 
 /// The seed of the seeded splittings of per-input plans: fixed, so that a plan depends on

@@ -122,6 +122,10 @@ impl Capabilities {
     }
 }
 
+/// A decoder's answer to one input: what it said, or why it said nothing. The one name
+/// for it from the decoders to the reports.
+pub type Answer = Result<Outcome, DecoderFailure>;
+
 /// Why a decoder gave no outcome (external decoders; in-process panics are caught by the
 /// engine and reported the same way).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,7 +183,7 @@ pub trait Decoder: Send + Sync {
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure>;
 
     /// Decodes one input into a fresh [`Outcome`].
-    fn decode(&self, input: &[u8]) -> Result<Outcome, DecoderFailure> {
+    fn decode(&self, input: &[u8]) -> Answer {
         let mut outcome = Outcome::verdict(self.name(), true);
         self.decode_into(input, &mut outcome)?;
         Ok(outcome)
@@ -188,7 +192,7 @@ pub trait Decoder: Send + Sync {
     /// Decodes many inputs: one result per input, in order. The default decodes them one by
     /// one; a decoder with a per-call cost (a process behind the adapter protocol) overrides
     /// it to pipeline the batch.
-    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Answer> {
         inputs.iter().map(|input| self.decode(input)).collect()
     }
 }

@@ -20,12 +20,13 @@
 //! or the first character of well-formed input.
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::ReplacementPolicy;
-use crate::decoders::{Capabilities, DecoderFailure};
+use crate::decoders::Answer;
+use crate::decoders::Capabilities;
 use crate::engine::compare::compare;
 use crate::finding::{row_byte_classes, table_row, CauseUnit, DecoderAction, RootCause, UnitKind};
 use crate::hex::format_hex;
 use crate::outcome::{ErrorLen, Outcome};
+use crate::policy::ReplacementPolicy;
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 
@@ -40,9 +41,6 @@ pub const POLICIES_TRIED: [ReplacementPolicy; 3] = [
     ReplacementPolicy::PerLeadSizedSequence,
     ReplacementPolicy::PerRun,
 ];
-
-/// A decoder's answer to one input: its outcome, or why it gave none.
-pub type Answer = Result<Outcome, DecoderFailure>;
 
 /// One departure, diagnosed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -81,6 +81,14 @@ impl crate::decoders::Decoder for Contained<'_> {
             })
         })
     }
+    /// The whole batch in one contained call, so that a decoder that pipelines its
+    /// batches (an adapter process, a C library's worker) still does; when something in
+    /// it panics, the batch is asked again input by input, each contained, so that the
+    /// panic is the `crash` answer of the input that caused it.
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::decoders::Answer> {
+        contained(|| self.0.decode_batch(inputs))
+            .unwrap_or_else(|_| inputs.iter().map(|input| self.decode(input)).collect())
+    }
 }
 
 #[cfg(test)]
@@ -97,5 +105,55 @@ mod tests {
             "location recorded: {message}"
         );
         assert!(!CONTAINING.with(Cell::get));
+    }
+
+    /// Panics on the byte `FF`, and counts its batch calls.
+    struct PanicsOnFf(std::sync::atomic::AtomicUsize);
+
+    impl crate::decoders::Decoder for PanicsOnFf {
+        fn name(&self) -> &str {
+            "panics-on-ff"
+        }
+        fn version(&self) -> String {
+            String::new()
+        }
+        fn description(&self) -> &str {
+            "panics when the input holds FF"
+        }
+        fn capabilities(&self) -> crate::decoders::Capabilities {
+            crate::decoders::Capabilities::default()
+        }
+        fn decode_into(
+            &self,
+            input: &[u8],
+            outcome: &mut crate::outcome::Outcome,
+        ) -> Result<(), crate::decoders::DecoderFailure> {
+            assert!(!input.contains(&0xFF), "FF");
+            crate::decoders::reset_outcome(outcome, "panics-on-ff");
+            Ok(())
+        }
+        fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::decoders::Answer> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            inputs.iter().map(|input| self.decode(input)).collect()
+        }
+    }
+
+    #[test]
+    fn a_batch_is_passed_on_whole_and_a_panic_in_it_is_the_crash_of_its_own_input() {
+        use crate::decoders::Decoder;
+        let inner = PanicsOnFf(std::sync::atomic::AtomicUsize::new(0));
+        let decoder = Contained(&inner);
+        let clean = decoder.decode_batch(&[b"A", b"B"]);
+        assert!(clean.iter().all(Result::is_ok));
+        assert_eq!(
+            inner.0.load(std::sync::atomic::Ordering::Relaxed),
+            1,
+            "one batch call for the whole batch"
+        );
+        let answers = decoder.decode_batch(&[b"A", b"\xFF", b"B"]);
+        assert!(answers[0].is_ok() && answers[2].is_ok());
+        let failure = answers[1].as_ref().unwrap_err();
+        assert_eq!(failure.kind, crate::decoders::FailureKind::Crash);
+        assert!(failure.message.contains("FF"), "{}", failure.message);
     }
 }

@@ -25,6 +25,7 @@ pub mod cause;
 pub mod contain;
 pub mod encoder;
 pub mod explain;
+pub mod learn;
 pub mod minimize;
 pub mod model;
 pub mod position;
@@ -33,14 +34,14 @@ pub mod round_trip;
 use std::collections::BTreeMap;
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::{expected_scalars, segments, ReplacementPolicy};
-use crate::decoders::Capabilities;
+use crate::decoders::{Answer, Capabilities};
 use crate::finding::{DecoderAction, Finding, Manifestation, RootCause, UnitKind};
 use crate::hex::format_hex;
+use crate::policy::{expected_scalars, segments, ReplacementPolicy};
 use crate::reference::Reference;
 use crate::taxonomy::Category;
 
-pub use cause::{diagnose, diagnose_input, Answer, Diagnosis};
+pub use cause::{diagnose, diagnose_input, Diagnosis};
 
 /// Candidates the minimiser may test per departure.
 pub const MINIMISE_BUDGET: usize = 800;

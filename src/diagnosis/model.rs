@@ -22,6 +22,7 @@
 //! A machine that is not complete (its learning budget ran out) explains nothing: the
 //! rule-based findings are then the whole diagnosis.
 
+use crate::decoders::Answer;
 use crate::finding::{Finding, Manifestation, ModelBasis};
 use crate::hex::format_hex;
 use crate::model::mechanism::{self, Mechanism};
@@ -29,7 +30,7 @@ use crate::model::oracle::Oracle;
 use crate::model::{title, ModelReport};
 use crate::stable_hash::fnv1a64_hex;
 
-use super::{diagnose_input, finding_of, Answer, Subject, Witnessed, MANIFESTATIONS_KEPT};
+use super::{diagnose_input, finding_of, Subject, Witnessed, MANIFESTATIONS_KEPT};
 
 /// The check's findings: the model's, then the rule-based ones the model does not
 /// explain. `decoder` answers the per-prefix queries that test a witness against the

@@ -12,10 +12,10 @@
 
 use serde::Serialize;
 
-use crate::decoders::{Decoder, DecoderFailure};
+use crate::decoders::Answer;
+use crate::decoders::Decoder;
 use crate::encoders::{CodeUnits, Encoded, Encoder, Form};
 use crate::hex::format_hex;
-use crate::outcome::Outcome;
 
 /// Scalars per input in the scalar direction.
 pub const RUN: usize = 256;
@@ -104,7 +104,7 @@ fn describe_encoded(answer: &Encoded) -> String {
     }
 }
 
-fn describe_decoded(answer: &Result<Outcome, DecoderFailure>) -> String {
+fn describe_decoded(answer: &Answer) -> String {
     match answer {
         Ok(outcome) if outcome.valid => match &outcome.scalars {
             Some(scalars) => format!("decoded as {}", scalars_text(scalars)),
@@ -130,7 +130,7 @@ fn scalars_text(scalars: &[u32]) -> String {
 }
 
 /// The scalars a decoder answer holds when it decoded well-formed input fully.
-fn decoded_scalars(answer: &Result<Outcome, DecoderFailure>) -> Option<&[u32]> {
+fn decoded_scalars(answer: &Answer) -> Option<&[u32]> {
     match answer {
         Ok(outcome) if outcome.valid => outcome.scalars.as_deref(),
         _ => None,

@@ -4,7 +4,7 @@
 //! the same pipelining, time limits, retries, circuit breaker, out-of-step detection and
 //! process-tree cleanup, so a hostile encoder is held exactly as a hostile decoder is.
 //!
-//! The supervisors hand each answer on as an [`Outcome`]; an encoder's answer rides in
+//! The supervisors hand each answer on as an [`Outcome`](crate::outcome::Outcome); an encoder's answer rides in
 //! it as [`encoded_from`] reads it back: `valid` is the encoder's `ok`, `valid_up_to` the
 //! element it refused (`error_at`), and `scalars` the bytes it wrote, one per value.
 
@@ -13,10 +13,9 @@ use std::time::Instant;
 
 use super::{CodeUnits, Encoded, Encoder, Form};
 use crate::adapter::{AdapterConfig, AdapterError, BatchAnswers, ExternalDecoder, Stop};
-use crate::decoders::DecoderFailure;
+use crate::decoders::Answer;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
-use crate::outcome::Outcome;
 
 /// What carries the frames: an adapter process, or a library worker.
 enum Carrier {
@@ -124,9 +123,9 @@ impl ExternalEncoder {
     }
 }
 
-/// Reads an encoder's answer back from the [`Outcome`] the supervisor passed on (see the
+/// Reads an encoder's answer back from the [`Outcome`](crate::outcome::Outcome) the supervisor passed on (see the
 /// module header), or its failure.
-pub fn encoded_from(answer: Result<Outcome, DecoderFailure>) -> Encoded {
+pub fn encoded_from(answer: Answer) -> Encoded {
     match answer {
         Ok(outcome) if outcome.valid => Encoded::Bytes(
             outcome

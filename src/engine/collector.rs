@@ -11,13 +11,14 @@ use crate::finding::{Finding, Manifestation};
 use crate::hex::format_hex;
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
-    self, BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
+    self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
 use crate::report::{time, write_json_atomically};
 
 use super::budget::Budget;
 use super::check::PairChecker;
 use super::minimize;
+use super::model::{departed, file_through_models, remove_reports, Filing};
 use super::report::{build_report, report_path, ReportContext};
 use super::signature::Signature;
 use super::worker::{AspectCounters, BatchResult, Found};
@@ -45,6 +46,8 @@ pub(super) struct Collector<'e> {
     /// The first report or summary write that failed; no file is written after it (a
     /// full disk stops the run at once), but what was found is still kept in memory.
     pub(super) write_error: Option<io::Error>,
+    /// The machines learned at the end of the run, which the findings were filed through.
+    models: Vec<LearnedModel>,
 }
 
 impl<'e> Collector<'e> {
@@ -69,6 +72,7 @@ impl<'e> Collector<'e> {
             total_bytes: 0,
             divergent_inputs: 0,
             write_error: None,
+            models: Vec::new(),
         }
     }
 
@@ -260,11 +264,25 @@ impl<'e> Collector<'e> {
         threads: usize,
         stopped_by: &str,
     ) -> (RunResult, Option<io::Error>) {
+        // A run stopped by a signal or a full disk ends at once: its reports stay as
+        // filed, without the machines.
+        let explained = if self.write_error.is_none() && stopped_by != "interrupted" {
+            self.file_through_models(threads)
+        } else {
+            Vec::new()
+        };
         let reports = std::mem::take(&mut self.reports);
         for report in &reports {
             self.write(&report_path(&self.run_dir, &report.id), report);
         }
         self.reports = reports;
+        // The reports a machine explains go only once the reports that replace them are
+        // written: a full disk leaves the run's own reports rather than none.
+        if self.write_error.is_none() {
+            if let Err(error) = remove_reports(&self.run_dir, &explained) {
+                self.write_error = Some(error);
+            }
+        }
         let summary = self.summary(started_at, duration_seconds, threads, stopped_by);
         self.write(&self.run_dir.join("summary.json"), &summary);
         let result = RunResult {
@@ -273,6 +291,26 @@ impl<'e> Collector<'e> {
             reports: self.reports,
         };
         (result, self.write_error)
+    }
+
+    /// Files the reports of each decoder that departed through its learned machine
+    /// ([`super::model`]); the ids of the reports it explains, whose files are to go.
+    fn file_through_models(&mut self, threads: usize) -> Vec<String> {
+        let report_dir = self.run_dir.join("divergences");
+        let filed = file_through_models(
+            &self.engine.decoders,
+            &departed(&self.counters),
+            &mut self.reports,
+            &Filing {
+                run_id: &self.run_id,
+                report_dir: &report_dir,
+                budget: self.options.model,
+                threads,
+                library: None,
+            },
+        );
+        self.models = filed.models;
+        filed.removed
     }
 
     /// The run's summary as it stands.
@@ -319,6 +357,7 @@ impl<'e> Collector<'e> {
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
             unreported_signatures: self.over_limit.len() as u64,
             exit_code,
+            models: self.models.clone(),
         }
     }
 }

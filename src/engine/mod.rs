@@ -31,6 +31,7 @@ pub mod budget;
 pub mod check;
 mod collector;
 pub mod compare;
+pub mod model;
 pub mod progress;
 pub mod report;
 pub mod signature;
@@ -88,6 +89,9 @@ pub struct RunOptions {
     pub origins_kept: usize,
     /// Raised to end the run early (no new batch is started once it is set).
     pub stop: Arc<AtomicBool>,
+    /// What learning the machine of each decoder that departed may cost ([`model`]);
+    /// `None` skips the model, and the findings are the rule-based ones alone.
+    pub model: Option<crate::diagnosis::learn::ModelBudget>,
 }
 
 impl RunOptions {
@@ -106,6 +110,7 @@ impl RunOptions {
             max_reports: 1_000,
             origins_kept: 4,
             stop: Arc::new(AtomicBool::new(false)),
+            model: Some(crate::diagnosis::learn::ModelBudget::default()),
         }
     }
 }

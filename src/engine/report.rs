@@ -131,6 +131,7 @@ pub fn build_report(
         },
         finding,
         security,
+        model: None,
     }
 }
 
@@ -168,18 +169,21 @@ fn outcomes_and_failure(
 }
 
 /// The decoder's answer as the security classification reads it.
-fn security_answer<'a>(checker: &'a PairChecker, checked: &Checked) -> crate::security::Answer<'a> {
+fn security_answer<'a>(
+    checker: &'a PairChecker,
+    checked: &Checked,
+) -> crate::security::AnswerView<'a> {
     match &checked.failure {
-        None => crate::security::Answer::Outcome(checker.last_outcome()),
+        None => crate::security::AnswerView::Outcome(checker.last_outcome()),
         Some(_)
             if checked
                 .comparison
                 .primary
                 .is_some_and(|d| d.aspect != Aspect::Crash) =>
         {
-            crate::security::Answer::Unresponsive
+            crate::security::AnswerView::Unresponsive
         }
-        Some(_) => crate::security::Answer::Crash,
+        Some(_) => crate::security::AnswerView::Crash,
     }
 }
 

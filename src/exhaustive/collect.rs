@@ -17,11 +17,12 @@ use crate::decoders::Decoder;
 use crate::engine::budget::Budget;
 use crate::engine::check::PairChecker;
 use crate::engine::compare::Aspect;
+use crate::engine::model::{departed, file_through_models, remove_reports, Filing};
 use crate::engine::signature::Signature;
 use crate::engine::{build_report, minimize, report_path, ReportContext};
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
-    self, BudgetEntry, DecoderCounts, DecoderEntry, Summary, Tool, SUMMARY_SCHEMA,
+    self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
 use crate::report::{time, write_json_atomically};
 
@@ -239,17 +240,48 @@ impl<'r> Collector<'r> {
         Ok(report)
     }
 
-    /// Rewrites the reports with their final counts and writes `summary.json` and
-    /// `exhaustive.json`.
+    /// Files the reports of each decoder that departed through its learned machine, as
+    /// `utf8conf run` does ([`crate::engine::model`]): the machines, and the ids of the
+    /// reports they explain, whose files are to go.
+    fn file_through_models(&mut self, threads: usize) -> (Vec<LearnedModel>, Vec<String>) {
+        let report_dir = self.run_dir.join("divergences");
+        let library =
+            self.options.library.as_ref().map(|(path, symbol)| {
+                (path.as_str(), symbol.as_str(), self.options.library_name())
+            });
+        let filed = file_through_models(
+            self.decoders,
+            &departed(&self.counters),
+            &mut self.reports,
+            &Filing {
+                run_id: &self.run_id,
+                report_dir: &report_dir,
+                budget: self.options.model,
+                threads,
+                library,
+            },
+        );
+        (filed.models, filed.removed)
+    }
+
+    /// Files the reports through the machines (unless interrupted), rewrites them with
+    /// their final counts and writes `summary.json` and `exhaustive.json`.
     pub fn finish(
-        self,
+        mut self,
         duration_seconds: f64,
         threads: usize,
         interrupted: bool,
     ) -> io::Result<Finished> {
+        let (models, explained) = if interrupted {
+            (Vec::new(), Vec::new())
+        } else {
+            self.file_through_models(threads)
+        };
         for report in &self.reports {
             write_json_atomically(&report_path(&self.run_dir, &report.id), report)?;
         }
+        // Only once the reports that replace them are written.
+        remove_reports(&self.run_dir, &explained)?;
         let comparisons = DecoderCounts::of_each(self.decoders, &self.counters);
         let source = self.options.source_name();
         let sources = self
@@ -295,6 +327,7 @@ impl<'r> Collector<'r> {
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
             unreported_signatures: self.over_limit.len() as u64,
             exit_code: summary::exit_code(self.divergent_inputs),
+            models,
         };
         let coverage = Coverage {
             schema: EXHAUSTIVE_SCHEMA.to_string(),

@@ -7,6 +7,18 @@
 //! inputs, bytes, per-decoder and per-aspect counts, divergent inputs, and the reports
 //! (one per id, occurrences summed). The files read are other people's: every problem is
 //! a one-line [`MergeError`], and report ids are checked before they name a file.
+//!
+//! Learned machines. Each shard learns the machine of each decoder that departed in it
+//! and files that decoder's reports through it ([`crate::engine::model`]); the merge does
+//! not learn again. The machine is the decoder's, not the shard's: learning asks the
+//! decoder its own queries, whatever inputs the shard held, so every shard where a decoder
+//! departs learns the same machine, files the same mechanisms under the same ids, and
+//! drops the same explained reports. Per-shard results therefore add up like the rest,
+//! and the merge needs no decoder (it may run on another machine, without the `--lib`
+//! library). What it checks is that the shards did learn the same machine of each decoder
+//! (a budget that ran out in one shard would not): shards that disagree are refused. A
+//! mechanism no input of a shard showed counts only its witness, once, however many
+//! shards report it.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -69,7 +81,16 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
     for (dir, summary, _) in &parts {
         add_counts(&mut merged, summary);
         add_reports(&mut merged, &mut reports, dir, summary)?;
+        add_models(&mut merged, dir, summary)?;
     }
+    let order: Vec<&str> = first_summary
+        .decoders
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    merged
+        .models
+        .sort_by_key(|learned| order.iter().position(|&name| name == learned.decoder));
     merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
     merged.throughput_inputs_per_second =
         summary::throughput(merged.total_inputs, merged.duration_seconds);
@@ -200,6 +221,7 @@ fn emptied(first: &Summary) -> Summary {
     merged.divergent_inputs = 0;
     merged.unreported_signatures = 0;
     merged.reports.clear();
+    merged.models.clear();
     merged.threads = 0;
     merged.duration_seconds = 0.0;
     for counts in &mut merged.comparisons {
@@ -256,6 +278,10 @@ fn add_reports(
             )));
         }
         match reports.get_mut(id) {
+            // A mechanism no input of that shard showed adds nothing: its one occurrence
+            // is the learner's witness, already counted.
+            Some(_) if only_witnessed(&report) => {}
+            Some(existing) if only_witnessed(existing) => *existing = report,
             Some(existing) => {
                 let add = report["occurrences"].as_u64().unwrap_or(0);
                 let total = existing["occurrences"].as_u64().unwrap_or(0) + add;
@@ -265,6 +291,44 @@ fn add_reports(
                 merged.reports.push(id.clone());
                 reports.insert(id.clone(), report);
             }
+        }
+    }
+    Ok(())
+}
+
+/// True for the report of a mechanism of a learned machine that no input of its shard
+/// showed (its origin is the learner, [`crate::engine::model`]).
+fn only_witnessed(report: &serde_json::Value) -> bool {
+    report["origin"]["kind"] == "generator" && report["origin"]["name"] == "model"
+}
+
+/// Adds one part's learned machines: the first of each decoder is kept, and a part that
+/// learned another machine of the same decoder is refused (see the module header).
+fn add_models(merged: &mut Summary, dir: &Path, summary: &Summary) -> Result<(), MergeError> {
+    for learned in &summary.models {
+        let machine = |model: &serde_json::Value| {
+            (
+                model["model"]["machine"].clone(),
+                model["model"]["incomplete"].clone(),
+                model["findings"].clone(),
+            )
+        };
+        match merged
+            .models
+            .iter()
+            .find(|known| known.decoder == learned.decoder)
+        {
+            Some(known) if machine(&known.model) == machine(&learned.model) => {}
+            Some(_) => {
+                return Err(MergeError(format!(
+                    "{}: another machine of {} than the other shards learned (a learning \
+                     budget ran out: run the shards again with a larger --model-queries \
+                     or --model-time)",
+                    dir.display(),
+                    learned.decoder
+                )))
+            }
+            None => merged.models.push(learned.clone()),
         }
     }
     Ok(())

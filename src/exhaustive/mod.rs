@@ -77,6 +77,9 @@ pub struct ExhaustiveOptions {
     /// The `--lib` library and symbol, as given on the command line, when a C library
     /// is among the decoders (its reports' reproduction commands load it again).
     pub library: Option<(String, String)>,
+    /// What learning the machine of each decoder that departs may cost
+    /// ([`crate::engine::model`]); `None` skips the model.
+    pub model: Option<crate::diagnosis::learn::ModelBudget>,
 }
 
 impl ExhaustiveOptions {
@@ -94,6 +97,7 @@ impl ExhaustiveOptions {
             max_reports: run.max_reports,
             stop: run.stop,
             library: None,
+            model: run.model,
         }
     }
 

@@ -23,11 +23,11 @@ pub(crate) const REPLACEMENT: u32 = u32::from_le_bytes([0xEF, 0xBF, 0xBD, 0]);
 pub(crate) const CLEAN_RUN_TO_LEAVE: usize = 32;
 
 /// An error unit less than this many bytes after the previous one is "close".
-const DENSE_WHEN_CLOSER_THAN: usize = 8;
+pub(crate) const DENSE_WHEN_CLOSER_THAN: usize = 8;
 
 /// After this many close error units in a row the driver hands over to the `dense`
 /// routine; sparser errors go straight back to `validate`.
-const DENSE_AFTER_CLOSE_ERRORS: usize = 4;
+pub(crate) const DENSE_AFTER_CLOSE_ERRORS: usize = 4;
 
 /// The UTF-8 encoding of U+FFFD.
 const REPLACEMENT_BYTES: [u8; 3] = [0xEF, 0xBF, 0xBD];
@@ -36,7 +36,7 @@ const REPLACEMENT_BYTES: [u8; 3] = [0xEF, 0xBF, 0xBD];
 /// well-formed: each later byte yields at most 3 bytes (a lone byte becomes EF BF BD).
 /// Capped at `isize::MAX` (the most a `Vec` can hold), which only a 32-bit target could
 /// reach.
-fn output_bound(valid: usize, len: usize) -> usize {
+pub(crate) fn output_bound(valid: usize, len: usize) -> usize {
     (len - valid)
         .saturating_mul(3)
         .saturating_add(valid)

@@ -3,7 +3,7 @@
 //! [`super::mechanism`] tests a difference's witness against: a decoder whose differences
 //! one of them explains *has that policy*; it is not a set of bugs.
 //!
-//! The policies are those of [`crate::conformance::policy`] (one U+FFFD per ill-formed
+//! The policies are those of [`crate::policy`] (one U+FFFD per ill-formed
 //! byte, per run, per lead-sized sequence) and one more seen in real decoders: one per
 //! lead-sized sequence where only a *valid* lead byte (`C2..F4`) sizes a unit, so that
 //! `C0 80` or `F8 88 80 80 80` is one U+FFFD per byte while `E0 80` is one. And the
@@ -15,11 +15,9 @@
 //! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
 //! one per byte of each ill-formed sequence).
 
-use crate::conformance::policy::{
-    expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment,
-};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{Outcome, REPLACEMENT};
+use crate::policy::{expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment};
 use crate::reference::Reference;
 
 /// A known convention.

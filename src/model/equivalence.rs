@@ -16,8 +16,8 @@
 //!   characters.
 
 use crate::corpus::faults::fault_bytes;
-use crate::corpus::rng::Rng;
 use crate::corpus::vectors;
+use crate::rng::Rng;
 use crate::taxonomy::Category;
 
 use super::learner::Hypothesis;

@@ -242,7 +242,10 @@ pub fn compare_with(
             capabilities,
         )
     };
-    let recognition = recognise::recognise(model.hypothesis(), capabilities);
+    let recognition = match &model.incomplete {
+        Some(why) => recognise::not_compared(why),
+        None => recognise::recognise(model.hypothesis(), capabilities),
+    };
     ModelReport {
         schema: MODEL_SCHEMA,
         decoder: decoder.name().to_string(),

@@ -9,9 +9,10 @@
 //! sends every prefix not yet answered in one [`Decoder::decode_batch`] call per
 //! [`BATCH`] inputs, so that an adapter pipe or a C library's worker answers many at once.
 
+use crate::decoders::Answer;
 use crate::decoders::{Capabilities, Decoder};
 
-use super::output::{step_output, Answer, StepOutput};
+use super::output::{step_output, StepOutput};
 
 /// Inputs per `decode_batch` call.
 pub const BATCH: usize = 4096;

@@ -19,7 +19,8 @@
 
 use serde::Serialize;
 
-use crate::decoders::{Capabilities, DecoderFailure};
+use crate::decoders::Answer;
+use crate::decoders::Capabilities;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 
 /// Error lengths and distances above this are reported as this (so that the output
@@ -95,9 +96,6 @@ pub struct StepOutput {
     /// The lossy side, for decoders that report scalars.
     pub lossy: Option<Lossy>,
 }
-
-/// One decoder answer as the abstraction needs it.
-pub type Answer = Result<Outcome, DecoderFailure>;
 
 /// The output of the step that extends `word[..word.len() - 1]` (answered by `before`) by
 /// its last byte (answered by `after`), for a decoder reporting `capabilities`.

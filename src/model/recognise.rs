@@ -81,6 +81,20 @@ pub fn recognise(learned: &Hypothesis, capabilities: Capabilities) -> Recognitio
     recognise_among(learned, capabilities, known::all())
 }
 
+/// The recognition of a machine whose learning stopped before the equivalence oracle
+/// accepted it: a part of a machine is not compared with whole ones, since the
+/// transitions it lacks would count as differences and name a wrong closest decoder.
+pub fn not_compared(why: &str) -> Recognition {
+    Recognition {
+        summary: format!(
+            "not compared with known decoders: the learned machine is incomplete ({why})"
+        ),
+        behaves_like: Vec::new(),
+        closest: Vec::new(),
+        known: 0,
+    }
+}
+
 /// [`recognise`] against a given set of known machines.
 pub fn recognise_among(
     learned: &Hypothesis,

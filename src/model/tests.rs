@@ -88,6 +88,33 @@ fn correct_decoders_learn_the_reference_machine() {
     }
 }
 
+#[test]
+fn an_incomplete_machine_is_not_compared_with_known_decoders() {
+    // One decode is far too few to learn anything: what was learned must not be said to
+    // be close to some known decoder, as its missing transitions would count as
+    // differences.
+    let decoder = by_name("std");
+    let limits = Limits {
+        max_decodes: 1,
+        ..Limits::default()
+    };
+    let report = compare_with(
+        &*decoder,
+        reference(decoder.capabilities()),
+        grammar(),
+        limits,
+    );
+    assert!(report.model.incomplete.is_some());
+    assert!(report.recognition.behaves_like.is_empty());
+    assert!(report.recognition.closest.is_empty());
+    assert_eq!(report.recognition.known, 0);
+    assert!(
+        report.recognition.summary.contains("incomplete"),
+        "{}",
+        report.recognition.summary
+    );
+}
+
 /// Each planted bug the learner can see: the one finding it must give.
 const SINGLE: &[(&str, Behaviour, Option<Category>)] = &[
     (

@@ -18,6 +18,7 @@ use std::sync::Mutex;
 
 use super::NativeDecoder;
 use crate::adapter::AdapterError;
+use crate::decoders::Answer;
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::exhaustive::space::{inputs_per_block, Block};
 use crate::outcome::Outcome;
@@ -38,7 +39,7 @@ struct Window {
     /// lengths 0 and 1, which are one block each).
     prefix: u64,
     /// One result per input, in the block's order.
-    results: Vec<Result<Outcome, DecoderFailure>>,
+    results: Vec<Answer>,
 }
 
 /// Where an input sits in the exhaustive space: its block's length and prefix, and its
@@ -202,7 +203,7 @@ impl Decoder for BlockPrefetch {
         result
     }
 
-    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Answer> {
         Decoder::decode_batch(&self.native, inputs)
     }
 }

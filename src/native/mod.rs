@@ -49,6 +49,7 @@ use crate::adapter::standing::StandingFailures;
 use crate::adapter::{
     AdapterError, BatchAnswers, ProcessStatistics, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
 };
+use crate::decoders::Answer;
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
 use process::WorkerProcess;
@@ -242,7 +243,7 @@ impl Decoder for NativeDecoder {
 
     /// The batched [`NativeDecoder::decode_batch`]; every input it did not answer (the
     /// library is unusable, a signal, the deadline) fails as a `crash` naming why.
-    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Result<Outcome, DecoderFailure>> {
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<Answer> {
         NativeDecoder::decode_batch(self, inputs).into_results(inputs.len())
     }
 }

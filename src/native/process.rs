@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 use super::wire::{self, Record};
 use super::worker::MEMORY_MARK;
 use crate::adapter::{interrupt, tree, Stop};
+use crate::decoders::Answer;
 use crate::decoders::{DecoderFailure, FailureKind};
 use crate::encoders::Form;
-use crate::outcome::Outcome;
 
 /// Bytes of the worker's stderr kept for messages.
 const STDERR_TAIL_BYTES: usize = 2048;
@@ -55,7 +55,7 @@ pub struct WorkerProcess {
 /// How a batch ended when not every input got an answer.
 pub struct Interrupted {
     /// The answers received before it stopped, in input order.
-    pub answers: Vec<Result<Outcome, DecoderFailure>>,
+    pub answers: Vec<Answer>,
     /// Why the rest is missing.
     pub ending: Ending,
 }
@@ -185,7 +185,7 @@ impl WorkerProcess {
         request: &mut Vec<u8>,
         timeout: Duration,
         stop: StopCheck<'_>,
-    ) -> Result<Vec<Result<Outcome, DecoderFailure>>, Interrupted> {
+    ) -> Result<Vec<Answer>, Interrupted> {
         request.clear();
         wire::encode_batch(inputs, request);
         let mut answers = Vec::with_capacity(inputs.len());
@@ -408,11 +408,7 @@ impl Drop for WorkerProcess {
 }
 
 /// A batch's end by a failure, with the answers before it.
-fn failed(
-    answers: Vec<Result<Outcome, DecoderFailure>>,
-    failure: DecoderFailure,
-    memory: bool,
-) -> Interrupted {
+fn failed(answers: Vec<Answer>, failure: DecoderFailure, memory: bool) -> Interrupted {
     Interrupted {
         answers,
         ending: Ending::Failed(Death { failure, memory }),

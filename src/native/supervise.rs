@@ -7,14 +7,14 @@ use std::time::Instant;
 use super::process::{Death, Ending};
 use super::{start_worker, NativeDecoder, State};
 use crate::adapter::{interrupt, probe_frame, shown_input, Stop};
+use crate::decoders::Answer;
 use crate::decoders::{DecoderFailure, FailureKind};
 use crate::hex::format_hex;
-use crate::outcome::Outcome;
 
 /// Restarts that fail one after the other before the library is declared unusable.
 const MAX_CONSECUTIVE_FAILED_RESTARTS: usize = 3;
 
-type Answers = Vec<Result<Outcome, DecoderFailure>>;
+type Answers = Vec<Answer>;
 
 /// Why the harness must stop now, if it must: a signal, or the deadline passed.
 fn stop_now(deadline: Option<Instant>) -> Option<Stop> {

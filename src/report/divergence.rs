@@ -112,4 +112,8 @@ pub struct DivergenceReport {
     /// for readers that filter on severity; absent only in reports written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub security: Option<SecurityImpact>,
+    /// The learned machine of the decoder, which the finding was filed through (absent
+    /// when the run did not learn it: learning skipped, or its budget could not be met).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<crate::report::summary::LearnedModel>,
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::diagnosis::encoder::{EncoderGrade, EncoderPolicy};
 use crate::report::sanitize;
+use crate::report::verdict::Verdict;
 use crate::security::Severity;
 
 /// The schema identifier of [`EncoderReport`].
@@ -37,7 +38,7 @@ pub struct EncoderReport {
     /// The utf8conf version.
     pub tool_version: &'static str,
     /// `conformant` (no finding), `deviations`, or `incomplete` (a grade stopped early).
-    pub verdict: &'static str,
+    pub verdict: Verdict,
     /// Each encoder graded: how it was run, and its grade.
     pub encoders: Vec<GradedEncoder>,
 }
@@ -55,11 +56,11 @@ impl EncoderReport {
     /// A report of `encoders`, created `created`.
     pub fn new(created: String, encoders: Vec<GradedEncoder>) -> EncoderReport {
         let verdict = if encoders.iter().any(|e| e.grade.stopped_by.is_some()) {
-            "incomplete"
+            Verdict::Incomplete
         } else if encoders.iter().any(|e| !e.grade.findings.is_empty()) {
-            "deviations"
+            Verdict::Deviations
         } else {
-            "conformant"
+            Verdict::Conformant
         };
         EncoderReport {
             schema: ENCODER_SCHEMA,

@@ -26,6 +26,7 @@ pub mod sanitize;
 pub mod sarif;
 pub mod summary;
 pub mod time;
+pub mod verdict;
 
 use std::fs::{self, File};
 use std::io::{self, Write};

@@ -21,10 +21,32 @@ pub struct RoundTripReport {
     pub created: String,
     /// The utf8conf version.
     pub tool_version: &'static str,
-    /// `holds`, `fails` or `incomplete`.
-    pub verdict: &'static str,
+    /// Whether every round trip holds.
+    pub verdict: RoundTripVerdict,
     /// Each decoder and encoder pair graded.
     pub pairs: Vec<RoundTripGrade>,
+}
+
+/// What a round-trip check concludes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoundTripVerdict {
+    /// Every pair round-trips every value it was given.
+    Holds,
+    /// Some pair does not.
+    Fails,
+    /// A grade stopped early (an adapter unusable, a signal, the time limit).
+    Incomplete,
+}
+
+impl std::fmt::Display for RoundTripVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RoundTripVerdict::Holds => "holds",
+            RoundTripVerdict::Fails => "fails",
+            RoundTripVerdict::Incomplete => "incomplete",
+        })
+    }
 }
 
 impl RoundTripReport {
@@ -32,11 +54,11 @@ impl RoundTripReport {
     /// else `holds` when every round trip holds, else `fails`.
     pub fn new(created: String, pairs: Vec<RoundTripGrade>) -> RoundTripReport {
         let verdict = if pairs.iter().any(|g| g.stopped_by.is_some()) {
-            "incomplete"
+            RoundTripVerdict::Incomplete
         } else if pairs.iter().all(RoundTripGrade::holds) {
-            "holds"
+            RoundTripVerdict::Holds
         } else {
-            "fails"
+            RoundTripVerdict::Fails
         };
         RoundTripReport {
             schema: ROUND_TRIP_SCHEMA,

@@ -220,6 +220,23 @@ pub struct Summary {
     /// reference encoder (absent from summaries that ran no encoder).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoders: Option<EncoderComparison>,
+    /// The learned machine of each decoder that departed, which its findings were filed
+    /// through (absent when no decoder departed, or learning was skipped).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<LearnedModel>,
+}
+
+/// One decoder's learned machine, as a run's summary and its reports carry it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LearnedModel {
+    /// The decoder.
+    pub decoder: String,
+    /// The decodes that learning its machine took (`model.model.queries.decodes`,
+    /// repeated for readers that only count).
+    pub queries: u64,
+    /// The model report, in `check`'s shape (`schemas/model.schema.json`): the machine,
+    /// its difference from RFC 3629's, the findings by mechanism, what learning cost.
+    pub model: serde_json::Value,
 }
 
 /// The built-in encoders against the reference encoder, in a run's summary.

@@ -18,8 +18,8 @@
 //! | anchors (last gap)        | nothing                 | output cut short           |
 //! | anchors                   | other scalars           | well-formed misdecoded     |
 
-use crate::conformance::policy::{segments, Segment};
 use crate::outcome::REPLACEMENT;
+use crate::policy::{segments, Segment};
 use crate::reference::Decoded;
 use crate::taxonomy::{self, Category};
 

@@ -10,13 +10,13 @@
 //! action's name (bytes deleted where the action says "accepts"), that wins.
 
 use crate::aspect::Aspect;
-use crate::decoders::{DecoderFailure, FailureKind};
+use crate::decoders::Answer;
+use crate::decoders::FailureKind;
 use crate::finding::{DecoderAction, RootCause};
-use crate::outcome::Outcome;
 use crate::reference::Decoded;
 use crate::taxonomy::Category;
 
-use super::{acceptance_class, classify, Answer, SecurityClass, SecurityImpact};
+use super::{acceptance_class, classify, AnswerView, SecurityClass, SecurityImpact};
 
 /// The impact of a finding whose root cause is `cause`, shown in `aspects`, with the
 /// decoder's `answer` on its witness `input`.
@@ -25,14 +25,14 @@ pub fn classify_cause(
     aspects: &[Aspect],
     input: &[u8],
     reference: &Decoded,
-    answer: &Result<Outcome, DecoderFailure>,
+    answer: &Answer,
 ) -> SecurityImpact {
     let categories = cause.categories();
     let from_answer = || {
         let answer = match answer {
-            Ok(outcome) => Answer::Outcome(outcome),
-            Err(failure) if failure.kind == FailureKind::Crash => Answer::Crash,
-            Err(_) => Answer::Unresponsive,
+            Ok(outcome) => AnswerView::Outcome(outcome),
+            Err(failure) if failure.kind == FailureKind::Crash => AnswerView::Crash,
+            Err(_) => AnswerView::Unresponsive,
         };
         aspects
             .iter()

@@ -22,8 +22,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::aspect::Aspect;
-use crate::conformance::policy::{self, ReplacementPolicy};
 use crate::outcome::{ErrorLen, Outcome};
+use crate::policy::{self, ReplacementPolicy};
 use crate::reference::Decoded;
 use crate::taxonomy::Category;
 use behaviour::{align, Alignment};
@@ -308,7 +308,7 @@ impl SecuritySummary {
 
 /// What the decoder gave for the departure's input.
 #[derive(Debug, Clone, Copy)]
-pub enum Answer<'a> {
+pub enum AnswerView<'a> {
     /// An outcome.
     Outcome(&'a Outcome),
     /// A crash.
@@ -326,7 +326,7 @@ pub fn classify(
     categories: &[Category],
     input: &[u8],
     reference: &Decoded,
-    answer: Answer,
+    answer: AnswerView,
 ) -> SecurityImpact {
     classify_class(aspect, categories, input, reference, answer).impact()
 }
@@ -336,12 +336,12 @@ fn classify_class(
     categories: &[Category],
     input: &[u8],
     reference: &Decoded,
-    answer: Answer,
+    answer: AnswerView,
 ) -> SecurityClass {
     let outcome = match answer {
-        Answer::Crash => return SecurityClass::DecoderCrash,
-        Answer::Unresponsive => return SecurityClass::DecoderUnresponsive,
-        Answer::Outcome(outcome) => outcome,
+        AnswerView::Crash => return SecurityClass::DecoderCrash,
+        AnswerView::Unresponsive => return SecurityClass::DecoderUnresponsive,
+        AnswerView::Outcome(outcome) => outcome,
     };
     match aspect {
         Aspect::Crash => return SecurityClass::DecoderCrash,

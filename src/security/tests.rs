@@ -30,7 +30,7 @@ fn class_of(aspect: &str, hex: &str, outcome: &Outcome, fallback: &[Category]) -
         &categories,
         &input,
         &decoded,
-        Answer::Outcome(outcome),
+        AnswerView::Outcome(outcome),
     )
 }
 
@@ -168,7 +168,7 @@ fn failures() {
             &[Category::InvalidLead],
             &input,
             &Reference::rfc3629().decode(&input),
-            Answer::Crash
+            AnswerView::Crash
         )
         .class,
         SecurityClass::DecoderCrash
@@ -179,7 +179,7 @@ fn failures() {
             &[Category::InvalidLead],
             &input,
             &Reference::rfc3629().decode(&input),
-            Answer::Unresponsive
+            AnswerView::Unresponsive
         )
         .severity,
         Severity::Medium

@@ -20,7 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{SecurityClass, Severity};
-use crate::decoders::DecoderFailure;
+use crate::decoders::Answer;
 use crate::hex::format_hex;
 use crate::outcome::{Outcome, REPLACEMENT};
 
@@ -144,7 +144,7 @@ impl Assessment {
 }
 
 /// What the decoder answered for each probe.
-struct Answers<'a>(&'a [Result<Outcome, DecoderFailure>]);
+struct Answers<'a>(&'a [Answer]);
 
 impl Answers<'_> {
     fn outcome(&self, probe: &Probe) -> Option<&Outcome> {
@@ -176,7 +176,7 @@ impl Answers<'_> {
 }
 
 /// Reads the decoder's `answers` to [`probe_inputs`] (same order).
-pub fn assess(answers: &[Result<Outcome, DecoderFailure>]) -> Assessment {
+pub fn assess(answers: &[Answer]) -> Assessment {
     let answers = Answers(answers);
     let mut witnesses = Vec::new();
     let mut witness = |class: SecurityClass, shows: String, inputs: Vec<Option<WitnessInput>>| {

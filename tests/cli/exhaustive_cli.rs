@@ -152,6 +152,16 @@ fn shards_merge_into_the_whole_run() {
     ] {
         assert_eq!(merged[field], whole[field], "{field}");
     }
+    // The shards learned mutant-panic's machine as the whole run did: the merge keeps it.
+    let machine = |summary: &Value| {
+        summary["models"]
+            .as_array()
+            .expect("the departing decoder's machine")
+            .iter()
+            .map(|m| (m["decoder"].clone(), m["model"]["model"]["machine"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(machine(&merged), machine(&whole));
     let coverage = read_json(&merged_dir.join("exhaustive.json"));
     assert_eq!(coverage["shards"].as_array().unwrap().len(), 3);
     let id = merged["reports"][0].as_str().unwrap();
@@ -177,6 +187,23 @@ fn shards_merge_into_the_whole_run() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
+
+    // Shards that learned different machines of one decoder (as when a learning budget
+    // ran out in one of them) do not merge.
+    let tampered = Path::new(&shard_dirs[2]).join("summary.json");
+    let mut summary = read_json(&tampered);
+    summary["models"][0]["model"]["model"]["machine"]["states"] = Value::Array(Vec::new());
+    std::fs::write(&tampered, summary.to_string()).unwrap();
+    let mut args = vec!["exhaustive", "--out", out_str, "--merge"];
+    args.extend(shard_dirs.iter().map(String::as_str));
+    let output = utf8conf(&args);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("another machine of mutant-panic"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
 #[test]

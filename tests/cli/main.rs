@@ -16,6 +16,7 @@ mod lib_check;
 mod model_cli;
 mod prove_cli;
 mod reproductions;
+mod run_model;
 mod schemas;
 mod security_cli;
 mod streaming_check;

@@ -3,6 +3,7 @@
 //! quick form; CI runs them in release mode with `--include-ignored`.
 
 mod fast_backends;
+mod fast_lossy;
 mod fast_reference;
 mod fast_stream;
 mod fast_utf16;

@@ -8,8 +8,8 @@ use utf8conf::author::stream::split_point_mismatches;
 use utf8conf::author::{
     check, fuzz_report, Chunked, Expectations, YourDecoder, YourStreamingDecoder,
 };
-use utf8conf::conformance::policy::ReplacementPolicy;
 use utf8conf::outcome::{ErrorLen, Outcome};
+use utf8conf::policy::ReplacementPolicy;
 use utf8conf::taxonomy::Category;
 
 /// Rust's std: `from_utf8` for the strict verdict, `from_utf8_lossy` for the scalars.
@@ -67,6 +67,13 @@ fn std_is_conformant_with_the_maximal_subpart_policy() {
 #[test]
 fn a_planted_departure_fails_the_assertion_unless_expected() {
     let report = check(&AcceptsOverlongNul);
+    // The author's check grades through the learned machine, as `check` and `run` do.
+    let model = report
+        .model
+        .as_ref()
+        .expect("a departing decoder is learned");
+    assert!(model.model.incomplete.is_none());
+    assert!(report.findings.iter().all(|f| f.model.is_some()));
     let mismatches = Expectations::conformant().mismatches(&report);
     assert!(!mismatches.is_empty());
     assert!(

@@ -161,7 +161,7 @@ fn html_policy(out: &mut String, report: &ConformanceReport) {
     let _ = writeln!(
         out,
         "<h2>U+FFFD policy: <span id=\"policy\">{}</span></h2><p>{}. {} ill-formed inputs differ from the reference at most in their U+FFFD; in {} the count differs from maximal subparts.</p>",
-        escape_html(&policy.recognised),
+        policy.recognised,
         escape_html(&policy.description),
         policy.observations,
         policy.differing_from_maximal_subpart

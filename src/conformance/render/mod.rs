@@ -14,7 +14,8 @@ mod model;
 pub use html::{html, map_canvas, STYLE};
 pub use markdown::markdown;
 
-use super::report::ConformanceReport;
+use super::report::{ConformanceReport, RecognisedPolicy};
+use crate::policy::ReplacementPolicy;
 
 pub(super) fn scalars_text(scalars: &[u32]) -> String {
     scalars
@@ -41,7 +42,7 @@ pub(super) fn counted(count: usize, singular: &str, plural: &str) -> String {
 /// decoder (its exit note, the reason it stopped), which go through `escape` (Markdown
 /// or HTML), so the sentence's own punctuation is never escaped.
 pub(super) fn verdict_sentence(report: &ConformanceReport, escape: fn(&str) -> String) -> String {
-    let lossy = if report.replacement_policy.recognised == "not-observed" {
+    let lossy = if report.replacement_policy.recognised == RecognisedPolicy::NotObserved {
         "no lossy decode reported"
     } else {
         "U+FFFD per maximal subpart"
@@ -74,8 +75,11 @@ pub(super) fn verdict_sentence(report: &ConformanceReport, escape: fn(&str) -> S
             "distinct departures",
         ));
     }
-    let policy = &report.replacement_policy.recognised;
-    if policy != "maximal-subpart" && policy != "not-observed" {
+    let policy = report.replacement_policy.recognised;
+    if !matches!(
+        policy,
+        RecognisedPolicy::Known(ReplacementPolicy::MaximalSubpart) | RecognisedPolicy::NotObserved
+    ) {
         parts.push(format!("U+FFFD policy {policy}"));
     }
     if report.wrapper_policies.iter().any(|w| w.observed) {

@@ -10,9 +10,9 @@
 //! the error length, the replacement policy, the verdict) are applied in turn.
 
 use super::bugs::Bug;
-use crate::conformance::policy::{expected_scalars, segments, ReplacementPolicy, Segment};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::policy::{expected_scalars, segments, ReplacementPolicy, Segment};
 use crate::taxonomy::{self, Category};
 
 /// A correct decoder with planted bugs, some of which may be switched off (the tests

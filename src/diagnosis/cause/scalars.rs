@@ -2,9 +2,9 @@
 //! scalars part from the reference's, and what the decoder does there.
 
 use super::{Unit, POLICIES_TRIED};
-use crate::conformance::policy::{expected_scalars, segments};
 use crate::finding::DecoderAction;
 use crate::outcome::{Outcome, REPLACEMENT};
+use crate::policy::{expected_scalars, segments};
 use crate::reference::Decoded;
 
 /// The cause found in the lossy decode, when the decoder reports one that differs.

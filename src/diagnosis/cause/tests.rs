@@ -1,4 +1,5 @@
 use super::*;
+use crate::decoders::DecoderFailure;
 use crate::hex::parse_hex;
 use crate::outcome::REPLACEMENT;
 

@@ -138,3 +138,58 @@ pub(super) unsafe fn widen_ascii<S: Sink>(src: *const u8, n: usize, dst: *mut S:
         ascii
     }
 }
+
+/// Texts for the kernel's own tests (`avx512_utf32`, `avx512_utf16`): runs of
+/// characters of one to four bytes, so that groups end at every lane and stretches of
+/// every longest length occur, and each text's cuts in its first 4 bytes.
+#[cfg(test)]
+pub(super) mod test_texts {
+    /// One character per UTF-8 length (RFC 3629 section 3) and the extremes, by length.
+    const SAMPLES: [char; 8] = [
+        'a',
+        '\u{7F}',
+        'é',
+        '\u{7FF}',
+        '中',
+        '\u{FFFF}',
+        '😀',
+        '\u{10FFFF}',
+    ];
+
+    /// 400 texts, of every length up to 300 bytes: runs of 1 to 24 copies of characters
+    /// drawn (a fixed-seed generator from `seed`) from the first `kinds(round)` samples.
+    pub(in crate::fast::simd) fn runs(seed: u64, kinds: impl Fn(usize) -> usize) -> Vec<String> {
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..400)
+            .map(|round| {
+                let samples = &SAMPLES[..kinds(round)];
+                let mut text = String::new();
+                while text.len() < round % 300 {
+                    let sample = samples[(next() % samples.len() as u64) as usize];
+                    for _ in 0..1 + next() % 24 {
+                        text.push(sample);
+                    }
+                }
+                text
+            })
+            .collect()
+    }
+
+    /// The suffixes of `text` from each of its first 4 bytes, moved back to a character
+    /// boundary.
+    pub(in crate::fast::simd) fn cuts(text: &str) -> impl Iterator<Item = &str> {
+        (0..text.len().min(4)).map(move |cut| {
+            let mut start = cut;
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            &text[start..]
+        })
+    }
+}

@@ -54,7 +54,14 @@ impl Sink for CodeUnits {
         // masked to the units written, at most one per byte of the characters (a
         // surrogate pair comes from 4 bytes), for which `dst` has room.
         unsafe {
-            if !SUPPLEMENTARY {
+            let supplementary = if SUPPLEMENTARY {
+                _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000))
+            } else {
+                0
+            };
+            // A group without a pair, also in a stretch with some (text that mixes a
+            // few emoji into other scripts): narrowed, without the compression.
+            if supplementary == 0 {
                 let units = _mm512_castsi256_si512(_mm512_cvtepi32_epi16(scalars));
                 if lanes == 16 {
                     _mm512_mask_storeu_epi16(dst as *mut i16, 0xFFFF, units);
@@ -63,8 +70,6 @@ impl Sink for CodeUnits {
                 }
                 return lanes;
             }
-            let supplementary =
-                _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000));
             // Table 3-5: the 20 bits of `scalar - 0x10000`, split 10 and 10.
             let offset = _mm512_sub_epi32(scalars, _mm512_set1_epi32(0x1_0000));
             let high = _mm512_or_si512(_mm512_srli_epi32::<10>(offset), _mm512_set1_epi32(0xD800));
@@ -186,6 +191,7 @@ impl ConvertValid16 for Avx512Convert16 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::avx512_output::test_texts;
     use super::*;
 
     /// The kernel on its own, against std: characters of every length in runs, cut at
@@ -198,37 +204,8 @@ mod tests {
         if !super::super::avx512::is_available() || !super::super::avx512::has_vbmi2() {
             return;
         }
-        let samples = [
-            'a',
-            '\u{7F}',
-            'é',
-            '\u{7FF}',
-            '中',
-            '\u{FFFF}',
-            '😀',
-            '\u{10FFFF}',
-        ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let mut texts = Vec::new();
-        for round in 0..400 {
-            let target_len = round % 300;
-            // Characters of 1 and 2 bytes (the 16-bit groups), up to 3 (no pair), or all.
-            let samples = &samples[..[4, 6, 8][round % 3]];
-            let mut text = String::new();
-            while text.len() < target_len {
-                let sample = samples[(next() % samples.len() as u64) as usize];
-                for _ in 0..1 + next() % 24 {
-                    text.push(sample);
-                }
-            }
-            texts.push(text);
-        }
+        // Characters of 1 and 2 bytes (the 16-bit groups), up to 3 (no pair), or all.
+        let mut texts = test_texts::runs(0x2545_F491_4F6C_DD1D, |round| [4, 6, 8][round % 3]);
         // A pair straddling the 4096-byte stretch boundary, after ASCII and 3-byte text.
         let mut long = "x".repeat(100) + &"中".repeat(1331);
         long.push('😀');
@@ -238,12 +215,7 @@ mod tests {
         let mut out = Vec::new();
         let mut scratch = Vec::new();
         for text in &texts {
-            for cut in 0..text.len().min(4) {
-                let mut start = cut;
-                while !text.is_char_boundary(start) {
-                    start -= 1;
-                }
-                let piece = &text[start..];
+            for piece in test_texts::cuts(text) {
                 out.clear();
                 out.push(7);
                 // SAFETY: the features were checked above; `piece` is a `str`.

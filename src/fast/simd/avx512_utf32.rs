@@ -382,6 +382,7 @@ fn mask_below(n: usize) -> u64 {
 }
 #[cfg(test)]
 mod tests {
+    use super::super::avx512_output::test_texts;
     use super::*;
 
     /// [`convert_valid`] on its own (the backend tests reach it only through validation):
@@ -393,40 +394,9 @@ mod tests {
         if !super::super::avx512::is_available() || !super::super::avx512::has_vbmi2() {
             return;
         }
-        // One character per UTF-8 length (RFC 3629 section 3), and the extremes.
-        let samples = [
-            'a',
-            '\u{7F}',
-            'é',
-            '\u{7FF}',
-            '中',
-            '\u{FFFF}',
-            '😀',
-            '\u{10FFFF}',
-        ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
         let mut out = Vec::new();
-        for round in 0..400 {
-            let target_len = round % 300;
-            let mut text = String::new();
-            while text.len() < target_len {
-                let sample = samples[(next() % samples.len() as u64) as usize];
-                for _ in 0..1 + next() % 24 {
-                    text.push(sample);
-                }
-            }
-            for cut in 0..text.len().min(4) {
-                let mut start = cut;
-                while !text.is_char_boundary(start) {
-                    start -= 1;
-                }
-                let piece = &text[start..];
+        for text in test_texts::runs(0x9E37_79B9_7F4A_7C15, |_| 8) {
+            for piece in test_texts::cuts(&text) {
                 out.clear();
                 out.push(7);
                 // SAFETY: the features were checked above; `piece` is a `str`.

@@ -1,16 +1,20 @@
-//! The SIMD parts of lossy decoding: [`decode_lossy_using`] plugs a backend's
-//! validation and dense-error loop into the shared driver (`crate::fast::lossy`), and
-//! [`lossy_dense`] is that loop over [`Kernel16`].
+//! The SIMD parts of lossy decoding: [`decode_lossy_using`] and
+//! [`decode_lossy_into_using`] run a backend's validation and its fused block loop
+//! (`lossy_run`), and [`lossy_dense`] is the dense-error loop over [`Kernel16`] that the
+//! block loop hands over to where errors come close together.
 
 use std::borrow::Cow;
 
+use super::lossy_run::HEADROOM;
 use super::tables;
 use super::vector::Kernel16;
 use crate::fast::lossy;
 use crate::fast::{dfa, Utf8Error};
 
-/// Lossy decoding (the driver in `fast/lossy.rs`) with a backend's SIMD `validate` and
-/// its instantiation of [`lossy_dense`].
+/// Lossy decoding with a backend's SIMD `validate` and its instantiation of
+/// `lossy_run` (the fused block loop): well-formed input is borrowed after one
+/// validation pass; otherwise the output is allocated once, for the worst case, the
+/// well-formed prefix copied, and the rest decoded by `run`.
 ///
 /// Both are passed as `#[target_feature]` functions rather than inlined here: a closure
 /// does not inherit its enclosing function's target features, and the generic code
@@ -22,23 +26,35 @@ use crate::fast::{dfa, Utf8Error};
 pub unsafe fn decode_lossy_using(
     bytes: &[u8],
     validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
-    dense: unsafe fn(&[u8], usize, &mut Vec<u8>) -> usize,
+    run: unsafe fn(&[u8], usize, &mut Vec<u8>),
 ) -> Cow<'_, str> {
-    // SAFETY: the caller meets this function's `# Safety` contract; the
-    // bounds of each pointer operation are justified where it occurs.
+    // SAFETY: the backend is available (caller's contract); its `validate` agrees with
+    // std (it only detects; the DFA locates), and its `run` appends only well-formed
+    // UTF-8 (U+FFFD and copies of what the lookup and the DFA accept).
     unsafe {
-        // SAFETY: the backend is available (caller's contract); its `validate` agrees with
-        // std (it only detects; the DFA locates) and `lossy_dense` meets the `dense`
-        // contract (see there).
-        lossy::decode_lossy(
-            bytes,
-            |bytes| validate(bytes),
-            |bytes, pos, out| dense(bytes, pos, out),
-        )
+        match validate(bytes) {
+            Ok(()) => Cow::Borrowed(std::str::from_utf8_unchecked(bytes)),
+            Err(first_error) => {
+                let valid = first_error.valid_up_to();
+                // Room for the worst case, so that `run` never reallocates.
+                let bound = lossy::output_bound(valid, bytes.len()).saturating_add(HEADROOM);
+                let mut out = Vec::with_capacity(bound);
+                out.extend_from_slice(&bytes[..valid]);
+                run(bytes, valid, &mut out);
+                debug_assert!(
+                    std::str::from_utf8(&out).is_ok(),
+                    "lossy output is not UTF-8"
+                );
+                Cow::Owned(String::from_utf8_unchecked(out))
+            }
+        }
     }
 }
 
-/// [`decode_lossy_using`], appended to `out` (see `crate::fast::decode_lossy_into`).
+/// Lossy decoding appended to `out` (see `crate::fast::decode_lossy_into`): one pass of
+/// the backend's `run` over all of `bytes`, validating and copying at once; no
+/// allocation when `out` has room for the input (a buffer reused from call to call)
+/// and the errors fit in the headroom.
 ///
 /// # Safety
 /// As for [`decode_lossy_using`].
@@ -46,18 +62,19 @@ pub unsafe fn decode_lossy_using(
 pub unsafe fn decode_lossy_into_using(
     bytes: &[u8],
     out: &mut String,
-    validate: unsafe fn(&[u8]) -> Result<(), Utf8Error>,
-    dense: unsafe fn(&[u8], usize, &mut Vec<u8>) -> usize,
+    run: unsafe fn(&[u8], usize, &mut Vec<u8>),
 ) {
-    // SAFETY: as in `decode_lossy_using`: the backend is available (caller's contract),
-    // its `validate` agrees with std and `lossy_dense` meets the `dense` contract.
+    // SAFETY: `run` appends only well-formed UTF-8 (see `decode_lossy_using`), so `out`
+    // stays a `String`'s valid contents; the backend is available (caller's contract).
     unsafe {
-        lossy::decode_lossy_into(
-            bytes,
-            out,
-            |bytes| validate(bytes),
-            |bytes, pos, out| dense(bytes, pos, out),
-        )
+        let vec = out.as_mut_vec();
+        let start = vec.len();
+        vec.reserve(bytes.len().saturating_add(HEADROOM));
+        run(bytes, 0, vec);
+        debug_assert!(
+            std::str::from_utf8(&vec[start..]).is_ok(),
+            "lossy output is not UTF-8"
+        );
     }
 }
 

@@ -9,7 +9,9 @@
 //! | [`utf16`] | UTF-8 to UTF-16: the driver, and the 16-byte kernels' conversion (UTF-32, narrowed) |
 //! | [`encode`](mod@encode) | UTF-16 and UTF-32 to UTF-8 (8 lanes of 16 bits, ASCII runs wide) |
 //! | [`encode_kernel`] | the [`EncodeKernel`] register trait and the encoder's packing tables |
-//! | [`lossy`] | the dense-error loop of lossy decoding |
+//! | [`lossy`] | lossy decoding's entry points and its dense-error loop |
+//! | `lossy_run` | lossy decoding's block loop: validation and copy fused, errors resolved in the loop |
+//! | `utf16_lossy` | lossy UTF-16's step: the run to the next error, with no per-call setup |
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
 //! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only), generic over its output |
@@ -40,12 +42,14 @@ pub mod encode;
 pub mod encode_avx512;
 pub mod encode_kernel;
 pub mod lossy;
+mod lossy_run;
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
 #[cfg(target_arch = "x86_64")]
 pub mod sse42;
 pub mod tables;
 pub mod utf16;
+mod utf16_lossy;
 pub mod utf32;
 pub mod validate;
 pub mod vector;

@@ -290,7 +290,7 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
-    unsafe { super::decode_lossy_using(bytes, validate, lossy_dense) }
+    unsafe { super::decode_lossy_using(bytes, validate, lossy_run) }
 }
 
 /// Lossy decoding appended to `out` (see [`super::decode_lossy_into_using`]).
@@ -300,18 +300,19 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
-    unsafe { super::decode_lossy_into_using(bytes, out, validate, lossy_dense) }
+    unsafe { super::decode_lossy_into_using(bytes, out, lossy_run) }
 }
 
-/// The dense-error loop of lossy decoding (see [`super::lossy_dense`]).
+/// Lossy decoding's block loop (see `super::lossy_run`), with the dense-error loop
+/// of [`super::lossy_dense`].
 ///
 /// # Safety
 /// [`is_available`] must be true; `pos` a unit boundary of `bytes`.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
-unsafe fn lossy_dense(bytes: &[u8], pos: usize, out: &mut Vec<u8>) -> usize {
+unsafe fn lossy_run(bytes: &[u8], pos: usize, out: &mut Vec<u8>) {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
-    unsafe { super::lossy_dense::<Sse41Kernel>(bytes, pos, out) }
+    unsafe { super::lossy_run::lossy_run::<__m128i, Sse41Kernel>(bytes, pos, out) }
 }
 
 /// Decodes `bytes` to scalar values (see [`super::decode_utf32`]).
@@ -344,11 +345,14 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its strict
-    // decoder may be called, and it agrees with std.
+    // SAFETY: the backend is available (this function's contract), so its lossy
+    // step may be called, and it agrees with std (the strict decoder's contract).
     unsafe {
+        let lookup = super::validate::Lookup::new();
         crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
-            super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(run, out, scratch)
+            super::utf16_lossy::lossy_step::<__m128i, Narrowed<Sse41Kernel>>(
+                &lookup, run, out, scratch,
+            )
         })
     }
 }

@@ -15,8 +15,8 @@
 //! [`NARROW_PIECE`] bytes), then narrowed; its ASCII blocks are widened straight to
 //! code units ([`Kernel16::widen16_to_u16`]).
 
-use super::utf32::{chunk_end, ConvertValid, WithKernel16};
-use super::validate::{first_bad_block, locate_error, BLOCK};
+use super::utf32::{chunk_end, widen_ascii_blocks, ConvertValid, WithKernel16};
+use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::utf16::narrow;
 use crate::fast::Utf8Error;
@@ -55,8 +55,7 @@ pub trait ConvertValid16 {
 /// validated by `V` in a chunk of `DECODE_CHUNK` (8 KiB) cut at a character boundary,
 /// the chunk, if well-formed, converted by `C`, and so on; at the first chunk with an
 /// error, the DFA locates it, starting a few bytes before the first byte `V` flags, and
-/// `C` converts the well-formed prefix. `scratch` is `C`'s buffer, reused from call to
-/// call by lossy decoding.
+/// `C` converts the well-formed prefix. `scratch` is `C`'s buffer.
 ///
 /// # Safety
 /// The instruction sets of `V` and `C` must be available.
@@ -67,13 +66,45 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
     scratch: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
     assert_vector_width::<V>();
+    // SAFETY: the caller meets this function's `# Safety` contract; `first_bad_block`
+    // and `locate_error` agree with std, as `convert_runs` requires.
+    unsafe {
+        convert_runs::<C>(bytes, out, scratch, DECODE_CHUNK, |start, end| {
+            let block = first_bad_block::<V>(&bytes[start..end])?;
+            // `start` is a character boundary and everything before it is
+            // well-formed: the error in the rest, moved by `start`, is std's.
+            Some(
+                locate_error::<V>(&bytes[start..], block).map_err(|error| {
+                    Utf8Error::new(start + error.valid_up_to(), error.error_len())
+                }),
+            )
+        })
+    }
+}
+
+/// The chunk loop of UTF-8 to UTF-16 conversion, shared by the strict decoder and lossy
+/// decoding's step: leading all-ASCII blocks converted at once, then chunks of `chunk`
+/// bytes cut at a character boundary; `find(start, end)` says whether
+/// `bytes[start..end]` is well-formed (`None`) or else std's result for
+/// `bytes[..]` (`Some`), given that `bytes[..start]` is well-formed. A well-formed chunk
+/// is converted by `C`; at an error, the well-formed prefix before it.
+///
+/// # Safety
+/// `C`'s instruction set must be available, and `find` must agree with std.
+#[inline(always)]
+pub(super) unsafe fn convert_runs<C: ConvertValid16>(
+    bytes: &[u8],
+    out: &mut Vec<u16>,
+    scratch: &mut Vec<u32>,
+    chunk: usize,
+    mut find: impl FnMut(usize, usize) -> Option<Result<(), Utf8Error>>,
+) -> Result<(), Utf8Error> {
     let len = bytes.len();
     // At most one code unit per byte (see the module's documentation).
     out.reserve(len);
     let mut start = 0;
     // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
-    // given chunks `first_bad_block` found well-formed, or the prefix the DFA found
-    // well-formed.
+    // given chunks `find` found well-formed, or the prefix it found well-formed.
     unsafe {
         while start < len {
             // ASCII blocks: converted as they are checked.
@@ -81,20 +112,13 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
             if start == len {
                 break;
             }
-            let end = chunk_end(bytes, start, DECODE_CHUNK);
-            let chunk = &bytes[start..end];
-            if let Some(block) = first_bad_block::<V>(chunk) {
-                // `start` is a character boundary and everything before it is
-                // well-formed: the error in the rest, moved by `start`, is std's.
-                let rest = &bytes[start..];
-                let error = locate_error::<V>(rest, block);
-                let valid = error.map_or_else(|error| error.valid_up_to(), |()| rest.len());
-                C::convert_valid(&rest[..valid], out, scratch);
-                return error.map_err(|error| {
-                    Utf8Error::new(start + error.valid_up_to(), error.error_len())
-                });
+            let end = chunk_end(bytes, start, chunk);
+            if let Some(result) = find(start, end) {
+                let valid = result.map_or_else(|error| error.valid_up_to(), |()| len);
+                C::convert_valid(&bytes[start..valid], out, scratch);
+                return result;
             }
-            C::convert_valid(chunk, out, scratch);
+            C::convert_valid(&bytes[start..end], out, scratch);
             start = end;
         }
     }
@@ -130,31 +154,8 @@ impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
 
     #[inline(always)]
     unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u16>) -> usize {
-        // At most one code unit per byte.
-        out.reserve(bytes.len());
-        let base = out.len();
-        let mut pos = 0;
-        // SAFETY: `K`'s instruction set is available (caller's contract); loads read
-        // `pos..pos + 64 <= bytes.len()`, stores write units `base + pos..base + pos +
-        // 64`, within the capacity reserved.
-        unsafe {
-            let dst = out.as_mut_ptr().add(base);
-            while pos + BLOCK <= bytes.len() {
-                let block = bytes.as_ptr().add(pos);
-                let mut high = 0;
-                for i in 0..4 {
-                    high |= K::high_bit_mask(K::load16(block.add(16 * i)));
-                }
-                if high != 0 {
-                    break;
-                }
-                for i in 0..4 {
-                    K::widen16_to_u16(block.add(16 * i), dst.add(pos + 16 * i));
-                }
-                pos += BLOCK;
-            }
-            out.set_len(base + pos);
-        }
-        pos
+        // SAFETY: `K`'s instruction set is available (caller's contract), and
+        // `widen16_to_u16` writes the 16 units `widen_ascii_blocks` has room for.
+        unsafe { widen_ascii_blocks::<K, u16>(bytes, out, |src, dst| K::widen16_to_u16(src, dst)) }
     }
 }

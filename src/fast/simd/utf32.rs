@@ -66,33 +66,51 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
 
     #[inline(always)]
     unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
-        // At most one scalar per byte.
-        out.reserve(bytes.len());
-        let base = out.len();
-        let mut pos = 0;
-        // SAFETY: `K`'s instruction set is available (caller's contract); loads read
-        // `pos..pos + 64 <= bytes.len()`, stores write scalars `base + pos..base + pos +
-        // 64`, within the capacity reserved.
-        unsafe {
-            let dst = out.as_mut_ptr().add(base);
-            while pos + BLOCK <= bytes.len() {
-                let block = bytes.as_ptr().add(pos);
-                let mut high = 0;
-                for i in 0..4 {
-                    high |= K::high_bit_mask(K::load16(block.add(16 * i)));
-                }
-                if high != 0 {
-                    break;
-                }
-                for i in 0..4 {
-                    K::widen16(block.add(16 * i), dst.add(pos + 16 * i));
-                }
-                pos += BLOCK;
-            }
-            out.set_len(base + pos);
-        }
-        pos
+        // SAFETY: `K`'s instruction set is available (caller's contract), and `widen16`
+        // writes the 16 scalars `widen_ascii_blocks` has room for.
+        unsafe { widen_ascii_blocks::<K, u32>(bytes, out, |src, dst| K::widen16(src, dst)) }
     }
+}
+
+/// Widens the leading all-ASCII 64-byte blocks of `bytes` to `out` (one unit per byte,
+/// `widen16` writing 16 units from 16 bytes), and returns their length: validation and
+/// conversion in one pass, for UTF-32 and UTF-16 output.
+///
+/// # Safety
+/// `K`'s instruction set must be available; `widen16(src, dst)` must read 16 bytes at
+/// `src` and write at most 16 units at `dst`.
+#[inline(always)]
+pub(super) unsafe fn widen_ascii_blocks<K: Kernel16, T>(
+    bytes: &[u8],
+    out: &mut Vec<T>,
+    widen16: impl Fn(*const u8, *mut T),
+) -> usize {
+    // At most one unit per byte.
+    out.reserve(bytes.len());
+    let base = out.len();
+    let mut pos = 0;
+    // SAFETY: `K`'s instruction set is available (caller's contract); loads read
+    // `pos..pos + 64 <= bytes.len()`, stores write units `base + pos..base + pos + 64`,
+    // within the capacity reserved.
+    unsafe {
+        let dst = out.as_mut_ptr().add(base);
+        while pos + BLOCK <= bytes.len() {
+            let block = bytes.as_ptr().add(pos);
+            let mut high = 0;
+            for i in 0..4 {
+                high |= K::high_bit_mask(K::load16(block.add(16 * i)));
+            }
+            if high != 0 {
+                break;
+            }
+            for i in 0..4 {
+                widen16(block.add(16 * i), dst.add(pos + 16 * i));
+            }
+            pos += BLOCK;
+        }
+        out.set_len(base + pos);
+    }
+    pos
 }
 
 /// [`decode_utf32`] with any well-formed-chunk conversion `C`: leading all-ASCII blocks

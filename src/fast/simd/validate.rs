@@ -121,7 +121,7 @@ pub const BYTE_HIGH: [u8; 16] = [
 ];
 
 /// The lookup tables and constants, broadcast once per call.
-struct Lookup<V> {
+pub(crate) struct Lookup<V> {
     prev1_high: V,
     prev1_low: V,
     byte_high: V,
@@ -137,7 +137,7 @@ impl<V: Vector> Lookup<V> {
     /// # Safety
     /// `V`'s instruction set must be available.
     #[inline(always)]
-    unsafe fn new() -> Self {
+    pub(crate) unsafe fn new() -> Self {
         unsafe {
             Lookup {
                 prev1_high: V::repeat16(&PREV1_HIGH),
@@ -159,7 +159,7 @@ impl<V: Vector> Lookup<V> {
     /// # Safety
     /// `V`'s instruction set must be available.
     #[inline(always)]
-    unsafe fn check(&self, input: V, previous: V) -> V {
+    pub(crate) unsafe fn check(&self, input: V, previous: V) -> V {
         unsafe {
             let prev1 = input.prev1(previous);
             let special_cases = prev1
@@ -185,7 +185,7 @@ impl<V: Vector> Lookup<V> {
 /// # Safety
 /// `V`'s instruction set must be available.
 #[inline(always)]
-unsafe fn incomplete_tail<V: Vector>(last: V) -> V {
+pub(crate) unsafe fn incomplete_tail<V: Vector>(last: V) -> V {
     // SAFETY: the caller meets this function's `# Safety` contract; the
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
