@@ -145,18 +145,9 @@ fn a_per_byte_decoder_is_recognised_as_one_policy_finding() {
     if !python_available() {
         return;
     }
-    let out = scratch("check-per-byte");
-    let (code, stdout, stderr) = check(&[
-        "--cmd",
-        "python3 tests/adapters/per_byte.py",
-        "--name",
-        "per byte",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 1, "stdout: {stdout}\nstderr: {stderr}");
-    let report = validated_report(&out);
+    let (code, stdout, stderr, out) = crate::per_byte_check();
+    assert_eq!(*code, 1, "stdout: {stdout}\nstderr: {stderr}");
+    let report = validated_report(out);
     assert_eq!(report["decoder"]["name"], "per byte");
     assert_eq!(report["verdict"], "deviations");
     let policy = &report["replacement_policy"];
@@ -196,7 +187,7 @@ fn a_per_byte_decoder_is_recognised_as_one_policy_finding() {
     let rows = report["first_two_bytes_map"]["rows"].as_array().unwrap();
     assert_eq!(rows[0xE1].as_str().unwrap().as_bytes()[0x80], b'p');
     assert_eq!(rows[0x41].as_str().unwrap().as_bytes()[0x41], b'=');
-    let _ = std::fs::remove_dir_all(&out);
+    // The folder is shared with the other per-byte tests: it stays.
 }
 
 #[test]

@@ -39,20 +39,8 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
     let scratch: PathBuf =
         std::env::temp_dir().join(format!("utf8conf-html-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
-    let out = scratch.join("report");
-    let status = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args([
-            "check",
-            "--cmd",
-            "python3 tests/adapters/per_byte.py",
-            "--quiet",
-            "--out",
-        ])
-        .arg(&out)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(1));
+    let (code, _, stderr, out) = crate::per_byte_check();
+    assert_eq!(*code, 1, "{stderr}");
     let page = format!("file://{}", out.join("conformance.html").display());
 
     let dump = chromium(

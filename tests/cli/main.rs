@@ -20,3 +20,35 @@ mod run_model;
 mod schemas;
 mod security_cli;
 mod streaming_check;
+
+/// One `check` of the per-byte test adapter (`tests/adapters/per_byte.py`, named "per
+/// byte"), run once per test binary and read by every test about that decoder's report
+/// (its findings, its page in Chromium): a whole check through a Python adapter is the
+/// slowest thing these tests do. (exit code, stdout, stderr, report folder.)
+pub fn per_byte_check() -> &'static (i32, String, String, std::path::PathBuf) {
+    static CHECK: std::sync::OnceLock<(i32, String, String, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    CHECK.get_or_init(|| {
+        let out = common::scratch("check-per-byte");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+            .args([
+                "check",
+                "--cmd",
+                "python3 tests/adapters/per_byte.py",
+                "--name",
+                "per byte",
+                "--quiet",
+                "--out",
+            ])
+            .arg(&out)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("utf8conf runs");
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+            out,
+        )
+    })
+}
