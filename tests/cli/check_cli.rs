@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::Value;
 
 /// Runs `utf8conf check` from the repository root; returns (exit code, stdout, stderr).
-fn check(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn check(args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
         .arg("check")
         .args(args)

@@ -30,25 +30,15 @@ pub fn per_byte_check() -> &'static (i32, String, String, std::path::PathBuf) {
         std::sync::OnceLock::new();
     CHECK.get_or_init(|| {
         let out = common::scratch("check-per-byte");
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-            .args([
-                "check",
-                "--cmd",
-                "python3 tests/adapters/per_byte.py",
-                "--name",
-                "per byte",
-                "--quiet",
-                "--out",
-            ])
-            .arg(&out)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("utf8conf runs");
-        (
-            output.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-            out,
-        )
+        let (code, stdout, stderr) = check_cli::check(&[
+            "--cmd",
+            "python3 tests/adapters/per_byte.py",
+            "--name",
+            "per byte",
+            "--quiet",
+            "--out",
+            out.to_str().expect("a UTF-8 temporary folder"),
+        ]);
+        (code, stdout, stderr, out)
     })
 }
