@@ -48,7 +48,7 @@ use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
 use crate::decoders::Answer;
 use crate::decoders::Capabilities;
-pub use crate::diagnosis::learn::ModelBudget;
+use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
 use crate::report::reproduction;

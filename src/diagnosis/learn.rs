@@ -20,11 +20,11 @@ pub struct ModelBudget {
 }
 
 impl Default for ModelBudget {
-    /// A correct decoder's machine takes some 94,000 decodes (about 6 s through
-    /// Python's pipe), a buggy one's up to 250,000 (docs/MODEL.md): these bounds let
-    /// those finish, and stop a machine that grows like a counter (Perl strict's takes
-    /// 690,000 decodes and 75 s) so that the grading falls back to the rule-based
-    /// diagnosis in bounded time.
+    /// A correct decoder's machine takes some 94,000 decodes (under 2 s through
+    /// Python's pipe, in batches), a buggy one's up to 250,000 (docs/MODEL.md): these
+    /// bounds let those finish, and stop a machine that grows like a counter (Perl
+    /// strict's takes 690,000 decodes and 75 s) so that the grading falls back to the
+    /// rule-based diagnosis in bounded time.
     fn default() -> Self {
         ModelBudget {
             max_decodes: 400_000,
