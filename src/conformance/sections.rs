@@ -50,7 +50,7 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
                     &departure.categories,
                     input,
                     &decoded,
-                    security_answer(answer),
+                    security::AnswerView::of(answer),
                 ),
                 witnesses: Vec::new(),
                 finding: finding_of_departure(&run.findings, input, answer, run.capabilities),
@@ -269,16 +269,6 @@ pub(super) fn summary_section(
         flaky_timeouts: run.flaky_timeouts,
         memory_kills: run.memory_kills,
         first_memory_kill: run.first_memory_kill.clone(),
-    }
-}
-
-fn security_answer(answer: &crate::decoders::Answer) -> security::AnswerView<'_> {
-    match answer {
-        Ok(outcome) => security::AnswerView::Outcome(outcome),
-        Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
-            security::AnswerView::Crash
-        }
-        Err(_) => security::AnswerView::Unresponsive,
     }
 }
 

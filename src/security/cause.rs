@@ -11,7 +11,6 @@
 
 use crate::aspect::Aspect;
 use crate::decoders::Answer;
-use crate::decoders::FailureKind;
 use crate::finding::{DecoderAction, RootCause};
 use crate::reference::Decoded;
 use crate::taxonomy::Category;
@@ -29,11 +28,7 @@ pub fn classify_cause(
 ) -> SecurityImpact {
     let categories = cause.categories();
     let from_answer = || {
-        let answer = match answer {
-            Ok(outcome) => AnswerView::Outcome(outcome),
-            Err(failure) if failure.kind == FailureKind::Crash => AnswerView::Crash,
-            Err(_) => AnswerView::Unresponsive,
-        };
+        let answer = AnswerView::of(answer);
         aspects
             .iter()
             .map(|aspect| classify(*aspect, &categories, input, reference, answer))

@@ -317,6 +317,20 @@ pub enum AnswerView<'a> {
     Unresponsive,
 }
 
+impl<'a> AnswerView<'a> {
+    /// What the classification reads of a decoder's answer: its outcome, or whether its
+    /// failure was a crash or an unresponsive decoder.
+    pub fn of(answer: &'a crate::decoders::Answer) -> AnswerView<'a> {
+        match answer {
+            Ok(outcome) => AnswerView::Outcome(outcome),
+            Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
+                AnswerView::Crash
+            }
+            Err(_) => AnswerView::Unresponsive,
+        }
+    }
+}
+
 /// Classifies a departure: `aspect` is the aspect that differs (`valid`, `valid_up_to`,
 /// `error_len`, `scalars`, `errors`, `crash`, `timeout`, `protocol`), `categories` the
 /// taxonomy categories of the bytes it is about, `input` the (smallest) input showing it
