@@ -23,6 +23,8 @@ mod decoders;
 mod fast_backends;
 #[path = "../fuzz/src/findings.rs"]
 mod findings;
+#[path = "../fuzz/src/model.rs"]
+mod model;
 #[path = "../fuzz/src/program.rs"]
 mod program;
 #[path = "../fuzz/src/report.rs"]
@@ -152,6 +154,44 @@ fn the_above_max_regression_catches_the_planted_bug() {
     assert_eq!(report["categories"][0], "above-max");
     assert_eq!(report["origin"]["kind"], "fuzz");
     assert_eq!(report["run_id"], "fuzz-differential");
+}
+
+/// One bug met in inputs with different incidental errors around it is one report: the
+/// departure is filed under the mechanism of the decoder's learned machine, whose id,
+/// title and shortest witness do not depend on the input that met it.
+#[test]
+fn one_bug_in_different_inputs_is_one_report_of_its_mechanism() {
+    let dir = report_dir();
+    let buggy: [&dyn Decoder; 1] = [&buggy::BuggyAboveMax];
+    let inputs: [&[u8]; 3] = [
+        b"\xF4\x90\x80\x80",
+        b"ab \xC0\xAF \xF4\xA5\xBF\xBF\xED\xA0\x80",
+        b"\xE0\x80 x \xF4\xBF\x80\x80 \xFF",
+    ];
+    let findings: Vec<_> = inputs
+        .iter()
+        .map(|input| checks::differential_target(input, &buggy, &dir).unwrap())
+        .collect();
+    let first = &findings[0].report;
+    let title = &first.finding.title;
+    assert!(
+        title.contains("F4") && first.model.is_some(),
+        "the report is the machine's mechanism, titled from its difference: {title}"
+    );
+    assert!(
+        first.minimized_hex.starts_with("F4 9") && first.minimized_hex.len() <= 11,
+        "the shortest word that shows the difference: {}",
+        first.minimized_hex
+    );
+    for finding in &findings[1..] {
+        assert_eq!(
+            finding.report.id, first.id,
+            "{}",
+            finding.report.finding.title
+        );
+        assert_eq!(finding.report.minimized_hex, first.minimized_hex);
+    }
+    assert_valid_report(&serde_json::to_value(first).unwrap());
 }
 
 /// Findings of every target are reports the main job's schema accepts, with the target's

@@ -19,6 +19,11 @@
 //! errors are gone. That is also the signature `utf8conf reproduce` checks, since it
 //! re-runs the pair on the minimised input.
 //!
+//! Then, as `utf8conf run` does at the end of a run, a departure found without a
+//! condition is filed through the decoder's learned machine ([`crate::model`]): the
+//! report of the mechanism that explains it takes its place, so one bug is one report
+//! whatever the signature of the input that met it first.
+//!
 //! A target's conditions (the chunk plan of `streaming`, the alignment offset of
 //! `backends`) are not part of the signature, so that one bug seen under many conditions is
 //! one report; they are appended to the explanation, after the reference's account.
@@ -85,11 +90,30 @@ pub fn check_pair(
         .signature(&minimized.bytes)
         .expect("minimisation keeps a divergence");
     let report = build_report(decoder, &signature, input, &minimized, context);
+    if context.conditions.is_some() {
+        return Some(Finding {
+            signature,
+            input: input.to_vec(),
+            report,
+        });
+    }
+    let report = crate::model::file(decoder, report, &run_id(context.target), context.report_dir);
+    // The mechanism's witness may differ from the minimised input: the signature is the
+    // one `utf8conf reproduce` checks, that of the report's minimised input.
+    let signature = utf8conf::hex::parse_hex(&report.minimized_hex)
+        .ok()
+        .and_then(|witness| checker.signature(&witness))
+        .unwrap_or(signature);
     Some(Finding {
         signature,
         input: input.to_vec(),
         report,
     })
+}
+
+/// The run id of `target`'s reports.
+fn run_id(target: &str) -> String {
+    format!("fuzz-{target}")
 }
 
 /// The report of `signature`, first seen in `input`, minimised to `minimized`: the engine's
@@ -107,7 +131,7 @@ fn build_report(
         input,
         minimized,
         ReportContext {
-            run_id: &format!("fuzz-{}", context.target),
+            run_id: &run_id(context.target),
             report_dir: context.report_dir,
             origin: Origin::Fuzz {
                 target: context.target.to_string(),

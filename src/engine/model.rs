@@ -80,11 +80,7 @@ pub fn file_through_models(
         .map(|(decoder, _)| decoder.as_ref())
         .collect();
     for (decoder, model) in learn_each(&learning, budget, filing.threads) {
-        let learned = LearnedModel {
-            decoder: decoder.name().to_string(),
-            queries: model.model.queries.decodes,
-            model: serde_json::to_value(&model).expect("a model report serialises"),
-        };
+        let learned = learned_model(decoder, &model);
         refile(decoder, &model, reports, filing, &mut filed.removed);
         for report in reports.iter_mut().filter(|r| is_of(r, decoder)) {
             report.model = Some(learned.clone());
@@ -123,6 +119,41 @@ fn learn_each<'d>(
         );
     }
     learned
+}
+
+/// The machine of `decoder` as a run's summary and reports carry it.
+pub fn learned_model(decoder: &dyn Decoder, model: &ModelReport) -> LearnedModel {
+    LearnedModel {
+        decoder: decoder.name().to_string(),
+        queries: model.model.queries.decodes,
+        model: serde_json::to_value(model).expect("a model report serialises"),
+    }
+}
+
+/// Files one report through `decoder`'s machine, for a caller that meets departures one
+/// at a time (a fuzz target): the report of the mechanism that explains it (first seen
+/// at this report's input and origin, so that every departure of one mechanism gets the
+/// same report id), or the report itself when the machine does not explain it (a
+/// condition on position or length). The returned report carries `learned`.
+pub fn file_one(
+    decoder: &dyn Decoder,
+    model: &ModelReport,
+    learned: &LearnedModel,
+    report: DivergenceReport,
+    filing: &Filing<'_>,
+) -> DivergenceReport {
+    let mut removed = Vec::new();
+    let fallback = report.clone();
+    let filed = filed_reports(decoder, model, vec![report], filing, &mut removed);
+    let mut chosen = filed
+        .into_iter()
+        .find(|r| {
+            r.id == fallback.id
+                || (r.origin == fallback.origin && r.input_hex == fallback.input_hex)
+        })
+        .unwrap_or(fallback);
+    chosen.model = Some(learned.clone());
+    chosen
 }
 
 /// Per decoder, whether any of its comparisons diverged.
