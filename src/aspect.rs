@@ -100,6 +100,117 @@ impl Aspect {
     }
 }
 
+/// How a decoder's answer differs from the reference's in one aspect (the `shape` field
+/// of a divergence report). It is part of a divergence's signature, so it must survive
+/// minimisation: it names a direction (`earlier`, `more-replacements`), never values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Shape {
+    /// `valid` where the reference has an error.
+    AcceptsIllFormed,
+    /// An error where the reference has none.
+    RejectsWellFormed,
+    /// The decoder claims the aspect but left it out of its answer.
+    Absent,
+    /// The first error is reported before the reference's.
+    Earlier,
+    /// The first error is reported after the reference's.
+    Later,
+    /// An incomplete tail reported as a definite error.
+    IncompleteReportedInvalid,
+    /// A definite error reported as an incomplete tail.
+    InvalidReportedIncomplete,
+    /// The first error unit is shorter than the reference's.
+    Shorter,
+    /// The first error unit is longer than the reference's.
+    Longer,
+    /// The lossy decode is the reference's without its leading U+FEFF.
+    BomStripped,
+    /// More U+FFFD than the reference's lossy decode.
+    MoreReplacements,
+    /// Fewer U+FFFD than the reference's lossy decode.
+    FewerReplacements,
+    /// Other scalars, with as many U+FFFD.
+    OtherScalars,
+    /// More error units than the reference's.
+    MoreUnits,
+    /// Fewer error units than the reference's.
+    FewerUnits,
+    /// As many error units, at other offsets or of other lengths.
+    OtherUnits,
+    /// No outcome at all (a crash).
+    NoOutcome,
+    /// No answer in time (a timeout).
+    NoAnswer,
+    /// An answer that broke the protocol.
+    MalformedAnswer,
+}
+
+impl Shape {
+    /// Every shape, in declaration order.
+    pub const ALL: [Shape; 19] = [
+        Shape::AcceptsIllFormed,
+        Shape::RejectsWellFormed,
+        Shape::Absent,
+        Shape::Earlier,
+        Shape::Later,
+        Shape::IncompleteReportedInvalid,
+        Shape::InvalidReportedIncomplete,
+        Shape::Shorter,
+        Shape::Longer,
+        Shape::BomStripped,
+        Shape::MoreReplacements,
+        Shape::FewerReplacements,
+        Shape::OtherScalars,
+        Shape::MoreUnits,
+        Shape::FewerUnits,
+        Shape::OtherUnits,
+        Shape::NoOutcome,
+        Shape::NoAnswer,
+        Shape::MalformedAnswer,
+    ];
+
+    /// The name in reports (kebab-case), which signature ids hash.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::AcceptsIllFormed => "accepts-ill-formed",
+            Shape::RejectsWellFormed => "rejects-well-formed",
+            Shape::Absent => "absent",
+            Shape::Earlier => "earlier",
+            Shape::Later => "later",
+            Shape::IncompleteReportedInvalid => "incomplete-reported-invalid",
+            Shape::InvalidReportedIncomplete => "invalid-reported-incomplete",
+            Shape::Shorter => "shorter",
+            Shape::Longer => "longer",
+            Shape::BomStripped => "bom-stripped",
+            Shape::MoreReplacements => "more-replacements",
+            Shape::FewerReplacements => "fewer-replacements",
+            Shape::OtherScalars => "other-scalars",
+            Shape::MoreUnits => "more-units",
+            Shape::FewerUnits => "fewer-units",
+            Shape::OtherUnits => "other-units",
+            Shape::NoOutcome => "no-outcome",
+            Shape::NoAnswer => "no-answer",
+            Shape::MalformedAnswer => "malformed-answer",
+        }
+    }
+
+    /// The shape recorded when a decoder gave no outcome, by the failure aspect.
+    pub fn of_failure(aspect: Aspect) -> Shape {
+        match aspect {
+            Aspect::Crash => Shape::NoOutcome,
+            Aspect::Timeout => Shape::NoAnswer,
+            _ => Shape::MalformedAnswer,
+        }
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl std::fmt::Display for Aspect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -139,5 +250,28 @@ impl AspectSet {
     /// The aspects in the set, in [`Aspect::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Aspect> {
         Aspect::ALL.into_iter().filter(move |&a| self.contains(a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shape;
+
+    #[test]
+    fn shapes_serialise_as_their_report_names() {
+        for shape in Shape::ALL {
+            let json = serde_json::to_value(shape).unwrap();
+            assert_eq!(json, shape.as_str(), "{shape:?}");
+            assert_eq!(serde_json::from_value::<Shape>(json).unwrap(), shape);
+        }
+    }
+
+    #[test]
+    fn the_report_schema_lists_every_shape() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../schemas/divergence.schema.json")).unwrap();
+        let listed = &schema["properties"]["shape"]["enum"];
+        let names: Vec<&str> = Shape::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(listed, &serde_json::json!(names));
     }
 }

@@ -238,7 +238,7 @@ impl RootCause {
             // A position-dependent rejection is about the position, not the character.
             DecoderAction::Stops | DecoderAction::RejectsCharacter => match &self.unit.unit {
                 UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
-                    stop_class(*scalar).to_string()
+                    StopClass::of(*scalar).as_str().to_string()
                 }
                 _ => String::new(),
             },
@@ -391,14 +391,49 @@ pub fn row_byte_classes(row: u8) -> &'static str {
     }
 }
 
-/// Characters that decoders commonly single out, as a key part: U+0000, the BOM, a
-/// noncharacter, or any other character of the same encoded length.
-fn stop_class(scalar: u32) -> &'static str {
-    match scalar {
-        0 => "nul",
-        0xFEFF => "bom",
-        s if crate::taxonomy::is_noncharacter(s) => "noncharacter",
-        _ => "character",
+/// The characters that decoders commonly single out: where a decoder stops or which it
+/// rejects is one bug per class, whatever the character within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopClass {
+    /// U+0000 (C strings end there).
+    Nul,
+    /// U+FEFF, the byte order mark.
+    Bom,
+    /// A noncharacter (Unicode §23.7), which is well-formed.
+    Noncharacter,
+    /// Any other character.
+    Character,
+}
+
+impl StopClass {
+    /// The class of `scalar`.
+    pub fn of(scalar: u32) -> StopClass {
+        match scalar {
+            0 => StopClass::Nul,
+            0xFEFF => StopClass::Bom,
+            s if crate::taxonomy::is_noncharacter(s) => StopClass::Noncharacter,
+            _ => StopClass::Character,
+        }
+    }
+
+    /// Its name in a root-cause key.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopClass::Nul => "nul",
+            StopClass::Bom => "bom",
+            StopClass::Noncharacter => "noncharacter",
+            StopClass::Character => "character",
+        }
+    }
+
+    /// The class in words, for titles.
+    pub fn words(self) -> &'static str {
+        match self {
+            StopClass::Nul => "U+0000",
+            StopClass::Bom => "U+FEFF",
+            StopClass::Noncharacter => "a noncharacter",
+            StopClass::Character => "characters",
+        }
     }
 }
 

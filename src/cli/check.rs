@@ -44,6 +44,7 @@ use crate::adapter::{AdapterConfig, ExternalDecoder, Stop, DEFAULT_HELLO_TIMEOUT
 use crate::conformance::inputs::check_inputs;
 use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::streaming::{grade_streaming, streaming_inputs};
+use crate::conformance::streaming_model::learn_streamed;
 use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 #[cfg(unix)]
@@ -266,9 +267,17 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
                 streaming_inputs.len()
             );
         }
-        let section = grade_streaming(&external, &streaming_inputs);
+        let mut section = grade_streaming(&external, &streaming_inputs);
         if let Some(stop) = section.stop.clone() {
             stopped = Some(stop);
+        } else if let Some(budget) = limits.options.model {
+            if !limits.quiet {
+                eprintln!(
+                    "{}: learning the streaming machine (one byte per chunk)",
+                    sanitize::terminal(&report.decoder.name)
+                );
+            }
+            section.machine = learn_streamed(&external, report.model.as_ref(), budget);
         }
         report.add_streaming(section);
     }

@@ -73,7 +73,7 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
         decoder: decoder_name.clone(),
         aspect: report.aspect,
         categories: report.categories.clone(),
-        shape: report.shape.clone(),
+        shape: report.shape,
     };
     let input = parse_hex(&report.minimized_hex)?;
     let mut checker = PairChecker::new(decoder.as_ref());

@@ -38,6 +38,7 @@ pub mod report;
 mod sections;
 mod shrink;
 pub mod streaming;
+pub mod streaming_model;
 pub mod subject;
 pub mod write;
 

@@ -56,7 +56,7 @@ pub const MAX_FAILED_FEEDS: usize = 32;
 pub const KEPT_DEPARTURES: usize = 50;
 
 /// The "streaming" section of a conformance report.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct StreamingSection {
     /// Inputs fed in chunks.
     pub inputs: usize,
@@ -83,6 +83,11 @@ pub struct StreamingSection {
     /// The stop itself, for the exit status.
     #[serde(skip)]
     pub stop: Option<Stop>,
+    /// The decoder's machine fed one byte per chunk, and what it adds to the one-shot
+    /// machine ([`super::streaming_model`]); absent when the model was skipped or
+    /// grading stopped early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<super::streaming_model::StreamedMachine>,
 }
 
 impl StreamingSection {
@@ -92,6 +97,10 @@ impl StreamingSection {
             && self.split_point_departures == 0
             && self.promptness_departures == 0
             && self.stopped.is_none()
+            && self
+                .machine
+                .as_ref()
+                .is_none_or(|machine| machine.findings.is_empty())
     }
 }
 
@@ -385,6 +394,9 @@ pub fn markdown(section: &StreamingSection) -> String {
                 departure.detail
             );
         }
+    }
+    if let Some(machine) = &section.machine {
+        out.push_str(&super::streaming_model::markdown(machine));
     }
     out
 }

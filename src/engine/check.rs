@@ -92,7 +92,7 @@ pub fn signature_of(
         decoder: decoder_name.to_string(),
         aspect: difference.aspect,
         categories: categorize(input, reference, outcome, difference),
-        shape: difference.shape.to_string(),
+        shape: difference.shape,
     })
 }
 

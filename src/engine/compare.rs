@@ -15,7 +15,7 @@
 //! Comparison works on the reference's [`Decoded`] and the decoder's reused [`Outcome`]
 //! directly, without building JSON, because it runs millions of times per run.
 
-pub use crate::aspect::{Aspect, AspectSet};
+pub use crate::aspect::{Aspect, AspectSet, Shape};
 use crate::decoders::Capabilities;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 use crate::reference::Decoded;
@@ -25,9 +25,8 @@ use crate::reference::Decoded;
 pub struct Difference {
     /// The first differing aspect.
     pub aspect: Aspect,
-    /// A coarse description of how it differs, part of the signature: it must survive
-    /// minimisation, so it names a direction (`earlier`, `more-replacements`), not values.
-    pub shape: &'static str,
+    /// How it differs, part of the signature.
+    pub shape: Shape,
 }
 
 /// The result of comparing one decoder with the reference on one input.
@@ -42,7 +41,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    fn record(&mut self, aspect: Aspect, difference: Option<&'static str>) {
+    fn record(&mut self, aspect: Aspect, difference: Option<Shape>) {
         self.compared.insert(aspect);
         if let Some(shape) = difference {
             self.diverged.insert(aspect);
@@ -54,17 +53,8 @@ impl Comparison {
     /// "compared" (the reference never fails), and it differs.
     pub fn failure(aspect: Aspect) -> Comparison {
         let mut comparison = Comparison::default();
-        comparison.record(aspect, Some(failure_shape(aspect)));
+        comparison.record(aspect, Some(Shape::of_failure(aspect)));
         comparison
-    }
-}
-
-/// The shape recorded for a failure aspect.
-pub fn failure_shape(aspect: Aspect) -> &'static str {
-    match aspect {
-        Aspect::Crash => "no-outcome",
-        Aspect::Timeout => "no-answer",
-        _ => "malformed-answer",
     }
 }
 
@@ -77,8 +67,8 @@ pub fn compare(capabilities: Capabilities, outcome: &Outcome, reference: &Decode
 
     // valid: always reported by both.
     let valid_shape = match (first_error.is_none(), outcome.valid) {
-        (false, true) => Some("accepts-ill-formed"),
-        (true, false) => Some("rejects-well-formed"),
+        (false, true) => Some(Shape::AcceptsIllFormed),
+        (true, false) => Some(Shape::RejectsWellFormed),
         _ => None,
     };
     comparison.record(Aspect::Valid, valid_shape);
@@ -87,9 +77,9 @@ pub fn compare(capabilities: Capabilities, outcome: &Outcome, reference: &Decode
     if let (Some((offset, len)), false) = (first_error, outcome.valid) {
         if capabilities.valid_up_to {
             let shape = match outcome.valid_up_to {
-                None => Some("absent"),
-                Some(theirs) if theirs < offset => Some("earlier"),
-                Some(theirs) if theirs > offset => Some("later"),
+                None => Some(Shape::Absent),
+                Some(theirs) if theirs < offset => Some(Shape::Earlier),
+                Some(theirs) if theirs > offset => Some(Shape::Later),
                 Some(_) => None,
             };
             comparison.record(Aspect::ValidUpTo, shape);
@@ -101,7 +91,7 @@ pub fn compare(capabilities: Capabilities, outcome: &Outcome, reference: &Decode
 
     if capabilities.scalars {
         let shape = match &outcome.scalars {
-            None => Some("absent"),
+            None => Some(Shape::Absent),
             Some(theirs) if same_scalars(theirs, &reference.scalars) => None,
             Some(theirs) => Some(scalars_shape(theirs, &reference.scalars)),
         };
@@ -110,7 +100,7 @@ pub fn compare(capabilities: Capabilities, outcome: &Outcome, reference: &Decode
 
     if capabilities.errors {
         let shape = match &outcome.errors {
-            None => Some("absent"),
+            None => Some(Shape::Absent),
             Some(theirs) => {
                 let same = theirs.len() == reference.errors.len()
                     && theirs
@@ -119,9 +109,9 @@ pub fn compare(capabilities: Capabilities, outcome: &Outcome, reference: &Decode
                         .all(|(a, b)| a.offset == b.offset && a.len == b.len);
                 match theirs.len().cmp(&reference.errors.len()) {
                     _ if same => None,
-                    std::cmp::Ordering::Greater => Some("more-units"),
-                    std::cmp::Ordering::Less => Some("fewer-units"),
-                    std::cmp::Ordering::Equal => Some("other-units"),
+                    std::cmp::Ordering::Greater => Some(Shape::MoreUnits),
+                    std::cmp::Ordering::Less => Some(Shape::FewerUnits),
+                    std::cmp::Ordering::Equal => Some(Shape::OtherUnits),
                 }
             }
         };
@@ -212,28 +202,32 @@ pub fn compared_if_agreeing(capabilities: Capabilities, reference_valid: bool) -
     compared
 }
 
-fn error_len_shape(reference: ErrorLen, theirs: Option<ErrorLen>) -> Option<&'static str> {
+fn error_len_shape(reference: ErrorLen, theirs: Option<ErrorLen>) -> Option<Shape> {
     match (reference, theirs) {
-        (_, None) => Some("absent"),
+        (_, None) => Some(Shape::Absent),
         (a, Some(b)) if a == b => None,
-        (ErrorLen::Incomplete, Some(ErrorLen::Invalid(_))) => Some("incomplete-reported-invalid"),
-        (ErrorLen::Invalid(_), Some(ErrorLen::Incomplete)) => Some("invalid-reported-incomplete"),
-        (ErrorLen::Invalid(a), Some(ErrorLen::Invalid(b))) if b < a => Some("shorter"),
-        _ => Some("longer"),
+        (ErrorLen::Incomplete, Some(ErrorLen::Invalid(_))) => {
+            Some(Shape::IncompleteReportedInvalid)
+        }
+        (ErrorLen::Invalid(_), Some(ErrorLen::Incomplete)) => {
+            Some(Shape::InvalidReportedIncomplete)
+        }
+        (ErrorLen::Invalid(a), Some(ErrorLen::Invalid(b))) if b < a => Some(Shape::Shorter),
+        _ => Some(Shape::Longer),
     }
 }
 
 /// How two different lossy decodes differ: by the number of U+FFFD (a different
 /// substitution policy), by a dropped leading U+FEFF, or otherwise.
-fn scalars_shape(theirs: &[u32], reference: &[u32]) -> &'static str {
+fn scalars_shape(theirs: &[u32], reference: &[u32]) -> Shape {
     let count = |scalars: &[u32]| scalars.iter().filter(|&&s| s == REPLACEMENT).count();
     if reference.first() == Some(&0xFEFF) && theirs == &reference[1..] {
-        return "bom-stripped";
+        return Shape::BomStripped;
     }
     match count(theirs).cmp(&count(reference)) {
-        std::cmp::Ordering::Greater => "more-replacements",
-        std::cmp::Ordering::Less => "fewer-replacements",
-        std::cmp::Ordering::Equal => "other-scalars",
+        std::cmp::Ordering::Greater => Shape::MoreReplacements,
+        std::cmp::Ordering::Less => Shape::FewerReplacements,
+        std::cmp::Ordering::Equal => Shape::OtherScalars,
     }
 }
 
@@ -270,7 +264,7 @@ mod tests {
             comparison.primary,
             Some(Difference {
                 aspect: Aspect::Valid,
-                shape: "accepts-ill-formed"
+                shape: Shape::AcceptsIllFormed
             })
         );
         assert!(comparison.diverged.contains(Aspect::Scalars));
@@ -372,7 +366,7 @@ mod tests {
         let mut outcome = Outcome::verdict("x", true);
         outcome.scalars = Some(vec![0x41]);
         let comparison = compare(Capabilities::ALL, &outcome, &reference(&input));
-        assert_eq!(comparison.primary.unwrap().shape, "bom-stripped");
+        assert_eq!(comparison.primary.unwrap().shape, Shape::BomStripped);
 
         let input = [0xE0, 0x80, 0x41];
         let outcome = Outcome::from_strict("x", Some((0, ErrorLen::Invalid(2))));
@@ -382,7 +376,7 @@ mod tests {
             comparison.primary,
             Some(Difference {
                 aspect: Aspect::ErrorLen,
-                shape: "longer"
+                shape: Shape::Longer
             })
         );
     }

@@ -108,7 +108,7 @@ pub fn build_report(
         run_id: context.run_id.to_string(),
         decoders: vec![signature.reference.clone(), signature.decoder.clone()],
         aspect: signature.aspect,
-        shape: signature.shape.clone(),
+        shape: signature.shape,
         categories: signature.categories.clone(),
         also_differs,
         input_hex: format_hex(input),

@@ -29,7 +29,7 @@ use crate::reference::Decoded;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::{self, Category};
 
-use super::compare::{Aspect, Difference};
+use super::compare::{Aspect, Difference, Shape};
 
 /// The identity of a divergence (see the module header).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,7 +43,7 @@ pub struct Signature {
     /// The categories of the bytes involved, sorted and unique.
     pub categories: Vec<Category>,
     /// The shape of the difference.
-    pub shape: String,
+    pub shape: Shape,
 }
 
 impl Signature {
@@ -91,7 +91,7 @@ pub fn categorize(
                 Category::ValidRejected
             }
         }
-        Aspect::Scalars if difference.shape == "bom-stripped" => Category::BomStripped,
+        Aspect::Scalars if difference.shape == Shape::BomStripped => Category::BomStripped,
         Aspect::Scalars if outcome.valid => Category::ValidMisdecoded,
         Aspect::Crash | Aspect::Timeout | Aspect::Protocol => return Vec::new(),
         _ => Category::ValidRejected,
@@ -224,7 +224,7 @@ mod tests {
         };
         let at = |aspect| Difference {
             aspect,
-            shape: "test",
+            shape: Shape::OtherScalars,
         };
         // A per-byte U+FFFD policy on `E4 BD` after an unrelated `C0`: truncated-at-end only.
         let input = [0xC0, 0x41, 0xE4, 0xBD];
@@ -297,7 +297,7 @@ mod tests {
             decoder: "mutant-cesu8".into(),
             aspect: Aspect::Valid,
             categories: vec![Category::Cesu8Pair],
-            shape: "accepts-ill-formed".into(),
+            shape: Shape::AcceptsIllFormed,
         };
         // The id is part of the report contract: it must never change for this signature.
         assert_eq!(
@@ -309,7 +309,7 @@ mod tests {
             fnv1a64_hex(signature.canonical().as_bytes())
         );
         let mut other = signature.clone();
-        other.shape = "rejects-well-formed".into();
+        other.shape = Shape::RejectsWellFormed;
         assert_ne!(signature.id(), other.id());
     }
 
@@ -318,7 +318,7 @@ mod tests {
         let reference = Reference::rfc3629();
         let reject = Difference {
             aspect: Aspect::Valid,
-            shape: "rejects-well-formed",
+            shape: Shape::RejectsWellFormed,
         };
         let nonchar = "a\u{FFFE}".as_bytes();
         let outcome = Outcome::from_strict("x", Some((1, crate::outcome::ErrorLen::Invalid(3))));
@@ -335,7 +335,7 @@ mod tests {
         accepted.scalars = Some(vec![0x41]);
         let scalars = Difference {
             aspect: Aspect::Scalars,
-            shape: "other-scalars",
+            shape: Shape::OtherScalars,
         };
         assert_eq!(
             categorize(plain, &reference.decode(plain), Some(&accepted), scalars),

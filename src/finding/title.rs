@@ -1,6 +1,6 @@
 //! A finding's title: its root cause in plain words.
 
-use super::{category_words, row_length, stop_class, DecoderAction, RootCause, UnitKind};
+use super::{category_words, row_length, DecoderAction, RootCause, StopClass, UnitKind};
 
 impl RootCause {
     /// The finding's title, in plain words.
@@ -38,7 +38,7 @@ impl RootCause {
             }
             DecoderAction::Stops => match &self.unit.unit {
                 UnitKind::WellFormed { scalar, .. } => {
-                    format!("stops decoding at {}", stop_class_words(*scalar))
+                    format!("stops decoding at {}", StopClass::of(*scalar).words())
                 }
                 _ => format!("stops decoding at {unit}"),
             },
@@ -47,10 +47,12 @@ impl RootCause {
             }
             DecoderAction::RejectsCharacter => match &self.unit.unit {
                 UnitKind::WellFormed { scalar, .. } if self.position.is_none() => {
-                    match stop_class(*scalar) {
-                        "noncharacter" => "rejects noncharacters, which are well-formed".into(),
-                        "character" => "rejects well-formed characters".into(),
-                        _ => format!("rejects well-formed {}", stop_class_words(*scalar)),
+                    match StopClass::of(*scalar) {
+                        StopClass::Noncharacter => {
+                            "rejects noncharacters, which are well-formed".into()
+                        }
+                        StopClass::Character => "rejects well-formed characters".into(),
+                        class => format!("rejects well-formed {}", class.words()),
                     }
                 }
                 UnitKind::WellFormed { .. } => "rejects well-formed characters".to_string(),
@@ -75,14 +77,5 @@ impl RootCause {
             title.push_str(&position.describe());
         }
         title
-    }
-}
-
-fn stop_class_words(scalar: u32) -> &'static str {
-    match stop_class(scalar) {
-        "nul" => "U+0000",
-        "bom" => "U+FEFF",
-        "noncharacter" => "a noncharacter",
-        _ => "characters",
     }
 }

@@ -71,7 +71,7 @@ pub struct DivergenceReport {
     /// The primary aspect on which they differ.
     pub aspect: Aspect,
     /// How they differ on it (a coarse, minimisation-stable description).
-    pub shape: String,
+    pub shape: crate::aspect::Shape,
     /// The taxonomy categories of the minimised input's error units (or of the well-formed
     /// input the decoder got wrong).
     pub categories: Vec<Category>,

@@ -7,15 +7,31 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+use utf8conf::adapter::{AdapterConfig, ExternalDecoder};
+use utf8conf::conformance::streaming_model::learn_streamed;
+use utf8conf::diagnosis::learn::ModelBudget;
 
 /// Runs `check` on `tests/adapters/streaming.py MODE`; (exit code, report).
 fn check_streaming(mode: &str) -> (i32, Value) {
+    // The learned machines are not graded here: check_cli covers the one-shot machine,
+    // and the streaming machine has a test of its own below.
+    check_streaming_with(mode, "0")
+}
+
+/// [`check_streaming`] with `--model-time SECONDS`.
+fn check_streaming_with(mode: &str, model_time: &str) -> (i32, Value) {
     let out: PathBuf =
         std::env::temp_dir().join(format!("utf8conf-stream-{mode}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        // The learned machine is not graded here (tests/cli/check_cli.rs covers it).
-        .args(["check", "--stream", "--quiet", "--model-time", "0", "--cmd"])
+        .args([
+            "check",
+            "--stream",
+            "--quiet",
+            "--model-time",
+            model_time,
+            "--cmd",
+        ])
         .arg(format!("python3 tests/adapters/streaming.py {mode}"))
         .arg("--out")
         .arg(&out)
@@ -143,4 +159,54 @@ fn stream_needs_an_adapter_that_offers_it() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("does not offer streaming mode"), "{stderr}");
+}
+
+/// The machine of a decoder that forgets a sequence cut by a chunk boundary, fed one
+/// byte per chunk, is not its one-shot machine, and the mechanisms it adds are named:
+/// after a lead byte, the continuation that completes it decodes to U+FFFD.
+#[test]
+fn the_streaming_machine_names_a_lead_forgotten_at_a_chunk_boundary() {
+    if !python_available() {
+        return;
+    }
+    let (code, report) = check_streaming_with("stateless", "60");
+    assert_eq!(code, 1);
+    let machine = &report["streaming"]["machine"];
+    assert_eq!(machine["same_as_one_shot"], false, "{machine:#}");
+    // Chunked answers of this adapter carry `valid` and what was emitted, nothing more.
+    assert_eq!(
+        machine["capabilities"],
+        serde_json::json!(["valid", "scalars"])
+    );
+    let findings = machine["findings"].as_array().unwrap();
+    let forgotten = findings
+        .iter()
+        .find(|f| f["witness"] == "C2 80")
+        .unwrap_or_else(|| panic!("no finding witnessed by C2 80: {findings:#?}"));
+    assert!(
+        forgotten["title"].as_str().unwrap().contains("U+FFFD"),
+        "{forgotten}"
+    );
+    // The check's own machine has none of them: the adapter's one-shot decode is right.
+    assert_eq!(report["findings"], serde_json::json!([]));
+}
+
+/// A correct streaming decoder fed one byte per chunk is the same machine as in one
+/// piece: no input decodes differently, so the streaming machine adds nothing.
+#[test]
+fn a_prompt_streaming_decoder_has_its_one_shot_machine() {
+    if !python_available() {
+        return;
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/streaming.py");
+    let argv = vec![
+        "python3".into(),
+        path.to_string_lossy().into_owned(),
+        "prompt".into(),
+    ];
+    let adapter = ExternalDecoder::start(AdapterConfig::new(argv)).expect("the adapter starts");
+    let machine = learn_streamed(&adapter, None, ModelBudget::default()).unwrap();
+    assert_eq!(machine.learned.incomplete, None);
+    assert_eq!(machine.same_as_one_shot, Some(true));
+    assert!(machine.is_clean());
 }
