@@ -5,7 +5,8 @@
 # loop, ICU's ucnv_toUnicode with flush=FALSE), `utf8conf adapter-test` must pass and
 # `utf8conf check --stream` must complete with a streaming section whose feeds all
 # answered and which has no split-point departure (every shipped streaming decoder is
-# split-point equivalent; promptness departures are findings, listed in the README).
+# split-point equivalent; promptness departures are findings, listed in the README), and
+# whose machine fed one byte per chunk is its one-shot machine.
 # Installs the toolchains with apt-get when they are missing (adapters/go/run.sh
 # installs Go itself). Reports go to reports/ci-stream-<name>/ (git-ignored).
 set -euo pipefail
@@ -54,6 +55,15 @@ print(f"{name}: {section['inputs']} inputs, {section['feeds']} feeds, "
       f"{section['promptness_departures']} ({section['promptness_not_graded']} not graded)")
 if section["failed_feeds"] or section["split_point_departures"] or section.get("stopped"):
     sys.exit(f"{name}: streaming mode broken (see {path})")
+machine = section.get("machine")
+if machine is None:
+    sys.exit(f"{name}: the streaming section has no machine (see {path})")
+learned = machine["learned"]
+print(f"{name}: fed one byte per chunk, {len(learned['machine']['states'])} states, "
+      f"{learned['queries']['decodes']} decodes; same as the one-shot machine: "
+      f"{machine['same_as_one_shot']}; streaming findings: {len(machine['findings'])}")
+if machine["same_as_one_shot"] is not True or machine["findings"]:
+    sys.exit(f"{name}: its byte-at-a-time machine is not its one-shot machine (see {path})")
 PY
 }
 
