@@ -117,6 +117,39 @@ fn pairs_of_errors_in_one_block_and_across_blocks() {
     }
 }
 
+/// The error path finds each error unit by walking from the last lead or ASCII byte
+/// among the 3 before the first flagged byte: every error piece straight after each
+/// length of character (so those 3 bytes are the tails of a whole character, or part
+/// of it), and after a lead whose character the piece cuts short, at every offset of a
+/// block after 128 clean bytes.
+#[test]
+fn errors_straight_after_each_length_of_character() {
+    const BEFORE: &[&[u8]] = &[
+        b"a",
+        "é".as_bytes(),
+        "日".as_bytes(),
+        "😀".as_bytes(),
+        b"\xF0\x9F",
+        b"\xE6",
+    ];
+    let mut text = String::new();
+    let mut bytes = Vec::new();
+    for before in BEFORE {
+        for error in ERRORS {
+            for offset in 128..192 {
+                bytes.clear();
+                fill("a😀é中", offset, &mut bytes);
+                bytes.extend_from_slice(before);
+                bytes.extend_from_slice(error);
+                bytes.extend_from_slice("😀".as_bytes());
+                bytes.extend_from_slice(error);
+                fill("中a", 80, &mut bytes);
+                check(&bytes, &mut text);
+            }
+        }
+    }
+}
+
 /// A fixed-seed generator (xorshift).
 struct Rng(u64);
 

@@ -97,6 +97,13 @@ unsafe impl Vector for __m256i {
         unsafe { _mm256_movemask_epi8(self) != 0 }
     }
     #[inline(always)]
+    unsafe fn nonzero_mask(self) -> u64 {
+        unsafe {
+            let zero = _mm256_cmpeq_epi8(self, _mm256_setzero_si256());
+            !(_mm256_movemask_epi8(zero) as u32) as u64
+        }
+    }
+    #[inline(always)]
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm256_storeu_si256(ptr as *mut __m256i, self) }
     }

@@ -103,6 +103,10 @@ unsafe impl Vector for __m512i {
         unsafe { _mm512_movepi8_mask(self) != 0 }
     }
     #[inline(always)]
+    unsafe fn nonzero_mask(self) -> u64 {
+        unsafe { _mm512_test_epi8_mask(self, self) }
+    }
+    #[inline(always)]
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm512_storeu_si512(ptr as *mut __m512i, self) }
     }

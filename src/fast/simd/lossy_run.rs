@@ -25,10 +25,10 @@
 use super::lossy::lossy_dense;
 use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::{assert_vector_width, Kernel16, Vector};
-use crate::fast::dfa;
 use crate::fast::lossy::{
     first_unit, DENSE_AFTER_CLOSE_ERRORS, DENSE_WHEN_CLOSER_THAN, REPLACEMENT,
 };
+use crate::fast::{dfa, Utf8Error};
 
 /// Error units straight after an error that the error path measures itself, at most,
 /// before going back to the block loop.
@@ -158,16 +158,16 @@ enum Resolved {
     },
     /// A character cut off by the end of input, replaced; the output ends at `cursor`.
     EndOfInput { cursor: usize },
-    /// No error from the boundary `restart` on (the lookup flags only errors, so this is
-    /// not reached; were it, the scalar tail decodes the rest correctly from there).
+    /// No error starts between the boundary `restart` and the flagged byte (the lookup
+    /// flags only errors, so this is not reached; were it, the scalar tail decodes the
+    /// rest correctly from `restart`).
     NoError { restart: usize },
 }
 
 /// The error path of [`lossy_run`]: the error unit near `flagged` (the first byte the
-/// lookup flags in the block ending at `block_end`), found by the DFA from the
-/// boundary at most 3 bytes before it, and the error units straight after it (at most
-/// `CLUSTER`), each replaced by U+FFFD at its own output offset (`run_out` is that of
-/// `run_start`).
+/// lookup flags in the block ending at `block_end`), found by [`error_near`], and the
+/// error units straight after it (at most `CLUSTER`), each replaced by U+FFFD at its
+/// own output offset (`run_out` is that of `run_start`).
 ///
 /// # Safety
 /// `dst` must be the output buffer, with `HEADROOM` bytes of room from the output
@@ -182,20 +182,18 @@ unsafe fn replace_error_units(
     dst: *mut u8,
 ) -> Resolved {
     let len = bytes.len();
-    let restart = boundary_from(bytes, run_start, flagged.saturating_sub(3));
-    let Err(error) = dfa::validate_from(bytes, restart) else {
-        return Resolved::NoError { restart };
+    let (error_at, error_len) = match error_near(bytes, run_start, flagged) {
+        Ok(error) => (error.valid_up_to(), error.error_len()),
+        Err(restart) => return Resolved::NoError { restart },
     };
-    let error_at = error.valid_up_to();
-    // The DFA stops at the first error, which starts at or before `flagged`: its U+FFFD
-    // store stays within the headroom.
+    // `error_at <= flagged`: its U+FFFD store stays within the headroom.
     assert!(error_at < block_end, "the lookup flagged no error");
     let mut cursor = run_out + (error_at - run_start);
     // SAFETY: `cursor` is below the output offset of `block_end`, so the 4-byte store is
     // within the headroom (caller's contract).
     unsafe { (dst.add(cursor) as *mut u32).write_unaligned(REPLACEMENT) };
     cursor += 3;
-    let Some(unit_len) = error.error_len() else {
+    let Some(unit_len) = error_len else {
         return Resolved::EndOfInput { cursor };
     };
     let mut pos = error_at + unit_len;
@@ -239,7 +237,8 @@ pub(super) unsafe fn block_error<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4],
 }
 
 /// Offset in its block of the first byte the lookup flags (the block is known to be
-/// flagged; 0 if it were not).
+/// flagged; 0 if it were not), from each vector's mask of flagged bytes: no store of
+/// the flags to memory and reload (a store-forwarding stall on every error).
 ///
 /// # Safety
 /// `V`'s instruction set must be available.
@@ -249,25 +248,76 @@ pub(super) unsafe fn first_flagged<V: Vector>(
     inputs: &[V; 4],
     previous: V,
 ) -> usize {
-    // SAFETY: the stores fill `flags` (`BLOCK / V::BYTES` vectors of `V::BYTES` bytes).
+    // SAFETY: the caller meets this function's `# Safety` contract (no memory access).
     unsafe {
-        let mut flags = [0u8; BLOCK];
         let mut before = previous;
         let mut i = 0;
         while i < BLOCK / V::BYTES {
-            let error = lookup.check(inputs[i], before);
-            error.store_unaligned(flags.as_mut_ptr().add(i * V::BYTES));
+            let flags = lookup.check(inputs[i], before).nonzero_mask();
+            if flags != 0 {
+                return i * V::BYTES + flags.trailing_zeros() as usize;
+            }
             before = inputs[i];
             i += 1;
         }
-        for (word_index, word) in flags.chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(word.try_into().unwrap());
-            if word != 0 {
-                return word_index * 8 + (word.trailing_zeros() / 8) as usize;
-            }
-        }
         0
     }
+}
+
+/// The first error unit at or before `flagged`, the first byte the lookup flags after
+/// the unit boundary `floor` (the lookup run from `floor` with ASCII before it): std's
+/// error for `bytes`, given that `bytes[..floor]` is well-formed. The DFA starts from
+/// the last byte that is not a tail among the 3 before `flagged` (or `flagged` itself,
+/// when all three are tails). If no error starts there by `flagged` (which the lookup
+/// rules out), `Err` of that boundary, from which the caller can decode with the DFA.
+///
+/// Why the error unit starts at or after that boundary: the lookup flags an error at
+/// most 3 bytes after its first byte (see `validate::first_flagged_byte`), and never
+/// after the first byte past its start that is not a tail (a missing tail is flagged
+/// at the byte in its place, a stray tail at itself, an overlong, surrogate or
+/// too-large sequence at its second byte). So an error unit starting before the
+/// boundary would be flagged at or before the boundary, that is before `flagged`, which
+/// is the first flagged byte. The DFA checks every byte it steps over, and only a few:
+/// a character or two, with no call and no second walk for the unit's length.
+#[inline(always)]
+pub(super) fn error_near(bytes: &[u8], floor: usize, flagged: usize) -> Result<Utf8Error, usize> {
+    let restart = boundary_from(bytes, floor, flagged);
+    let mut at = restart;
+    while at <= flagged && at < bytes.len() {
+        match unit_at(bytes, at) {
+            Unit::Char(unit_len) => at += unit_len,
+            Unit::Subpart(unit_len) => return Ok(Utf8Error::new(at, Some(unit_len))),
+            Unit::Incomplete => return Ok(Utf8Error::new(at, None)),
+        }
+    }
+    Err(restart)
+}
+
+/// A unit (Unicode D93b) as the DFA measures it from a unit boundary.
+enum Unit {
+    /// A well-formed character (ASCII included) of this many bytes.
+    Char(usize),
+    /// A maximal subpart of this many bytes (one U+FFFD).
+    Subpart(usize),
+    /// The start of a character cut off by the end of input (one U+FFFD, the last).
+    Incomplete,
+}
+
+/// The unit at `bytes[pos]` (`pos < bytes.len()`, a unit boundary): at most 4 DFA steps,
+/// which always end in `ACCEPT` or `REJECT` unless the input ends first.
+#[inline(always)]
+fn unit_at(bytes: &[u8], pos: usize) -> Unit {
+    let end = (pos + 4).min(bytes.len());
+    let mut state = dfa::ACCEPT;
+    for (i, &byte) in bytes[pos..end].iter().enumerate() {
+        state = dfa::step(state, byte);
+        match state & 63 {
+            dfa::ACCEPT => return Unit::Char(i + 1),
+            dfa::REJECT => return Unit::Subpart(i.max(1)),
+            _ => {}
+        }
+    }
+    Unit::Incomplete
 }
 
 /// A unit boundary at or before `pos` and not before `floor` (a unit boundary): the

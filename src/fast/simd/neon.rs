@@ -81,6 +81,11 @@ unsafe impl Vector for uint8x16_t {
         unsafe { vmaxvq_u8(self) >= 0x80 }
     }
     #[inline(always)]
+    unsafe fn nonzero_mask(self) -> u64 {
+        // SAFETY: NEON is available (this method's contract).
+        unsafe { movemask(vtstq_u8(self, self)) as u64 }
+    }
+    #[inline(always)]
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { vst1q_u8(ptr, self) }
     }

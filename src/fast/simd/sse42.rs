@@ -86,6 +86,13 @@ unsafe impl Vector for __m128i {
         unsafe { _mm_movemask_epi8(self) != 0 }
     }
     #[inline(always)]
+    unsafe fn nonzero_mask(self) -> u64 {
+        unsafe {
+            let zero = _mm_cmpeq_epi8(self, _mm_setzero_si128());
+            (!(_mm_movemask_epi8(zero) as u32) & 0xFFFF) as u64
+        }
+    }
+    #[inline(always)]
     unsafe fn store_unaligned(self, ptr: *mut u8) {
         unsafe { _mm_storeu_si128(ptr as *mut __m128i, self) }
     }

@@ -10,7 +10,7 @@
 //! takes over: no second scan of the block, no scalar walk of the run. The run before
 //! the error is converted by the backend's [`ConvertValid16`] while it is still in L1.
 
-use super::lossy_run::{block_error, boundary_from, first_flagged};
+use super::lossy_run::{block_error, error_near, first_flagged};
 use super::utf16::{convert_runs, ConvertValid16};
 use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::Vector;
@@ -39,10 +39,13 @@ pub(crate) unsafe fn lossy_step<V: Vector, C: ConvertValid16>(
     unsafe {
         convert_runs::<C>(bytes, out, scratch, STEP_CHUNK, |start, end| {
             let flagged = first_flag(lookup, bytes, start, end)?;
-            // No byte before `flagged` is flagged, so every character starting more than
-            // 3 bytes before it is well-formed (see `lossy_run`).
-            let restart = boundary_from(bytes, start, flagged.min(end).saturating_sub(3));
-            Some(dfa::validate_from(bytes, restart))
+            // The error unit is a few bytes before `flagged` at most (see `error_near`);
+            // a position at `end` is a character cut by `end`, which only the DFA's
+            // walk over the rest of the input can tell apart from an error.
+            Some(match error_near(bytes, start, flagged.min(end)) {
+                Ok(error) => Err(error),
+                Err(restart) => dfa::validate_from(bytes, restart),
+            })
         })
     }
 }

@@ -110,6 +110,12 @@ pub unsafe trait Vector: Copy {
     /// The implementing backend's instruction set must be available; pointer
     /// arguments valid for the bytes stated above.
     unsafe fn any_high_bit(self) -> bool;
+    /// Bit `i` set when byte `i` is not zero (bits from `BYTES` on clear): where a
+    /// lookup's error vector flags bytes, without a round trip through memory.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available.
+    unsafe fn nonzero_mask(self) -> u64;
     /// Stores the `BYTES` bytes at `ptr` (no alignment needed).
     ///
     /// # Safety
