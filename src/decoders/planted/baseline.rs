@@ -276,18 +276,3 @@ fn catalogue_table() {
         );
     }
 }
-
-#[test]
-#[ignore]
-fn debug_dump() {
-    let name = std::env::var("DUMP").unwrap();
-    let entry = entry(&name).unwrap();
-    let decoder = Planted::new(entry.name, entry.bugs);
-    let report = crate::model::model_report(&decoder, crate::model::learner::Limits::default()).unwrap();
-    for (i, d) in report.differences.iter().enumerate() {
-        println!("{i}: ({},{}) {:?} w={} p={} dec={} ref={}", d.decoder_state, d.reference_state, crate::model::alphabet::format_ranges(&d.bytes), crate::hex::format_hex(&d.witness), d.primary, d.decoder, d.reference);
-    }
-    for f in &report.findings {
-        println!("{} {:?} diffs={:?} man={:?}", f.title, f.mechanism, f.differences, f.manifestations);
-    }
-}
