@@ -71,7 +71,12 @@ pub const RULE_BASED: &[(&str, &[&[Category]])] = &[
         "planted-noncharacters",
         &[&[Category::NoncharacterRejected]],
     ),
-    ("planted-latin1-fallback", &[&[Category::ValidMisdecoded]]),
+    // Falls back only on ill-formed input: the bytes that fail are the stray byte's,
+    // and no well-formed input is misdecoded.
+    (
+        "planted-latin1-fallback",
+        &[&[Category::UnexpectedContinuation]],
+    ),
     ("planted-bom-strip", &[&[Category::BomStripped]]),
     ("planted-offset-after-bom", &[&[Category::OffsetMiscounted]]),
     ("planted-offset-in-chars", &[&[Category::OffsetMiscounted]]),
@@ -119,3 +124,5 @@ mod catalogue_tests;
 
 #[cfg(test)]
 mod baseline;
+#[cfg(test)]
+mod exact_tests;

@@ -29,6 +29,7 @@ use crate::model::mechanism::{self, Mechanism};
 use crate::model::oracle::Oracle;
 use crate::model::{title, ModelReport};
 use crate::stable_hash::fnv1a64_hex;
+use crate::taxonomy::Category;
 
 use super::{diagnose_input, finding_of, Subject, Witnessed, MANIFESTATIONS_KEPT};
 
@@ -61,7 +62,77 @@ pub fn with_model<E>(
     }
     let rest = unexplained(report, decoder, subject, rule_based, &findings);
     findings.extend(rest);
+    // After the rule-based findings are sorted, which compares categories as diagnosed.
+    for finding in &mut findings {
+        categories_of_its_inputs(finding, decoder);
+    }
     Ok(findings)
+}
+
+/// The categories of well-formed input: a decoder rejected, misdecoded or stripped text
+/// it should pass through.
+fn of_well_formed(category: Category) -> bool {
+    matches!(
+        category,
+        Category::ValidRejected
+            | Category::ValidMisdecoded
+            | Category::NoncharacterRejected
+            | Category::BomStripped
+    )
+}
+
+/// A finding marks as failing only categories one of its inputs is of. The root-cause
+/// unit of a witness whose departure is on bytes the reference rejects too (a stray `80`
+/// decoded as U+0080 by a Latin-1 fallback) may be diagnosed as a well-formed unit
+/// misdecoded, though no well-formed text was harmed. When no input of the finding
+/// (witness or manifestation) harms well-formed text, the categories of well-formed
+/// input go, and the witness's own category is marked instead.
+fn categories_of_its_inputs(finding: &mut Finding, decoder: &dyn crate::decoders::Decoder) {
+    if !finding.categories.iter().any(|&c| of_well_formed(c)) {
+        return;
+    }
+    let inputs: Vec<Vec<u8>> = std::iter::once(&finding.witness_hex)
+        .chain(finding.manifestations.iter().map(|m| &m.input_hex))
+        .map(|hex| crate::hex::parse_hex(hex).unwrap_or_default())
+        .collect();
+    let answers = super::decode_contained(decoder, &inputs);
+    let harmed = inputs
+        .iter()
+        .zip(&answers)
+        .any(|(input, answer)| harms_well_formed(input, answer));
+    if harmed {
+        return;
+    }
+    finding.categories.retain(|&c| !of_well_formed(c));
+    let witness = &inputs[0];
+    if let Some(own) = title::category(witness) {
+        if !finding.categories.contains(&own) {
+            finding.categories.push(own);
+        }
+    }
+}
+
+/// Whether the decoder harmed well-formed text in `input`: the input is well-formed, or
+/// the decoder rejects earlier than the reference's first error, or a character the
+/// reference decodes is not among the decoder's scalars in order (changed or lost).
+fn harms_well_formed(input: &[u8], answer: &crate::decoders::Answer) -> bool {
+    let Ok(outcome) = answer else { return true };
+    let reference = crate::reference::Reference::rfc3629().decode(input);
+    let Some((error, _)) = reference.first_error() else {
+        return true;
+    };
+    if !outcome.valid && outcome.valid_up_to.is_some_and(|at| at < error) {
+        return true;
+    }
+    let Some(scalars) = &outcome.scalars else {
+        return false;
+    };
+    let mut ours = scalars.iter();
+    !reference
+        .scalars
+        .iter()
+        .filter(|&&s| s != crate::outcome::REPLACEMENT)
+        .all(|s| ours.any(|o| o == s))
 }
 
 /// The report finding of one mechanism of the model; `None` when the decoder's answer on

@@ -243,14 +243,24 @@ fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> 
 /// Whether `d` shows at the place `first` does: the same bytes after the same context,
 /// later in an input (`d`'s context ends with `first`'s: `80 ED A0` then `80..BF` is
 /// `ED A0` then `80..BF` after an error; `C2 00` is `00` inside a character), or, for
-/// bytes of the same category, any byte after that context, or any continuation of
-/// `first`'s context (`80 C2 80` continues `80` as `80 41` does).
+/// bytes of the same category, any byte after that context, or, for the same change of
+/// behaviour on bytes of the same category, any continuation of `first`'s context
+/// (`80 C2 80` continues `80` as `80 41` does). A continuation that changes behaviour
+/// otherwise is another change: a NUL rejected after `E0` does not explain a letter
+/// taken as a continuation after `E0 A0`, though both witnesses start with `E0`. (A
+/// verdict after the reference's first error is settled is not a change of its own.)
 fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
     let (cf, cd) = (context(first), context(d));
     let meets = d.bytes.iter().any(|b| first.bytes.contains(b));
+    // Or, where the reference has already settled its first error in the context, a
+    // change of the verdict: the decoder reports there what it did not report at the
+    // first difference (Java's `C0 80` accepted, then `F0 90 80 80` its first error).
+    let same_change = behaviour(first.reference, first.decoder)
+        == behaviour(d.reference, d.decoder)
+        || d.reference.strict == Strict::Settled;
     (cd.ends_with(&cf) && (meets || same_category))
-        || (same_category && !cf.is_empty() && cd.starts_with(&cf))
+        || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))
 }
 
 /// The primary difference taken first along `word`: where the machines part.
