@@ -41,6 +41,7 @@
 
 pub mod adapter;
 pub mod aspect;
+pub mod atomic_file;
 pub mod author;
 pub mod automaton;
 pub mod cli;
@@ -61,7 +62,11 @@ pub mod outcome;
 pub mod policy;
 pub mod reference;
 pub mod report;
+pub mod reproduction;
 pub mod rng;
+pub mod sanitize;
 pub mod security;
 pub mod stable_hash;
 pub mod taxonomy;
+pub mod time;
+pub mod verdict;

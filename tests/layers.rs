@@ -33,7 +33,18 @@ const LAYERS: &[&[&str]] = &[
     &["fast"],
     &["policy"],
     &["reference"],
-    &["outcome", "taxonomy", "hex", "stable_hash", "rng"],
+    &[
+        "outcome",
+        "taxonomy",
+        "hex",
+        "stable_hash",
+        "rng",
+        "sanitize",
+        "time",
+        "verdict",
+        "atomic_file",
+        "reproduction",
+    ],
 ];
 
 /// Upward imports that remain, as (importer, imported), with why each is still there.

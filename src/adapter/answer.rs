@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::encoders::Form;
 use crate::outcome::{ErrorLen, Outcome};
-use crate::report::sanitize::{single_line, MAX_TEXT_CHARS};
+use crate::sanitize::{single_line, MAX_TEXT_CHARS};
 
 /// The protocol string of version 1.
 pub const PROTOCOL_V1: &str = "utf8conf/1";

@@ -17,7 +17,8 @@ use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::Subject;
 use crate::corpus::Input;
 use crate::decoders;
-use crate::report::{directory, sanitize};
+use crate::report::directory;
+use crate::sanitize;
 use crate::taxonomy::Category;
 
 /// Runs `utf8conf check --all`.

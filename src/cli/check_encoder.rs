@@ -31,8 +31,9 @@ use crate::corpus::code_units::encoder_inputs;
 use crate::diagnosis::encoder::grade;
 use crate::encoders::external::ExternalEncoder;
 use crate::encoders::{self, Encoder};
+use crate::report::directory;
 use crate::report::encoder::{EncoderReport, EncoderSubject, GradedEncoder};
-use crate::report::{directory, sanitize};
+use crate::sanitize;
 
 /// Arguments of `utf8conf check-encoder`.
 #[derive(Debug, Args)]

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::conformance::report::ConformanceReport;
-use crate::report::sanitize;
+use crate::sanitize;
 use crate::security::Severity;
 
 /// Prints a check's summary line and its findings (the report's path follows once the

@@ -20,7 +20,7 @@ use crate::engine::check::{PairChecker, REFERENCE_NAME};
 use crate::engine::signature::Signature;
 use crate::hex::parse_hex;
 use crate::report::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
-use crate::report::sanitize;
+use crate::sanitize;
 
 /// Arguments of `utf8conf reproduce`.
 #[derive(Debug, Args)]

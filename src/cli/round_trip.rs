@@ -23,8 +23,9 @@ use crate::decoders::{self, Decoder};
 use crate::diagnosis::round_trip::{grade_round_trip, RoundTripGrade};
 use crate::encoders::external::ExternalEncoder;
 use crate::encoders::{self, Encoder};
+use crate::report::directory;
 use crate::report::round_trip::{RoundTripReport, RoundTripVerdict};
-use crate::report::{directory, sanitize};
+use crate::sanitize;
 
 /// The built-in libraries that ship both directions: pair name, decoder, encoder.
 pub const PAIRS: &[(&str, &str, &str)] = &[

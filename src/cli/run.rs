@@ -18,6 +18,7 @@ use clap::Args;
 use super::model_args::ModelArgs;
 use super::CliError;
 use crate::adapter::interrupt::Graceful;
+use crate::atomic_file::write_json_atomically;
 use crate::corpus::code_units::encoder_inputs;
 use crate::corpus::{self, vectors, Input};
 use crate::decoders::{self, Decoder};
@@ -30,7 +31,6 @@ use crate::engine::{Engine, RunError, RunOptions, RunResult};
 use crate::report::encoder::policy_name;
 use crate::report::export::OutputFormat;
 use crate::report::summary::{EncoderComparison, EncoderCount};
-use crate::report::write_json_atomically;
 use crate::security::Severity;
 
 /// Arguments of `utf8conf run`.

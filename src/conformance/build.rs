@@ -8,9 +8,9 @@ use super::report::{
 use super::{CheckRun, CONFORMANCE_SCHEMA};
 use crate::adapter::Stop;
 use crate::finding::Finding;
-use crate::report::verdict::Verdict;
 use crate::security::witness::Assessment;
 use crate::security::{SecuritySummary, Severity};
+use crate::verdict::Verdict;
 
 use super::sections::{
     bom_section, category_rows, departure_entries, map_section, replacement_policy_section,

@@ -51,7 +51,7 @@ use crate::decoders::Capabilities;
 use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
-use crate::report::reproduction;
+use crate::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
 pub use policy::PolicyEvidence;
@@ -308,7 +308,7 @@ fn find(
 
 /// The command that shows a decoder's answer on `witness`: `utf8conf decode` for a
 /// built-in decoder or a C library; for an adapter, one protocol frame piped into its
-/// command ([`crate::report::reproduction`]).
+/// command ([`crate::reproduction`]).
 pub fn reproduce_command(name: &str, command: Option<&[String]>, witness: &[u8]) -> String {
     reproduction::decode_command(reproduction::Invocation::of(name, command), witness)
 }

@@ -360,14 +360,14 @@ pub fn markdown(section: &StreamingSection) -> String {
         let _ = writeln!(
             out,
             "\nStopped early: {}",
-            crate::report::sanitize::markdown_text(stopped)
+            crate::sanitize::markdown_text(stopped)
         );
     }
     if let Some(failure) = &section.first_failure {
         let _ = writeln!(
             out,
             "\nFirst failure: {}",
-            crate::report::sanitize::markdown_text(failure)
+            crate::sanitize::markdown_text(failure)
         );
     }
     if !section.departures.is_empty() {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::render;
 use super::report::ConformanceReport;
-use crate::report::write_atomically;
+use crate::atomic_file::write_atomically;
 
 impl ConformanceReport {
     /// Writes `conformance.json`, `.md` and `.html` into `directory` (created if needed),

@@ -52,7 +52,7 @@ use crate::corpus::Input;
 use crate::decoders::Decoder;
 use crate::report::divergence::DivergenceReport;
 use crate::report::summary::Summary;
-use crate::report::time;
+use crate::time;
 
 use budget::Budget;
 use check::REFERENCE_NAME;

@@ -12,6 +12,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::atomic_file::write_json_atomically;
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
 use crate::engine::budget::Budget;
@@ -24,7 +25,7 @@ use crate::report::divergence::DivergenceReport;
 use crate::report::summary::{
     self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
-use crate::report::{time, write_json_atomically};
+use crate::time;
 
 use super::{AspectCounters, BlockResult, ExhaustiveOptions, Found};
 

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::diagnosis::encoder::{EncoderGrade, EncoderPolicy};
-use crate::report::sanitize;
-use crate::report::verdict::Verdict;
+use crate::sanitize;
 use crate::security::Severity;
+use crate::verdict::Verdict;
 
 /// The schema identifier of [`EncoderReport`].
 pub const ENCODER_SCHEMA: &str = "utf8conf-encoder-report/1";

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use crate::finding::Finding;
-use crate::report::sanitize::{html as escape_html, markdown_code};
+use crate::sanitize::{html as escape_html, markdown_code};
 
 fn categories_text(finding: &Finding) -> String {
     finding

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::{categories_text, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
-use crate::report::sanitize::html as escape_html;
+use crate::sanitize::html as escape_html;
 
 /// The shared CSS of the HTML reports.
 pub const STYLE: &str = r#"

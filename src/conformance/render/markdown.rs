@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::{categories_text, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
-use crate::report::sanitize::{markdown_code, markdown_text};
+use crate::sanitize::{markdown_code, markdown_text};
 
 /// `conformance.md`.
 pub fn markdown(report: &ConformanceReport) -> String {
