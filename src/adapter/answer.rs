@@ -202,7 +202,7 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<ParsedAnswer, Str
 /// > it wrote before stopping.
 ///
 /// The answer travels through the supervisor as an [`Outcome`], read back by
-/// [`crate::encoders::external::encoded_from`]: `valid` is `ok`, `valid_up_to` is
+/// [`crate::adapter::encoder::encoded_from`]: `valid` is `ok`, `valid_up_to` is
 /// `error_at`, and `scalars` holds the bytes, one per value. `error_at` is checked
 /// against the input's length by the exchange, which knows the frame.
 pub fn parse_encode_answer(encoder_name: &str, line: &[u8]) -> Result<ParsedAnswer, String> {

@@ -8,6 +8,8 @@
 //!                                  group by root-cause key ─► findings
 //! ```
 //!
+//! - [`compare`] compares a decoder's outcome with the reference's, aspect by aspect:
+//!   what makes an input a departure.
 //! - [`cause::diagnose`] names the root cause of one departure.
 //! - [`minimize`] shrinks an input while the decoder still departs in the same aspect with
 //!   the same kind of action (the categories may change: they are not the bug).
@@ -22,6 +24,7 @@
 //! pipelined batches.
 
 pub mod cause;
+pub mod compare;
 pub mod contain;
 pub mod encoder;
 pub mod explain;

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::atomic_file::write_json_atomically;
-use crate::finding::{Finding, Manifestation};
-use crate::hex::format_hex;
-use crate::report::divergence::DivergenceReport;
-use crate::report::summary::{
+use crate::engine::divergence::DivergenceReport;
+use crate::engine::summary::{
     self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
+use crate::finding::{Finding, Manifestation};
+use crate::hex::format_hex;
 use crate::time;
 
 use super::budget::Budget;

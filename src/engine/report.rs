@@ -7,11 +7,11 @@ use std::time::SystemTime;
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
+use crate::engine::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
 use crate::finding::Finding;
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
-use crate::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
 use crate::reproduction::{self, Invocation};
 use crate::time;
 

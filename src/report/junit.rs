@@ -26,10 +26,10 @@ use std::io;
 use std::path::Path;
 
 use super::export::ExportedFinding;
-use super::summary::Summary;
 use crate::atomic_file::write_atomically;
 use crate::conformance::report::ConformanceReport;
 use crate::conformance::CategoryStatus;
+use crate::engine::summary::Summary;
 use crate::sanitize::xml as escape;
 
 /// One `<testsuite>`.

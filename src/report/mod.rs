@@ -1,10 +1,11 @@
 //! Reports: the files a run leaves behind (docs/DESIGN.md §3.4).
 //!
-//! - [`divergence::DivergenceReport`]: one JSON file per finding,
-//!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`.
+//! - [`crate::engine::divergence::DivergenceReport`]: one JSON file per finding,
+//!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`
+//!   (built by the engine while it runs, so its type lives there).
 //! - [`directory`]: an explicit `--out` directory, claimed at the start and replaced
 //!   atomically at the end, never silently overwritten.
-//! - [`summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
+//! - [`crate::engine::summary::Summary`]: one `reports/<run-id>/summary.json` per run, schema
 //!   `schemas/summary.schema.json`.
 //! - `--format sarif|junit` of `run` and `check` also write the findings for CI:
 //!   [`sarif`] (`utf8conf.sarif`, for code scanning) and [`junit`] (`junit.xml`, for test
@@ -15,10 +16,8 @@
 //! of one, even if the run is killed mid-write.
 
 pub mod directory;
-pub mod divergence;
 pub mod encoder;
 pub mod export;
 pub mod junit;
 pub mod round_trip;
 pub mod sarif;
-pub mod summary;
