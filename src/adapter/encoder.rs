@@ -16,7 +16,7 @@ use crate::decoders::Answer;
 use crate::encoders::{CodeUnits, Encoded, Encoder, Form};
 
 /// What carries the frames: an adapter process, or a library worker
-/// (`crate::native`'s supervisor, which implements this beside its decoder).
+/// (the library worker's supervisor in `native/` implements it beside its decoder).
 pub trait Carrier: Send + Sync {
     /// Sends `frames` in one pipelined batch and collects the answers.
     fn send(&self, frames: &[&[u8]]) -> BatchAnswers;

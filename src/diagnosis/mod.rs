@@ -441,7 +441,7 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
     let bytes = &representative.bytes;
     // The reference's decode of the witness, made once for every part below.
     let reference = Reference::rfc3629().decode(bytes);
-    let security = crate::security::classify_cause(
+    let security = crate::finding::impact::classify_cause(
         &cause,
         &aspects,
         bytes,
