@@ -18,19 +18,14 @@ use std::path::{Path, PathBuf};
 /// may import each other, as long as no import cycle forms between top-level modules
 /// ([`no_import_cycle_between_top_level_modules`]).
 const LAYERS: &[&[&str]] = &[
-    // The command line.
-    &["main", "cli"],
+    // The front ends: the command line, and the crate authors' in-process API (which,
+    // like the command line, writes report files when a fuzz input fails, and so sits
+    // above presentation).
+    &["main", "cli", "author"],
     // Presentation: every renderer and report writer.
     &["report"],
-    // The drivers: `check`, the author API, `exhaustive`, `run`, C libraries, adapters.
-    &[
-        "conformance",
-        "author",
-        "exhaustive",
-        "engine",
-        "native",
-        "adapter",
-    ],
+    // The drivers: `check`, `exhaustive`, `run`, C libraries, adapters.
+    &["conformance", "exhaustive", "engine", "native", "adapter"],
     // The grading core.
     &["diagnosis", "finding", "security", "model", "automaton"],
     // The generators.

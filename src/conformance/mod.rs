@@ -17,7 +17,7 @@
 //! Findings come only from running the decoder: nothing here knows what any particular
 //! decoder does.
 //!
-//! This module is the policy and presentation layer over the grading core
+//! This module drives `check` over the grading core
 //! ([`crate::diagnosis`]), which names each bug once, as a [`crate::finding::Finding`].
 //!
 //! Flow: [`inputs`] builds the input set; [`run_check`] feeds it to the [`Subject`] in
@@ -25,21 +25,19 @@
 //! observations) and logs each departure for the core
 //! ([`crate::diagnosis::DepartureLog`]); departures found only on larger inputs are shrunk
 //! with the core's minimiser; the core groups the departures into findings;
-//! [`report`] turns the result into `conformance.json`, `.md` and `.html` (findings
-//! first), and [`matrix`] puts several decoders side by side.
+//! [`report`] holds the result. The presentation layer above (`report/conformance/`,
+//! `report/matrix.rs`) writes it as `conformance.json`, `.md` and `.html` (findings
+//! first) and puts several decoders side by side.
 
 pub mod build;
 pub mod grade;
 pub mod inputs;
-pub mod matrix;
 pub mod policy;
-pub mod render;
 pub mod report;
 mod sections;
 mod shrink;
 pub mod streaming;
 pub mod subject;
-pub mod write;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -15,9 +15,13 @@
 //! atomically ([`crate::atomic_file`]): a reader sees the old file or the new one, never half
 //! of one, even if the run is killed mid-write.
 
+pub mod conformance;
 pub mod directory;
 pub mod encoder;
 pub mod export;
 pub mod junit;
+pub mod matrix;
 pub mod round_trip;
 pub mod sarif;
+pub mod security;
+pub mod streaming;

@@ -12,7 +12,6 @@
 //! CESU-8, WTF-8), both by running the decoder on fixed probes.
 
 pub mod behaviour;
-pub mod render;
 mod severity;
 pub mod witness;
 

@@ -12,10 +12,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::render::STYLE;
-use super::report::{ConformanceReport, DepartureEntry, RecognisedPolicy};
-use super::CategoryStatus;
+use super::conformance::STYLE;
 use crate::atomic_file::write_atomically;
+use crate::conformance::report::{ConformanceReport, DepartureEntry, RecognisedPolicy};
+use crate::conformance::CategoryStatus;
 use crate::policy::ReplacementPolicy;
 use crate::sanitize::html as escape_html;
 use crate::security::{SecurityClass, Severity};

@@ -32,7 +32,7 @@ fn security_label(finding: &Finding) -> String {
     finding
         .security
         .as_ref()
-        .map(|impact| format!("{} ", crate::security::render::impact_label(impact)))
+        .map(|impact| format!("{} ", crate::report::security::impact_label(impact)))
         .unwrap_or_default()
 }
 

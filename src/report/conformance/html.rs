@@ -50,7 +50,7 @@ pub fn html(report: &ConformanceReport) -> String {
     html_categories(&mut out, report);
     html_policy(&mut out, report);
     html_wrappers(&mut out, report);
-    out.push_str(&crate::security::render::html(
+    out.push_str(&crate::report::security::html(
         &report.security,
         escape_html,
     ));
