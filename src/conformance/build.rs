@@ -1,6 +1,7 @@
 //! Building a [`ConformanceReport`] from a check run: findings first, then the category
 //! table, the departures, the U+FFFD and BOM policies, the security summary and the map.
-//! The types are in [`super::report`]; the Markdown and HTML views in [`super::render`].
+//! The types are in [`super::report`]; the Markdown and HTML views are in
+//! the presentation layer (`report/conformance/`).
 
 use super::report::{
     ConformanceReport, DecoderInfo, DepartureEntry, PolicyFinding, WrapperPolicyFinding,
