@@ -4,11 +4,9 @@
 //! An *aspect* is one question both decoders can answer about an input: is it valid, where
 //! is the first error, how long is it, what is the lossy decode, where are all the error
 //! units; or a way of not answering at all (a crash, a timeout, a broken protocol, the
-//! three [`FailureKind`]s). Only aspects both sides report are compared.
+//! three kinds of decoder failure). Only aspects both sides report are compared.
 
 use serde::{Deserialize, Serialize};
-
-use crate::decoders::FailureKind;
 
 /// One aspect of an outcome (the `aspect` field of a divergence report).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -88,15 +86,6 @@ impl Aspect {
     /// True for a decoder failure rather than a wrong answer.
     pub fn is_failure(self) -> bool {
         matches!(self, Aspect::Crash | Aspect::Timeout | Aspect::Protocol)
-    }
-
-    /// The aspect that reports a decoder failure of this kind.
-    pub fn of_failure(kind: FailureKind) -> Aspect {
-        match kind {
-            FailureKind::Crash => Aspect::Crash,
-            FailureKind::Timeout => Aspect::Timeout,
-            FailureKind::Protocol => Aspect::Protocol,
-        }
     }
 }
 

@@ -18,6 +18,7 @@ use crate::aspect::Aspect;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::Category;
 
+pub mod impact;
 mod title;
 
 /// The `schema` value of a finding written on its own (`run`'s `findings/<id>.json`).

@@ -1,46 +1,65 @@
 //! utf8conf: a UTF-8 fuzzing and conformance harness.
 //!
-//! The crate is laid out the way data flows through it, top to bottom, as in
-//! docs/DESIGN.md §4; no module uses one listed above it except the few that
-//! `tests/layers.rs` names with their reasons (it fails on any other):
+//! The crate is laid out in layers, the way data flows through it, top to bottom, as in
+//! docs/DESIGN.md §4. No module imports one in a layer above it, and no import cycle forms
+//! between modules; `tests/layers.rs` fails on either.
 //!
+//! Front ends:
 //! - [`cli`]: the `utf8conf` commands.
-//! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
-//!   (`utf8conf check`).
 //! - [`author`]: the crate authors' API: check your own decoder in `cargo test` and
-//!   `cargo fuzz` with `check`'s grading.
+//!   `cargo fuzz` with `check`'s grading (a failing fuzz input's reports are written).
+//!
+//! Presentation:
+//! - [`report`]: every renderer and writer: the conformance report's Markdown, HTML and
+//!   files, the matrix, the security and streaming sections, encoder and round-trip
+//!   reports, SARIF, JUnit, `--out` directories.
+//!
+//! The drivers:
+//! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
+//!   (`utf8conf check`): inputs, subject, category status, streaming grading.
 //! - [`exhaustive`]: every input up to N bytes through the decoders, sharded and merged.
 //! - [`engine`]: `utf8conf run`: batches through the decoders on every core, a collector
 //!   in input order, one report per finding.
-//! - [`diagnosis`]: the grading core: from departures to findings (root cause, minimiser,
-//!   position probe, panic containment), and the grading of encoders.
-//! - [`finding`], [`aspect`], [`security`]: one finding per root cause, the aspects a
-//!   decoder is compared on, and what a finding means for security.
+//! - [`native`]: C decoders and encoders (`include/utf8conf.h`) in a restartable worker
+//!   process; [`adapter`]: the external decoder protocol, harness side (any program as a
+//!   decoder or encoder).
+//!
+//! The grading core:
+//! - [`diagnosis`]: from departures to findings (comparison with the reference, root
+//!   cause, minimiser, position probe, panic containment), and the grading of encoders.
+//! - [`finding`], [`security`]: one finding per root cause, and what it means for
+//!   security.
 //! - [`model`]: a decoder's finite-state machine learned by active automata learning,
 //!   its difference from RFC 3629's machine, and findings by mechanism (`utf8conf model`).
-//! - [`adapter`]: the external decoder protocol, harness side (any program as a decoder);
-//!   [`native`]: C decoders (`include/utf8conf.h`) in a restartable worker process.
-//! - [`report`]: report types and writers (JSON, SARIF, JUnit), atomic files, sanitising,
-//!   reproduction commands.
-//! - [`corpus`]: the inputs: test vectors and seeded generators.
-//! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders;
-//!   [`encoders`]: the [`encoders::Encoder`] abstraction, the other direction.
 //! - [`automaton`]: the grammar's minimal automata, and the proofs of the fast decoder's
 //!   tables.
-//! - [`fast`]: the optimised decoder (shift DFA, SIMD backends, streaming), checked
-//!   against the reference.
-//! - [`policy`]: the U+FFFD policies and what each predicts for an input.
+//!
+//! The generators:
+//! - [`corpus`]: the inputs: test vectors and seeded generators.
+//!
+//! The reference and the decoders:
 //! - [`reference`](mod@reference): the oracle, RFC 3629 §4's ABNF parsed and interpreted,
 //!   and the reference encoder read through the same grammar.
-//! - [`outcome`], [`taxonomy`], [`hex`], [`stable_hash`], [`rng`]: the shared vocabulary
-//!   (what a decoder said, what kind of ill-formed byte something is, how bytes are
-//!   written for people, report ids, the seeded random streams that make every generated
-//!   input reproducible).
+//! - [`fast`]: the optimised decoder (shift DFA, SIMD backends, streaming), checked
+//!   against the reference.
+//! - [`decoders`]: the [`decoders::Decoder`] abstraction and the built-in decoders;
+//!   [`encoders`]: the [`encoders::Encoder`] abstraction, the other direction.
+//! - [`policy`]: the U+FFFD policies and what each predicts for an input.
+//!
+//! The vocabulary every layer shares:
+//! - [`outcome`], [`taxonomy`], [`aspect`], [`verdict`]: what a decoder said, what kind of
+//!   ill-formed byte something is, the aspects a decoder is compared on, what a check
+//!   concludes.
+//! - [`hex`], [`sanitize`], [`time`], [`reproduction`]: how bytes, other people's text,
+//!   time stamps and reproduction commands are written for people.
+//! - [`atomic_file`], [`stable_hash`], [`rng`]: files written whole or not at all, report
+//!   ids, the seeded random streams that make every generated input reproducible.
 
 #![warn(missing_docs)]
 
 pub mod adapter;
 pub mod aspect;
+pub mod atomic_file;
 pub mod author;
 pub mod automaton;
 pub mod cli;
@@ -61,7 +80,11 @@ pub mod outcome;
 pub mod policy;
 pub mod reference;
 pub mod report;
+pub mod reproduction;
 pub mod rng;
+pub mod sanitize;
 pub mod security;
 pub mod stable_hash;
 pub mod taxonomy;
+pub mod time;
+pub mod verdict;

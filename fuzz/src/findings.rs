@@ -15,7 +15,7 @@
 //!   replaying the crash artifact), or when `UTF8CONF_FUZZ_KNOWN=abort` is set (for
 //!   `cargo fuzz tmin`, which must see every smaller input that keeps the bug crash).
 //!
-//! The report is the engine's [`utf8conf::report::divergence::DivergenceReport`], written
+//! The report is the engine's [`utf8conf::engine::divergence::DivergenceReport`], written
 //! as pretty JSON exactly as `utf8conf run` writes it.
 
 use std::fs;

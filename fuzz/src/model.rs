@@ -23,10 +23,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use utf8conf::decoders::Decoder;
 use utf8conf::diagnosis::learn::{learn, ModelBudget};
+use utf8conf::engine::divergence::DivergenceReport;
 use utf8conf::engine::model::{file_one, learned_model, Filing};
+use utf8conf::engine::summary::LearnedModel;
 use utf8conf::model::ModelReport;
-use utf8conf::report::divergence::DivergenceReport;
-use utf8conf::report::summary::LearnedModel;
 
 /// The environment variable that turns learning off (`0`).
 pub const MODEL_ENV: &str = "UTF8CONF_FUZZ_MODEL";

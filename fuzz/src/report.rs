@@ -33,10 +33,10 @@ use std::path::Path;
 use utf8conf::corpus::Origin;
 use utf8conf::decoders::Decoder;
 use utf8conf::engine::check::PairChecker;
+use utf8conf::engine::divergence::DivergenceReport;
 use utf8conf::engine::minimize::{self, Minimized};
 use utf8conf::engine::signature::Signature;
 use utf8conf::engine::{self, ReportContext};
-use utf8conf::report::divergence::DivergenceReport;
 
 /// Decode-and-compare calls the minimiser may spend per finding (as `utf8conf run`).
 pub const MINIMIZATION_CALLS: usize = 4_000;

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::encoders::Form;
 use crate::outcome::{ErrorLen, Outcome};
-use crate::report::sanitize::{single_line, MAX_TEXT_CHARS};
+use crate::sanitize::{single_line, MAX_TEXT_CHARS};
 
 /// The protocol string of version 1.
 pub const PROTOCOL_V1: &str = "utf8conf/1";
@@ -202,7 +202,7 @@ pub fn parse_answer(decoder_name: &str, line: &[u8]) -> Result<ParsedAnswer, Str
 /// > it wrote before stopping.
 ///
 /// The answer travels through the supervisor as an [`Outcome`], read back by
-/// [`crate::encoders::external::encoded_from`]: `valid` is `ok`, `valid_up_to` is
+/// [`crate::adapter::encoder::encoded_from`]: `valid` is `ok`, `valid_up_to` is
 /// `error_at`, and `scalars` holds the bytes, one per value. `error_at` is checked
 /// against the input's length by the exchange, which knows the frame.
 pub fn parse_encode_answer(encoder_name: &str, line: &[u8]) -> Result<ParsedAnswer, String> {

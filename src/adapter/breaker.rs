@@ -1,7 +1,7 @@
 //! The circuit breaker of the adapter client (docs/PROTOCOL.md): counts failed inputs in
 //! a row, timeouts in a row, and failures per window, and says when the adapter must be
 //! tested with the probe input. The adapter client ([`super::ExternalDecoder`]) and the
-//! library worker's supervisor ([`crate::native::NativeDecoder`]) both use it.
+//! library worker's supervisor (`NativeDecoder`, in `native/`) both use it.
 
 use crate::decoders::{DecoderFailure, FailureKind};
 

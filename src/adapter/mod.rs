@@ -59,6 +59,7 @@ mod batch;
 pub mod breaker;
 pub mod command;
 mod config;
+pub mod encoder;
 mod exchange;
 pub mod interrupt;
 pub mod list;

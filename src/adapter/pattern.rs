@@ -2,7 +2,7 @@
 //! follow a process's age instead of its inputs, and checks that spend their time
 //! restarting processes (docs/PROTOCOL.md, "What the harness guarantees").
 //!
-//! Both supervisors, the adapter client and the library worker's ([`crate::native`]),
+//! Both supervisors, the adapter client and the library worker's (in `native/`),
 //! retry a crash or a timeout once on a fresh process. Each such failure ends one process
 //! *lifetime*, noted here with the number of calls that process had received when it
 //! failed, and the retry says whether the failing input was to blame:

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use super::answer::{excerpt, parse_answer, parse_encode_answer, parse_hello, Hello};
 use super::process::{AdapterProcess, NextLine};
 use crate::encoders::Form;
-use crate::report::sanitize::terminal;
+use crate::sanitize::terminal;
 
 /// How long the adapter-test waits for the hello before experimenting.
 const HELLO_WAIT: Duration = Duration::from_secs(5);

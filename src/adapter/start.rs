@@ -76,6 +76,6 @@ pub(super) fn stderr_suffix(process: &AdapterProcess) -> String {
     }
     let skip = tail.chars().count().saturating_sub(LIMIT);
     let shown: String = tail.chars().skip(skip).collect();
-    let shown = crate::report::sanitize::terminal(&shown);
+    let shown = crate::sanitize::terminal(&shown);
     format!("; stderr: {}{shown}", if skip > 0 { "..." } else { "" })
 }

@@ -61,7 +61,7 @@ use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::{Input, Origin};
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
 use crate::outcome::Outcome;
-use crate::report::reproduction::author_replay;
+use crate::reproduction::author_replay;
 pub use expect::Expectations;
 pub use replay::{reproduce, Replay};
 pub use stream::{Chunked, YourStreamingDecoder};

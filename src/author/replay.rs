@@ -2,7 +2,7 @@
 //!
 //! A decoder checked through this API lives in its author's crate, where no `utf8conf`
 //! command line can reach it, so its reports print a call instead of a command
-//! ([`crate::report::reproduction::author_replay`]). The call regrades each finding's
+//! ([`crate::reproduction::author_replay`]). The call regrades each finding's
 //! witness with the decoder as it is now, the same way [`super::check`] graded it, and
 //! says which findings are still there: a finding is identified by its root cause
 //! ([`crate::finding::Finding::id_for`]), so "still there" means the same departure for

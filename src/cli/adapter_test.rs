@@ -12,7 +12,7 @@ use super::CliError;
 use crate::adapter::command::split_command_line;
 use crate::adapter::selftest::test_adapter;
 use crate::adapter::MAX_TIME_LIMIT;
-use crate::report::sanitize::terminal;
+use crate::sanitize::terminal;
 
 /// Arguments of `utf8conf adapter-test`.
 #[derive(Debug, Args)]

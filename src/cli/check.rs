@@ -49,8 +49,9 @@ use crate::conformance::{run_check, CheckOptions, Subject};
 use crate::corpus::Input;
 #[cfg(unix)]
 use crate::native::{NativeConfig, NativeDecoder};
+use crate::report::directory;
 use crate::report::export::OutputFormat;
-use crate::report::{directory, sanitize};
+use crate::sanitize;
 use crate::security::witness::{assess, probe_inputs};
 use crate::security::Severity;
 

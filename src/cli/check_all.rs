@@ -12,12 +12,13 @@ use super::CliError;
 use crate::adapter::interrupt::{self, EXIT_INTERRUPTED};
 use crate::adapter::list::{AdapterEntry, AdapterList};
 use crate::adapter::{AdapterConfig, ExternalDecoder, Stop};
-use crate::conformance::matrix::{Matrix, MatrixRow, Skipped};
 use crate::conformance::report::{utc_now, ConformanceReport};
 use crate::conformance::Subject;
 use crate::corpus::Input;
 use crate::decoders;
-use crate::report::{directory, sanitize};
+use crate::report::directory;
+use crate::report::matrix::{Matrix, MatrixRow, Skipped};
+use crate::sanitize;
 use crate::taxonomy::Category;
 
 /// Runs `utf8conf check --all`.
@@ -118,7 +119,7 @@ fn check_into(
         interrupted |= check_adapter(entry, inputs, limits, root, &created, &mut written)?;
     }
     let matrix = Matrix {
-        schema: crate::conformance::matrix::MATRIX_SCHEMA,
+        schema: crate::report::matrix::MATRIX_SCHEMA,
         tool_version: env!("CARGO_PKG_VERSION"),
         created,
         categories: Category::ALL.to_vec(),

@@ -24,15 +24,16 @@ use super::check::{file_name_part, seconds_arg, CheckArgs};
 use super::report_directory::write_report_directory;
 use super::CliError;
 use crate::adapter::command::split_command_line;
+use crate::adapter::encoder::ExternalEncoder;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
 use crate::adapter::{AdapterConfig, Stop, DEFAULT_HELLO_TIMEOUT};
 use crate::conformance::report::utc_now;
 use crate::corpus::code_units::encoder_inputs;
 use crate::diagnosis::encoder::grade;
-use crate::encoders::external::ExternalEncoder;
+use crate::diagnosis::encoder::report::{EncoderReport, EncoderSubject, GradedEncoder};
 use crate::encoders::{self, Encoder};
-use crate::report::encoder::{EncoderReport, EncoderSubject, GradedEncoder};
-use crate::report::{directory, sanitize};
+use crate::report::directory;
+use crate::sanitize;
 
 /// Arguments of `utf8conf check-encoder`.
 #[derive(Debug, Args)]
@@ -180,7 +181,7 @@ fn start(args: &CheckArgs) -> Result<(ExternalEncoder, &'static str, String), Cl
         config.memory_limit = super::check::memory_limit_arg(args.memory_limit)?;
         config.encode = Some(form);
         let command = format!("--lib {} --symbol {symbol}", library.display());
-        let encoder = ExternalEncoder::start_library(config).map_err(|e| CliError(e.0))?;
+        let encoder = crate::native::encoder::start_encoder(config).map_err(|e| CliError(e.0))?;
         return Ok((encoder, "library", command));
     }
     let Some(command_line) = args.cmd.as_deref() else {

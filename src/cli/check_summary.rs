@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::conformance::report::ConformanceReport;
-use crate::report::sanitize;
+use crate::sanitize;
 use crate::security::Severity;
 
 /// Prints a check's summary line and its findings (the report's path follows once the
@@ -34,7 +34,7 @@ pub(super) fn print_summary(report: &ConformanceReport) {
         report.summary.inputs,
         report.summary.duration_seconds
     );
-    if let Some(line) = crate::conformance::render::process_line(&report.summary) {
+    if let Some(line) = crate::report::conformance::process_line(&report.summary) {
         println!("  {line}");
     }
     for finding in &report.findings {

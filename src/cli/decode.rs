@@ -122,7 +122,7 @@ pub(super) fn chosen_decoder(
     decoders::by_name(name).ok_or_else(|| {
         CliError(format!(
             "unknown decoder '{}' (known: {})",
-            crate::report::sanitize::single_line(name, 100),
+            crate::sanitize::single_line(name, 100),
             decoders::builtin_names().join(", ")
         ))
     })

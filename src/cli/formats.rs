@@ -13,13 +13,13 @@
 use std::path::{Path, PathBuf};
 
 use super::CliError;
-use crate::conformance::matrix::Skipped;
 use crate::conformance::report::ConformanceReport;
 use crate::engine::RunResult;
 use crate::report::export::{
     relative_to_cwd, ExportedFinding, OutputFormat, JUNIT_FILE, SARIF_FILE,
 };
 use crate::report::junit::{self, CaseOutcome, TestCase, TestSuite};
+use crate::report::matrix::Skipped;
 use crate::report::sarif;
 
 /// Writes the requested CI formats of a finished run.

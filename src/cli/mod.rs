@@ -31,7 +31,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::report::sanitize;
+use crate::sanitize;
 
 /// Exit code for usage and I/O errors.
 pub const EXIT_ERROR: u8 = 2;

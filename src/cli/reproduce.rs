@@ -17,10 +17,10 @@ use super::decode::chosen_decoder;
 use super::CliError;
 use crate::decoders;
 use crate::engine::check::{PairChecker, REFERENCE_NAME};
+use crate::engine::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
 use crate::engine::signature::Signature;
 use crate::hex::parse_hex;
-use crate::report::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
-use crate::report::sanitize;
+use crate::sanitize;
 
 /// Arguments of `utf8conf reproduce`.
 #[derive(Debug, Args)]

@@ -15,16 +15,17 @@ use super::check::{seconds_arg, CheckArgs};
 use super::report_directory::write_report_directory;
 use super::CliError;
 use crate::adapter::command::split_command_line;
+use crate::adapter::encoder::ExternalEncoder;
 use crate::adapter::interrupt::{self, Graceful, EXIT_INTERRUPTED};
 use crate::adapter::{AdapterConfig, ExternalDecoder, DEFAULT_HELLO_TIMEOUT};
 use crate::conformance::inputs::check_inputs;
 use crate::conformance::report::utc_now;
 use crate::decoders::{self, Decoder};
 use crate::diagnosis::round_trip::{grade_round_trip, RoundTripGrade};
-use crate::encoders::external::ExternalEncoder;
 use crate::encoders::{self, Encoder};
+use crate::report::directory;
 use crate::report::round_trip::{RoundTripReport, RoundTripVerdict};
-use crate::report::{directory, sanitize};
+use crate::sanitize;
 
 /// The built-in libraries that ship both directions: pair name, decoder, encoder.
 pub const PAIRS: &[(&str, &str, &str)] = &[

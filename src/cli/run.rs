@@ -18,19 +18,19 @@ use clap::Args;
 use super::model_args::ModelArgs;
 use super::CliError;
 use crate::adapter::interrupt::Graceful;
+use crate::atomic_file::write_json_atomically;
 use crate::corpus::code_units::encoder_inputs;
 use crate::corpus::{self, vectors, Input};
 use crate::decoders::{self, Decoder};
+use crate::diagnosis::compare::Aspect;
 use crate::diagnosis::encoder::grade;
+use crate::diagnosis::encoder::report::policy_name;
 use crate::encoders;
 use crate::engine::budget::{Budget, DEFAULT_BUDGET};
-use crate::engine::compare::Aspect;
 use crate::engine::progress::{group_digits, ProgressMode};
+use crate::engine::summary::{EncoderComparison, EncoderCount};
 use crate::engine::{Engine, RunError, RunOptions, RunResult};
-use crate::report::encoder::policy_name;
 use crate::report::export::OutputFormat;
-use crate::report::summary::{EncoderComparison, EncoderCount};
-use crate::report::write_json_atomically;
 use crate::security::Severity;
 
 /// Arguments of `utf8conf run`.
@@ -265,7 +265,7 @@ fn print_table(result: &RunResult, summary_written: bool) {
 }
 
 /// One line per report: id, decoder, aspects, title, categories, witness.
-fn print_findings(reports: &[crate::report::divergence::DivergenceReport]) {
+fn print_findings(reports: &[crate::engine::divergence::DivergenceReport]) {
     for report in reports {
         let finding = &report.finding;
         println!(
@@ -292,7 +292,7 @@ fn print_findings(reports: &[crate::report::divergence::DivergenceReport]) {
 
 /// One line per learned machine: its size, the decodes it took, and why it is
 /// incomplete when it is (its decoder's findings are then the rule-based ones).
-pub(super) fn print_models(models: &[crate::report::summary::LearnedModel]) {
+pub(super) fn print_models(models: &[crate::engine::summary::LearnedModel]) {
     for learned in models {
         let machine = &learned.model["model"];
         let states = machine["machine"]["states"].as_array().map_or(0, Vec::len);

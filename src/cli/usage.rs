@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use super::{Cli, EXIT_ERROR};
-use crate::report::sanitize;
+use crate::sanitize;
 
 /// Parses the command line; on `--help` or `--version` prints them and returns exit 0, on
 /// a usage error prints its one line and returns exit 2.

@@ -1,6 +1,7 @@
 //! Building a [`ConformanceReport`] from a check run: findings first, then the category
 //! table, the departures, the U+FFFD and BOM policies, the security summary and the map.
-//! The types are in [`super::report`]; the Markdown and HTML views in [`super::render`].
+//! The types are in [`super::report`]; the Markdown and HTML views are in
+//! the presentation layer (`report/conformance/`).
 
 use super::report::{
     ConformanceReport, DecoderInfo, DepartureEntry, PolicyFinding, WrapperPolicyFinding,
@@ -8,9 +9,9 @@ use super::report::{
 use super::{CheckRun, CONFORMANCE_SCHEMA};
 use crate::adapter::Stop;
 use crate::finding::Finding;
-use crate::report::verdict::Verdict;
 use crate::security::witness::Assessment;
 use crate::security::{SecuritySummary, Severity};
+use crate::verdict::Verdict;
 
 use super::sections::{
     bom_section, category_rows, departure_entries, map_section, replacement_policy_section,

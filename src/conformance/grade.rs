@@ -158,7 +158,7 @@ pub fn evaluate(input: &[u8], reference: &ReferenceView, answer: &Answer) -> Eva
                 reference.error_categories(input)
             };
             evaluation.departures.push(Departure {
-                aspect: Aspect::of_failure(failure.kind),
+                aspect: failure.kind.aspect(),
                 categories,
             });
             evaluation.map_state = MapState::Failure;

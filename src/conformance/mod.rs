@@ -17,7 +17,7 @@
 //! Findings come only from running the decoder: nothing here knows what any particular
 //! decoder does.
 //!
-//! This module is the policy and presentation layer over the grading core
+//! This module drives `check` over the grading core
 //! ([`crate::diagnosis`]), which names each bug once, as a [`crate::finding::Finding`].
 //!
 //! Flow: [`inputs`] builds the input set; [`run_check`] feeds it to the [`Subject`] in
@@ -25,22 +25,20 @@
 //! observations) and logs each departure for the core
 //! ([`crate::diagnosis::DepartureLog`]); departures found only on larger inputs are shrunk
 //! with the core's minimiser; the core groups the departures into findings;
-//! [`report`] turns the result into `conformance.json`, `.md` and `.html` (findings
-//! first), and [`matrix`] puts several decoders side by side.
+//! [`report`] holds the result. The presentation layer above (`report/conformance/`,
+//! `report/matrix.rs`) writes it as `conformance.json`, `.md` and `.html` (findings
+//! first) and puts several decoders side by side.
 
 pub mod build;
 pub mod grade;
 pub mod inputs;
-pub mod matrix;
 pub mod policy;
-pub mod render;
 pub mod report;
 mod sections;
 mod shrink;
 pub mod streaming;
 pub mod streaming_model;
 pub mod subject;
-pub mod write;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -52,7 +50,7 @@ use crate::decoders::Capabilities;
 use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
-use crate::report::reproduction;
+use crate::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};
 pub use policy::PolicyEvidence;
@@ -309,7 +307,7 @@ fn find(
 
 /// The command that shows a decoder's answer on `witness`: `utf8conf decode` for a
 /// built-in decoder or a C library; for an adapter, one protocol frame piped into its
-/// command ([`crate::report::reproduction`]).
+/// command ([`crate::reproduction`]).
 pub fn reproduce_command(name: &str, command: Option<&[String]>, witness: &[u8]) -> String {
     reproduction::decode_command(reproduction::Invocation::of(name, command), witness)
 }

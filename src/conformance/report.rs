@@ -14,11 +14,11 @@ use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::finding::Finding;
 use crate::policy::ReplacementPolicy;
-use crate::report::time;
-use crate::report::verdict::Verdict;
 use crate::security::witness::Witness;
 use crate::security::{SecurityImpact, SecuritySummary};
 use crate::taxonomy::Category;
+use crate::time;
+use crate::verdict::Verdict;
 
 /// `conformance.json`.
 #[derive(Debug, Clone, Serialize)]

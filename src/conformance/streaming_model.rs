@@ -223,39 +223,3 @@ pub fn learn_streamed(
         findings,
     })
 }
-
-/// The machine's part of the streaming section, as Markdown.
-pub fn markdown(machine: &StreamedMachine) -> String {
-    use std::fmt::Write;
-    let learned = &machine.learned;
-    let mut out = format!(
-        "\nFed one byte per chunk, its machine has {} states ({} decodes, {} ms)",
-        learned.machine.states.len(),
-        learned.queries.decodes,
-        learned.queries.milliseconds
-    );
-    match (&learned.incomplete, machine.same_as_one_shot) {
-        (Some(why), _) => {
-            let _ = writeln!(out, ", incomplete: {why}.");
-        }
-        (None, Some(true)) => out.push_str(
-            ": the one-shot machine. No input decodes differently fed one byte at a time.\n",
-        ),
-        (None, Some(false)) => out.push_str(": not the one-shot machine.\n"),
-        (None, None) => {
-            out.push_str("; the one-shot machine is not complete, so the two are not compared.\n")
-        }
-    }
-    if !machine.findings.is_empty() {
-        out.push_str("\n| Streaming finding | Witness, one byte per chunk |\n|---|---|\n");
-        for finding in &machine.findings {
-            let _ = writeln!(
-                out,
-                "| {} | `{}` |",
-                finding.title,
-                crate::hex::format_hex(&finding.witness)
-            );
-        }
-    }
-    out
-}

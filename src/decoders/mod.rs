@@ -157,6 +157,15 @@ impl FailureKind {
             FailureKind::Protocol => "protocol",
         }
     }
+
+    /// The aspect that reports a decoder failure of this kind.
+    pub fn aspect(self) -> crate::aspect::Aspect {
+        match self {
+            FailureKind::Crash => crate::aspect::Aspect::Crash,
+            FailureKind::Timeout => crate::aspect::Aspect::Timeout,
+            FailureKind::Protocol => crate::aspect::Aspect::Protocol,
+        }
+    }
 }
 
 impl std::fmt::Display for DecoderFailure {

@@ -22,7 +22,7 @@
 use crate::aspect::Aspect;
 use crate::decoders::Answer;
 use crate::decoders::Capabilities;
-use crate::engine::compare::compare;
+use crate::diagnosis::compare::compare;
 use crate::finding::{row_byte_classes, table_row, CauseUnit, DecoderAction, RootCause, UnitKind};
 use crate::hex::format_hex;
 use crate::outcome::{ErrorLen, Outcome};
@@ -112,8 +112,8 @@ pub fn diagnose(
         Err(failure) => {
             let at = units.iter().position(|u| u.scalar.is_none()).unwrap_or(0);
             return Some(Diagnosis {
-                aspects: vec![Aspect::of_failure(failure.kind)],
-                about: Aspect::of_failure(failure.kind),
+                aspects: vec![failure.kind.aspect()],
+                about: failure.kind.aspect(),
                 cause: cause_at(input, &units, at, DecoderAction::Fails),
             });
         }

@@ -430,6 +430,7 @@ fn escaped_byte(value: u32, kind: Unencodable) -> Vec<Vec<u8>> {
 
 mod grade;
 mod refusal;
+pub mod report;
 pub use grade::{grade, EncoderFinding, EncoderGrade, EncoderPolicy};
 
 #[cfg(test)]

@@ -8,6 +8,8 @@
 //!                                  group by root-cause key ─► findings
 //! ```
 //!
+//! - [`compare`] compares a decoder's outcome with the reference's, aspect by aspect:
+//!   what makes an input a departure.
 //! - [`cause::diagnose`] names the root cause of one departure.
 //! - [`minimize`] shrinks an input while the decoder still departs in the same aspect with
 //!   the same kind of action (the categories may change: they are not the bug).
@@ -22,6 +24,7 @@
 //! pipelined batches.
 
 pub mod cause;
+pub mod compare;
 pub mod contain;
 pub mod encoder;
 pub mod explain;
@@ -438,7 +441,7 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
     let bytes = &representative.bytes;
     // The reference's decode of the witness, made once for every part below.
     let reference = Reference::rfc3629().decode(bytes);
-    let security = crate::security::classify_cause(
+    let security = crate::finding::impact::classify_cause(
         &cause,
         &aspects,
         bytes,

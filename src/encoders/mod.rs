@@ -14,11 +14,12 @@
 //! - [`builtin`](mod@builtin): the reference encoder, Rust std's and encoding_rs's;
 //! - [`fast`](mod@fast): the harness's fast encoder, strict and lossy, per backend;
 //! - [`planted`]: encoders with one known bug each, the evidence that grading names it;
-//! - [`external`]: an encoder behind the adapter protocol's encode mode, or a C library's
-//!   encode function under `--lib`, supervised like a decoder.
+//!
+//! An encoder behind the adapter protocol's encode mode, or a C library's encode function
+//! under `--lib`, is built where those are supervised: `adapter/encoder.rs` and
+//! `native/encoder.rs`.
 
 pub mod builtin;
-pub mod external;
 pub mod fast;
 pub mod planted;
 

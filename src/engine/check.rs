@@ -9,8 +9,8 @@ use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
-use super::compare::{agrees, compare, Aspect, Comparison};
 use super::signature::{categorize, Signature};
+use crate::diagnosis::compare::{agrees, compare, Aspect, Comparison};
 use crate::diagnosis::contain::contained;
 
 /// The name of the oracle in reports (`decoders[0]`).
@@ -40,7 +40,7 @@ pub fn check_decoder(
             failure: None,
         },
         Ok(Err(failure)) => Checked {
-            comparison: Comparison::failure(Aspect::of_failure(failure.kind)),
+            comparison: Comparison::failure(failure.kind.aspect()),
             failure: Some(failure.message),
         },
         Err(panic_message) => {

@@ -7,13 +7,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::finding::{Finding, Manifestation};
-use crate::hex::format_hex;
-use crate::report::divergence::DivergenceReport;
-use crate::report::summary::{
+use crate::atomic_file::write_json_atomically;
+use crate::engine::divergence::DivergenceReport;
+use crate::engine::summary::{
     self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
-use crate::report::{time, write_json_atomically};
+use crate::finding::{Finding, Manifestation};
+use crate::hex::format_hex;
+use crate::time;
 
 use super::budget::Budget;
 use super::check::PairChecker;

@@ -10,7 +10,7 @@
 //!
 //! - **Workers** pull batches of inputs from the shared source, decode each input once with
 //!   the reference (reusing buffers) and once with each decoder under test (panics
-//!   contained, [`contain`]), compare on every aspect both report ([`compare`]), count, and
+//!   contained, [`contain`]), compare on every aspect both report ([`compare`](crate::diagnosis::compare)), count, and
 //!   note each divergence under its [`signature::Signature`], keeping the first few
 //!   occurrences per batch.
 //! - The **collector** (the calling thread) merges batch results *in input order*, whatever
@@ -30,11 +30,12 @@
 pub mod budget;
 pub mod check;
 mod collector;
-pub mod compare;
+pub mod divergence;
 pub mod model;
 pub mod progress;
 pub mod report;
 pub mod signature;
+pub mod summary;
 mod worker;
 
 pub use crate::diagnosis::{contain, explain, minimize};
@@ -50,9 +51,9 @@ use std::time::{Instant, SystemTime};
 
 use crate::corpus::Input;
 use crate::decoders::Decoder;
-use crate::report::divergence::DivergenceReport;
-use crate::report::summary::Summary;
-use crate::report::time;
+use crate::engine::divergence::DivergenceReport;
+use crate::engine::summary::Summary;
+use crate::time;
 
 use budget::Budget;
 use check::REFERENCE_NAME;
@@ -60,7 +61,7 @@ use collector::Collector;
 use progress::{Progress, ProgressMode};
 use worker::{take_batch, BatchResult, Feed, Worker};
 
-pub use crate::report::summary::{EXIT_CLEAN, EXIT_DIVERGENCES};
+pub use crate::engine::summary::{EXIT_CLEAN, EXIT_DIVERGENCES};
 
 /// How a run is carried out.
 #[derive(Debug, Clone)]

@@ -25,11 +25,11 @@ use crate::corpus::Origin;
 use crate::decoders::Decoder;
 use crate::diagnosis::learn::{learn, ModelBudget};
 use crate::diagnosis::{decode_contained, Subject};
+use crate::engine::divergence::DivergenceReport;
+use crate::engine::summary::LearnedModel;
 use crate::finding::Finding;
 use crate::hex::parse_hex;
 use crate::model::ModelReport;
-use crate::report::divergence::DivergenceReport;
-use crate::report::summary::LearnedModel;
 
 use super::check::PairChecker;
 use super::minimize::Minimized;
@@ -157,7 +157,7 @@ pub fn file_one(
 }
 
 /// Per decoder, whether any of its comparisons diverged.
-pub fn departed(counters: &[crate::report::summary::AspectCounters]) -> Vec<bool> {
+pub fn departed(counters: &[crate::engine::summary::AspectCounters]) -> Vec<bool> {
     counters
         .iter()
         .map(|aspects| aspects.iter().any(|count| count.divergences > 0))

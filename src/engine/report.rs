@@ -7,13 +7,13 @@ use std::time::SystemTime;
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
+use crate::engine::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
 use crate::finding::Finding;
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
-use crate::report::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
-use crate::report::reproduction::{self, Invocation};
-use crate::report::time;
+use crate::reproduction::{self, Invocation};
+use crate::time;
 
 use super::check::{Checked, PairChecker, REFERENCE_NAME};
 use super::explain;

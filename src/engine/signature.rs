@@ -3,7 +3,7 @@
 //! A run may see the same bug a million times; it should write one report. Two divergences
 //! are the same when they have the same *signature*: the decoder pair, the primary aspect,
 //! the taxonomy categories of the bytes involved, and the coarse shape of the difference
-//! (see [`super::compare::Difference`]). The report id is a stable hash of the signature's
+//! (see [`crate::diagnosis::compare::Difference`]). The report id is a stable hash of the signature's
 //! canonical text, so the same bug gets the same id in every run, on every machine.
 //!
 //! Categories come from the reference's error units and the taxonomy (docs/DESIGN.md §2): the
@@ -29,7 +29,7 @@ use crate::reference::Decoded;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::{self, Category};
 
-use super::compare::{Aspect, Difference, Shape};
+use crate::diagnosis::compare::{Aspect, Difference, Shape};
 
 /// The identity of a divergence (see the module header).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

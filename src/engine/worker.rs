@@ -70,8 +70,8 @@ pub(super) fn take_batch(
     Some(batch)
 }
 
-use crate::report::summary::count_inputs;
-pub(super) use crate::report::summary::AspectCounters;
+use crate::engine::summary::count_inputs;
+pub(super) use crate::engine::summary::AspectCounters;
 
 /// The occurrences of one signature within one batch.
 pub(super) struct Found {

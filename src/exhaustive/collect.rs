@@ -12,19 +12,20 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::atomic_file::write_json_atomically;
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
+use crate::diagnosis::compare::Aspect;
 use crate::engine::budget::Budget;
 use crate::engine::check::PairChecker;
-use crate::engine::compare::Aspect;
+use crate::engine::divergence::DivergenceReport;
 use crate::engine::model::{departed, file_through_models, remove_reports, Filing};
 use crate::engine::signature::Signature;
-use crate::engine::{build_report, minimize, report_path, ReportContext};
-use crate::report::divergence::DivergenceReport;
-use crate::report::summary::{
+use crate::engine::summary::{
     self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
-use crate::report::{time, write_json_atomically};
+use crate::engine::{build_report, minimize, report_path, ReportContext};
+use crate::time;
 
 use super::{AspectCounters, BlockResult, ExhaustiveOptions, Found};
 

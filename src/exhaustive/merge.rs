@@ -27,10 +27,11 @@ use std::time::SystemTime;
 
 use serde::Deserialize;
 
+use crate::atomic_file::write_json_atomically;
 use crate::engine::budget::Budget;
 use crate::engine::report_path;
-use crate::report::summary::{self, Summary, SUMMARY_SCHEMA};
-use crate::report::{time, write_json_atomically};
+use crate::engine::summary::{self, Summary, SUMMARY_SCHEMA};
+use crate::time;
 
 use super::collect::{fresh_dir, Coverage, Finished, EXHAUSTIVE_SCHEMA};
 use super::space::Shard;

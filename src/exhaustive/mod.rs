@@ -38,11 +38,9 @@ use std::sync::{mpsc, Arc};
 use std::time::{Instant, SystemTime};
 
 use crate::decoders::{Capabilities, Decoder};
+use crate::diagnosis::compare::{agrees, compare, compared_if_agreeing, AspectSet, Comparison};
 use crate::engine::budget::Budget;
 use crate::engine::check::{check_decoder, signature_of, Checked, REFERENCE_NAME};
-use crate::engine::compare::{
-    agrees, compare, compared_if_agreeing, Aspect, AspectSet, Comparison,
-};
 use crate::engine::contain::contained;
 use crate::engine::progress::{Progress, ProgressMode};
 use crate::engine::signature::Signature;
@@ -54,7 +52,7 @@ use collect::Collector;
 use space::{Block, Shard, Space};
 use tally::Tally;
 
-pub use crate::report::summary::AspectCounters;
+pub use crate::engine::summary::AspectCounters;
 
 /// How an exhaustive run is carried out.
 pub struct ExhaustiveOptions {
@@ -336,7 +334,7 @@ impl<'d> Worker<'d> {
                         }
                     }
                     Err(failure) => {
-                        let comparison = Comparison::failure(Aspect::of_failure(failure.kind));
+                        let comparison = Comparison::failure(failure.kind.aspect());
                         tally.add(&comparison);
                         Checked {
                             comparison,

@@ -9,8 +9,8 @@
 //! the counts into [`AspectCounters`] once per batch. Divergent inputs take the engine's
 //! path. The result is the same counters, added in another order.
 
-use crate::engine::compare::{AspectSet, Comparison};
-use crate::report::summary::count_inputs;
+use crate::diagnosis::compare::{AspectSet, Comparison};
+use crate::engine::summary::count_inputs;
 
 use super::AspectCounters;
 
@@ -49,7 +49,7 @@ impl Tally {
     }
 
     /// Counts one agreeing input, compared on `compared` (what
-    /// [`compared_if_agreeing`](crate::engine::compare::compared_if_agreeing) says): the
+    /// [`compared_if_agreeing`](crate::diagnosis::compare::compared_if_agreeing) says): the
     /// same count as [`Tally::add`] of its comparison, without building it.
     #[inline]
     pub(super) fn add_agreeing(&mut self, compared: AspectSet) {

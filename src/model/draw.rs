@@ -23,7 +23,7 @@ use super::alphabet::format_ranges;
 use super::difference::Difference;
 use super::json::{MachineJson, TransitionJson};
 use super::output::{StepOutput, Strict, UnitKind};
-use crate::report::sanitize::xml as escape;
+use crate::sanitize::xml as escape;
 use layout::Layers;
 
 /// Monospace font size, in pixels.

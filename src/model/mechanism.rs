@@ -30,13 +30,15 @@ use super::conventions::{Convention, ConventionDecoder};
 use super::difference::Difference;
 use super::learner::Hypothesis;
 use super::oracle::Oracle;
-use super::output::{Lossy, StepOutput, Strict, UnitKind};
+use super::output::{StepOutput, Strict};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
 
+pub mod behaviour;
 mod family;
 
+use behaviour::behaviour;
 use family::{families, family_changes, kind, run_changed};
 
 /// What a finding's hypothesis is.
@@ -465,44 +467,4 @@ pub fn never_reports_errors(differences: &[Difference]) -> Finding {
         differences: (0..differences.len().min(1)).collect(),
         manifestations: (1..differences.len()).collect(),
     }
-}
-
-fn accepts(strict: Strict) -> bool {
-    matches!(strict, Strict::Valid | Strict::Incomplete)
-}
-
-/// The behaviour a change of output shows.
-pub fn behaviour(reference: StepOutput, decoder: StepOutput) -> Behaviour {
-    use Strict::*;
-    match (reference.strict, decoder.strict) {
-        (Incomplete, Error { .. } | Invalid | Revised | Settled) => {
-            return Behaviour::IncompleteAsError
-        }
-        (Error { .. }, Incomplete) => return Behaviour::ErrorAsIncomplete,
-        (r, d) if !accepts(r) && accepts(d) => return Behaviour::AcceptsIllFormed,
-        (r, d) if accepts(r) && !accepts(d) => return Behaviour::RejectsWellFormed,
-        (r, d) if r != d => return Behaviour::ErrorSpan,
-        _ => {}
-    }
-    match (reference.lossy, decoder.lossy) {
-        (Some(r), Some(d)) => lossy_behaviour(r, d),
-        _ => Behaviour::Other,
-    }
-}
-
-fn lossy_behaviour(reference: Lossy, decoder: Lossy) -> Behaviour {
-    let only = |l: Lossy, kind: UnitKind| l.kinds.iter().flatten().all(|&k| k == kind);
-    if decoder.appended == 0 && reference.appended > 0 {
-        return Behaviour::DropsOutput;
-    }
-    if only(reference, UnitKind::Replacement) && only(decoder, UnitKind::Replacement) {
-        return Behaviour::Replacement;
-    }
-    if only(reference, UnitKind::Replacement) {
-        return Behaviour::DecodesIllFormed;
-    }
-    if reference.kinds.contains(&Some(UnitKind::Scalar)) {
-        return Behaviour::Misdecodes;
-    }
-    Behaviour::Other
 }

@@ -3,7 +3,7 @@
 //! header's rules before it goes to the harness.
 //!
 //! The answer travels on the decoders' wire record, as the harness reads it back
-//! (`encoders::external`): `valid` is `ok`, `valid_up_to` the refused element
+//! (`adapter::encoder`): `valid` is `ok`, `valid_up_to` the refused element
 //! (`error_at`), and the scalars are the bytes written, one per value.
 
 use std::ffi::{c_int, c_longlong};

@@ -34,6 +34,7 @@
 
 pub mod blocks;
 mod encode_call;
+pub mod encoder;
 pub mod process;
 mod supervise;
 pub mod wire;

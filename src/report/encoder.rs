@@ -1,84 +1,15 @@
-//! The encoder report: what `check --encoder` writes (`encoder.json`, valid against
-//! `schemas/encoder.schema.json`, and `encoder.md`) and `check-encoder --json` prints,
-//! and the terminal lines both print. One report for every way an encoder is given:
-//! built in, an adapter (`--cmd`), a C library (`--lib`).
+//! The encoder report's renderers: the Markdown `check --encoder` writes beside
+//! `encoder.json` (`encoder.md`), and the terminal lines `check --encoder` and
+//! `check-encoder` print. The report's model is
+//! [`crate::diagnosis::encoder::report::EncoderReport`].
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
-use crate::diagnosis::encoder::{EncoderGrade, EncoderPolicy};
-use crate::report::sanitize;
-use crate::report::verdict::Verdict;
+use crate::diagnosis::encoder::report::{policy_name, EncoderReport, GradedEncoder};
+use crate::sanitize;
 use crate::security::Severity;
 
-/// The schema identifier of [`EncoderReport`].
-pub const ENCODER_SCHEMA: &str = "utf8conf-encoder-report/1";
-
-/// How an encoder was run.
-#[derive(Debug, Clone, Serialize)]
-pub struct EncoderSubject {
-    /// The name it is reported under.
-    pub name: String,
-    /// What it said its version is (`null` for a built-in encoder).
-    pub version: Option<String>,
-    /// How it was reached: `builtin`, `adapter` or `library`.
-    pub kind: &'static str,
-    /// The adapter command or library and symbol (`null` for a built-in encoder).
-    pub command: Option<String>,
-}
-
-/// The report of one check of one or more encoders.
-#[derive(Debug, Clone, Serialize)]
-pub struct EncoderReport {
-    /// [`ENCODER_SCHEMA`].
-    pub schema: &'static str,
-    /// When the check ran (RFC 3339, UTC).
-    pub created: String,
-    /// The utf8conf version.
-    pub tool_version: &'static str,
-    /// `conformant` (no finding), `deviations`, or `incomplete` (a grade stopped early).
-    pub verdict: Verdict,
-    /// Each encoder graded: how it was run, and its grade.
-    pub encoders: Vec<GradedEncoder>,
-}
-
-/// One encoder of a report.
-#[derive(Debug, Clone, Serialize)]
-pub struct GradedEncoder {
-    /// How it was run.
-    pub subject: EncoderSubject,
-    /// Its grade.
-    pub grade: EncoderGrade,
-}
-
 impl EncoderReport {
-    /// A report of `encoders`, created `created`.
-    pub fn new(created: String, encoders: Vec<GradedEncoder>) -> EncoderReport {
-        let verdict = if encoders.iter().any(|e| e.grade.stopped_by.is_some()) {
-            Verdict::Incomplete
-        } else if encoders.iter().any(|e| !e.grade.findings.is_empty()) {
-            Verdict::Deviations
-        } else {
-            Verdict::Conformant
-        };
-        EncoderReport {
-            schema: ENCODER_SCHEMA,
-            created,
-            tool_version: env!("CARGO_PKG_VERSION"),
-            verdict,
-            encoders,
-        }
-    }
-
-    /// True when a finding reaches `threshold` (any finding when `None`).
-    pub fn fails(&self, threshold: Option<Severity>) -> bool {
-        self.encoders
-            .iter()
-            .flat_map(|e| &e.grade.findings)
-            .any(|finding| threshold.is_none_or(|t| finding.severity >= t))
-    }
-
     /// The report as Markdown: every text from an encoder escaped.
     pub fn markdown(&self) -> String {
         let mut out = String::from("# UTF-8 encoder conformance\n\n");
@@ -200,14 +131,6 @@ fn markdown_encoder(out: &mut String, graded: &GradedEncoder) {
         );
     }
     out.push('\n');
-}
-
-/// The kebab-case name of a policy, as in the JSON.
-pub fn policy_name(policy: EncoderPolicy) -> String {
-    serde_json::to_value(policy)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
 }
 
 fn severity_name(severity: Severity) -> String {

@@ -21,8 +21,8 @@ use clap::ValueEnum;
 
 use crate::conformance::report::ConformanceReport;
 use crate::corpus::{vectors, Origin};
+use crate::engine::divergence::DivergenceReport;
 use crate::finding::Finding;
-use crate::report::divergence::DivergenceReport;
 use crate::taxonomy::Category;
 
 /// The report formats of `run` and `check`. JSON (with Markdown and HTML for `check`) is

@@ -26,11 +26,11 @@ use std::io;
 use std::path::Path;
 
 use super::export::ExportedFinding;
-use super::sanitize::xml as escape;
-use super::summary::Summary;
-use super::write_atomically;
+use crate::atomic_file::write_atomically;
 use crate::conformance::report::ConformanceReport;
 use crate::conformance::CategoryStatus;
+use crate::engine::summary::Summary;
+use crate::sanitize::xml as escape;
 
 /// One `<testsuite>`.
 #[derive(Debug, Clone, PartialEq, Eq)]

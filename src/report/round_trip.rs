@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::diagnosis::round_trip::{RoundTripFailure, RoundTripGrade, RUN};
-use crate::report::sanitize;
+use crate::sanitize;
 
 /// The schema identifier of [`RoundTripReport`].
 pub const ROUND_TRIP_SCHEMA: &str = "utf8conf-round-trip-report/1";

@@ -25,7 +25,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::export::{ExportedFinding, SourceLocation};
-use super::write_json_atomically;
+use crate::atomic_file::write_json_atomically;
 use crate::taxonomy::Category;
 
 /// The `$schema` of the logs written (the OASIS location of the 2.1.0 schema).

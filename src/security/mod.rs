@@ -12,8 +12,6 @@
 //! CESU-8, WTF-8), both by running the decoder on fixed probes.
 
 pub mod behaviour;
-mod cause;
-pub mod render;
 mod severity;
 pub mod witness;
 
@@ -27,7 +25,6 @@ use crate::policy::{self, ReplacementPolicy};
 use crate::reference::Decoded;
 use crate::taxonomy::Category;
 use behaviour::{align, Alignment};
-pub use cause::classify_cause;
 pub use severity::Severity;
 
 /// A class of security impact (docs/SECURITY-IMPACT.md has one section per class).

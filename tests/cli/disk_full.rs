@@ -3,7 +3,7 @@
 //! A small file system cannot be mounted inside `cargo test`, so the disk is filled by
 //! the test-only seam of the atomic writer: with `UTF8CONF_TEST_FAIL_WRITES_AFTER=N` the
 //! first `N` report writes succeed and every later one fails half-way with "No space
-//! left on device" (see `utf8conf::report::FAIL_WRITES_AFTER_VARIABLE`).
+//! left on device" (see `utf8conf::atomic_file::FAIL_WRITES_AFTER_VARIABLE`).
 //!
 //! What must hold: the run stops at once, the closing table and every finding found so
 //! far still reach stdout, the error on stderr names the file that could not be written,
@@ -13,7 +13,7 @@ use crate::common::scratch;
 use std::path::Path;
 use std::process::Command;
 
-use utf8conf::report::FAIL_WRITES_AFTER_VARIABLE;
+use utf8conf::atomic_file::FAIL_WRITES_AFTER_VARIABLE;
 
 /// Runs the binary with the disk full after `writes_allowed` writes: (exit, stdout, stderr).
 fn utf8conf_on_full_disk(writes_allowed: u32, args: &[&str]) -> (i32, String, String) {

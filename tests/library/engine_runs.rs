@@ -468,12 +468,12 @@ fn reports_are_written_whole_with_no_temporary_files_left() {
         let path = utf8conf::engine::report_path(&result.run_dir, &report.id);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.ends_with("}\n"));
-        let written: utf8conf::report::divergence::DivergenceReport =
+        let written: utf8conf::engine::divergence::DivergenceReport =
             serde_json::from_str(&text).unwrap();
         assert_eq!(&written, report, "the file holds the final report");
     }
     let summary = std::fs::read_to_string(result.run_dir.join("summary.json")).unwrap();
-    let written: utf8conf::report::summary::Summary = serde_json::from_str(&summary).unwrap();
+    let written: utf8conf::engine::summary::Summary = serde_json::from_str(&summary).unwrap();
     assert_eq!(written, result.summary);
 }
 

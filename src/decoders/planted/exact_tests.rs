@@ -21,7 +21,7 @@ use crate::decoders::reference::ReferenceDecoder;
 use crate::finding::Finding;
 use crate::model::conventions::{Convention, ConventionDecoder};
 use crate::model::difference::agree;
-use crate::model::mechanism::behaviour;
+use crate::model::mechanism::behaviour::behaviour;
 use crate::model::oracle::Oracle;
 use crate::model::output::Strict;
 

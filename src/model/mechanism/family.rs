@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::{behaviour, offset_shift, Behaviour};
+use super::behaviour::behaviour;
+use super::{offset_shift, Behaviour};
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
 use crate::model::output::StepOutput;

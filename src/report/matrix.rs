@@ -12,15 +12,15 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::render::STYLE;
-use super::report::{ConformanceReport, DepartureEntry, RecognisedPolicy};
-use super::CategoryStatus;
+use super::conformance::STYLE;
+use crate::atomic_file::write_atomically;
+use crate::conformance::report::{ConformanceReport, DepartureEntry, RecognisedPolicy};
+use crate::conformance::CategoryStatus;
 use crate::policy::ReplacementPolicy;
-use crate::report::sanitize::html as escape_html;
-use crate::report::verdict::Verdict;
-use crate::report::write_atomically;
+use crate::sanitize::html as escape_html;
 use crate::security::{SecurityClass, Severity};
 use crate::taxonomy::Category;
+use crate::verdict::Verdict;
 
 /// The reference's own policy, which the matrix does not list as a policy departure.
 const MAXIMAL_SUBPART: RecognisedPolicy =

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::{categories_text, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
-use crate::report::sanitize::{markdown_code, markdown_text};
+use crate::sanitize::{markdown_code, markdown_text};
 
 /// `conformance.md`.
 pub fn markdown(report: &ConformanceReport) -> String {
@@ -16,10 +16,10 @@ pub fn markdown(report: &ConformanceReport) -> String {
     write_categories(&mut out, report);
     write_policy(&mut out, report);
     write_wrappers(&mut out, report);
-    out.push_str(&crate::security::render::markdown(&report.security));
+    out.push_str(&crate::report::security::markdown(&report.security));
     write_departures(&mut out, report);
     if let Some(streaming) = &report.streaming {
-        out.push_str(&crate::conformance::streaming::markdown(streaming));
+        out.push_str(&crate::report::streaming::markdown(streaming));
     }
     write_two_byte_map(&mut out, report);
     out
@@ -187,7 +187,7 @@ fn write_departures(out: &mut String, report: &ConformanceReport) {
             out,
             "{}. {} **{}** on {}: `{}`{} ({}): {}.  \n   Decoder: {}  \n   Reference: `{}`  \n   {}",
             index + 1,
-            crate::security::render::impact_label(&departure.security),
+            crate::report::security::impact_label(&departure.security),
             departure.aspect,
             categories_text(&departure.categories),
             departure.input_hex,

@@ -1,12 +1,12 @@
 //! Writing a conformance report's files: `conformance.json`, `.md` and `.html`, each
-//! atomically. Kept apart from [`super::report`] (the data) and [`super::render`] (the
-//! Markdown and HTML) so that neither imports the other's user.
+//! atomically. The report's data is [`crate::conformance::report`]; its Markdown and
+//! HTML are this module's parent.
 
 use std::path::Path;
 
-use super::render;
-use super::report::ConformanceReport;
-use crate::report::write_atomically;
+use super as render;
+use crate::atomic_file::write_atomically;
+use crate::conformance::report::ConformanceReport;
 
 impl ConformanceReport {
     /// Writes `conformance.json`, `.md` and `.html` into `directory` (created if needed),

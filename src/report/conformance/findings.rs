@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use crate::finding::Finding;
-use crate::report::sanitize::{html as escape_html, markdown_code};
+use crate::sanitize::{html as escape_html, markdown_code};
 
 fn categories_text(finding: &Finding) -> String {
     finding
@@ -32,7 +32,7 @@ fn security_label(finding: &Finding) -> String {
     finding
         .security
         .as_ref()
-        .map(|impact| format!("{} ", crate::security::render::impact_label(impact)))
+        .map(|impact| format!("{} ", crate::report::security::impact_label(impact)))
         .unwrap_or_default()
 }
 

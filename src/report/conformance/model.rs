@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use crate::model::alphabet::format_ranges;
 use crate::model::ModelReport;
-use crate::report::sanitize::html as escape_html;
+use crate::sanitize::html as escape_html;
 
 /// Differing transitions listed in the views (all of them are in the JSON): the section
 /// stays compact for a decoder whose machine differs almost everywhere.

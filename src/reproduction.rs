@@ -17,7 +17,6 @@
 
 use std::path::Path;
 
-use super::shell_quote;
 use crate::hex::format_hex;
 
 /// How a report names the decoder it is about.
@@ -117,9 +116,29 @@ pub fn author_replay(witness_hex: &str) -> String {
     )
 }
 
+/// Quotes `text` for a POSIX shell when it holds anything but safe characters.
+pub fn shell_quote(text: &str) -> String {
+    let safe = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+    if safe {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_quote_quotes_only_when_needed() {
+        assert_eq!(shell_quote("reports/x.json"), "reports/x.json");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
 
     #[test]
     fn built_in_decoders_are_decoded_by_name() {

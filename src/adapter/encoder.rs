@@ -11,22 +11,38 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::{CodeUnits, Encoded, Encoder, Form};
-use crate::adapter::{AdapterConfig, AdapterError, BatchAnswers, ExternalDecoder, Stop};
+use super::{AdapterConfig, AdapterError, BatchAnswers, ExternalDecoder, Stop};
 use crate::decoders::Answer;
-#[cfg(unix)]
-use crate::native::{NativeConfig, NativeDecoder};
+use crate::encoders::{CodeUnits, Encoded, Encoder, Form};
 
-/// What carries the frames: an adapter process, or a library worker.
-enum Carrier {
-    Adapter(ExternalDecoder),
-    #[cfg(unix)]
-    Library(NativeDecoder),
+/// What carries the frames: an adapter process, or a library worker
+/// (the library worker's supervisor in `native/` implements it beside its decoder).
+pub trait Carrier: Send + Sync {
+    /// Sends `frames` in one pipelined batch and collects the answers.
+    fn send(&self, frames: &[&[u8]]) -> BatchAnswers;
+    /// Sets the time after which no answer is awaited ([`Stop::OutOfTime`]).
+    fn set_deadline(&self, deadline: Option<Instant>);
+    /// Restarts and flaky failures so far.
+    fn restarts(&self) -> u64;
+}
+
+impl Carrier for ExternalDecoder {
+    fn send(&self, frames: &[&[u8]]) -> BatchAnswers {
+        self.decode_batch(frames)
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        ExternalDecoder::set_deadline(self, deadline);
+    }
+
+    fn restarts(&self) -> u64 {
+        self.statistics().restarts
+    }
 }
 
 /// An encoder in another process, graded like any [`Encoder`].
 pub struct ExternalEncoder {
-    carrier: Carrier,
+    carrier: Box<dyn Carrier>,
     name: String,
     version: String,
     description: String,
@@ -49,28 +65,28 @@ impl ExternalEncoder {
             version: decoder.hello().version.clone(),
             description: format!("encoder adapter: {}", decoder.argv().join(" ")),
             form,
-            carrier: Carrier::Adapter(decoder),
+            carrier: Box::new(decoder),
             stop: Mutex::new(None),
         })
     }
 
-    /// Starts a library worker that calls the library's encode function of `form`
-    /// (`config.encode` must be set).
-    #[cfg(unix)]
-    pub fn start_library(config: NativeConfig) -> Result<ExternalEncoder, AdapterError> {
-        let form = config
-            .encode
-            .ok_or_else(|| AdapterError("the library configuration names no encode form".into()))?;
-        let name = config.name.clone().unwrap_or_else(|| config.symbol.clone());
-        let native = NativeDecoder::start(config)?;
-        Ok(ExternalEncoder {
+    /// An encoder whose frames `carrier` carries, reported as `name`, `version` and
+    /// `description`, taking code units of `form`.
+    pub fn with_carrier(
+        carrier: Box<dyn Carrier>,
+        name: String,
+        version: String,
+        description: String,
+        form: Form,
+    ) -> ExternalEncoder {
+        ExternalEncoder {
+            carrier,
             name,
-            version: crate::decoders::Decoder::version(&native),
-            description: format!("encoder library: {}", native.command().join(" ")),
+            version,
+            description,
             form,
-            carrier: Carrier::Library(native),
             stop: Mutex::new(None),
-        })
+        }
     }
 
     /// Reports under `name` instead of the adapter's or symbol's.
@@ -90,11 +106,7 @@ impl ExternalEncoder {
 
     /// Sets the time after which grading stops ([`Stop::OutOfTime`]).
     pub fn set_deadline(&self, deadline: Option<Instant>) {
-        match &self.carrier {
-            Carrier::Adapter(adapter) => adapter.set_deadline(deadline),
-            #[cfg(unix)]
-            Carrier::Library(native) => native.set_deadline(deadline),
-        }
+        self.carrier.set_deadline(deadline);
     }
 
     /// Why the encoder stopped answering, once it has.
@@ -107,19 +119,7 @@ impl ExternalEncoder {
 
     /// Restarts and flaky failures so far, for the verdict line.
     pub fn restarts(&self) -> u64 {
-        match &self.carrier {
-            Carrier::Adapter(adapter) => adapter.statistics().restarts,
-            #[cfg(unix)]
-            Carrier::Library(native) => native.restarts(),
-        }
-    }
-
-    fn send(&self, frames: &[&[u8]]) -> BatchAnswers {
-        match &self.carrier {
-            Carrier::Adapter(adapter) => adapter.decode_batch(frames),
-            #[cfg(unix)]
-            Carrier::Library(native) => native.decode_batch(frames),
-        }
+        self.carrier.restarts()
     }
 }
 
@@ -176,7 +176,7 @@ impl Encoder for ExternalEncoder {
     fn encode_batch(&self, inputs: &[&CodeUnits]) -> Vec<Encoded> {
         let frames: Vec<Vec<u8>> = inputs.iter().map(|input| input.to_frame()).collect();
         let views: Vec<&[u8]> = frames.iter().map(Vec::as_slice).collect();
-        let batch = self.send(&views);
+        let batch = self.carrier.send(&views);
         if let Some(stop) = &batch.stopped {
             self.stop
                 .lock()

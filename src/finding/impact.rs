@@ -1,21 +1,22 @@
 //! The security impact of a finding, from its root cause: what the decoder does at the
 //! first unit where it parts from the reference (docs/SECURITY-IMPACT.md, "How a finding
-//! is classified").
+//! is classified"). It lives with the finding, whose root cause it reads, so that
+//! `security` needs nothing from `finding` and the two do not import each other.
 //!
 //! Most actions name their class directly (a swallowed character, a stop, a BOM
 //! stripped). Where the action alone does not say what the bytes became (an ill-formed
 //! unit accepted as nothing, an error unit merged with the next or split, other error
 //! units), the decoder's answer on the finding's witness decides, through
-//! [`super::classify`]; and where the lossy decode shows something more severe than the
-//! action's name (bytes deleted where the action says "accepts"), that wins.
+//! [`crate::security::classify`]; and where the lossy decode shows something more severe
+//! than the action's name (bytes deleted where the action says "accepts"), that wins.
 
 use crate::aspect::Aspect;
 use crate::decoders::Answer;
-use crate::finding::{DecoderAction, RootCause};
 use crate::reference::Decoded;
+use crate::security::{acceptance_class, classify, AnswerView, SecurityClass, SecurityImpact};
 use crate::taxonomy::Category;
 
-use super::{acceptance_class, classify, AnswerView, SecurityClass, SecurityImpact};
+use super::{DecoderAction, RootCause};
 
 /// The impact of a finding whose root cause is `cause`, shown in `aspects`, with the
 /// decoder's `answer` on its witness `input`.
@@ -78,7 +79,7 @@ pub fn classify_cause(
                     | DecoderAction::StripsBom
             ) =>
         {
-            match super::class_of_output(input, reference, &categories, outcome) {
+            match crate::security::class_of_output(input, reference, &categories, outcome) {
                 Some(seen)
                     if seen.severity() > class.severity()
                         || matches!(cause.decoder_does, DecoderAction::AcceptsAs { .. }) =>

@@ -10,11 +10,12 @@ mod findings;
 mod html;
 mod markdown;
 mod model;
+mod write;
 
 pub use html::{html, map_canvas, STYLE};
 pub use markdown::markdown;
 
-use super::report::{ConformanceReport, RecognisedPolicy};
+use crate::conformance::report::{ConformanceReport, RecognisedPolicy};
 use crate::policy::ReplacementPolicy;
 
 pub(super) fn scalars_text(scalars: &[u32]) -> String {
@@ -100,7 +101,7 @@ pub(super) fn verdict_sentence(report: &ConformanceReport, escape: fn(&str) -> S
 /// Restarts, flaky inputs and memory deaths, when there were any: "adapter flaky: 2
 /// crashes and 1 timeout did not recur on retry; 3 restarts; 1 worker died at its memory
 /// limit".
-pub fn process_line(summary: &super::report::Summary) -> Option<String> {
+pub fn process_line(summary: &crate::conformance::report::Summary) -> Option<String> {
     let mut parts = Vec::new();
     let mut flaky = Vec::new();
     if summary.flaky_crashes > 0 {

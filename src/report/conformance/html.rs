@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::{categories_text, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
-use crate::report::sanitize::html as escape_html;
+use crate::sanitize::html as escape_html;
 
 /// The shared CSS of the HTML reports.
 pub const STYLE: &str = r#"
@@ -50,7 +50,7 @@ pub fn html(report: &ConformanceReport) -> String {
     html_categories(&mut out, report);
     html_policy(&mut out, report);
     html_wrappers(&mut out, report);
-    out.push_str(&crate::security::render::html(
+    out.push_str(&crate::report::security::html(
         &report.security,
         escape_html,
     ));

@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::witness::Witness;
-use super::{SecurityImpact, SecuritySummary};
+use crate::security::witness::Witness;
+use crate::security::{SecurityImpact, SecuritySummary};
 
 /// Scalars as `U+XXXX` words.
 fn scalars_text(scalars: &[u32]) -> String {

@@ -115,5 +115,5 @@ pub struct DivergenceReport {
     /// The learned machine of the decoder, which the finding was filed through (absent
     /// when the run did not learn it: learning skipped, or its budget could not be met).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<crate::report::summary::LearnedModel>,
+    pub model: Option<crate::engine::summary::LearnedModel>,
 }
