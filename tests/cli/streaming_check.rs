@@ -21,7 +21,11 @@ fn check_streaming(mode: &str) -> (i32, Value) {
 /// [`check_streaming`] with `--model-time SECONDS`.
 fn check_streaming_with(mode: &str, model_time: &str) -> (i32, Value) {
     let out: PathBuf =
-        std::env::temp_dir().join(format!("utf8conf-stream-{mode}-{}", std::process::id()));
+        // One folder per mode and model setting: tests of one mode run at once.
+        std::env::temp_dir().join(format!(
+            "utf8conf-stream-{mode}-model-{model_time}-{}",
+            std::process::id()
+        ));
     let _ = std::fs::remove_dir_all(&out);
     let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
         .args([
