@@ -162,13 +162,6 @@ pub struct StreamedMachine {
     pub findings: Vec<Finding>,
 }
 
-impl StreamedMachine {
-    /// True when the machine is complete and adds no mechanism of its own.
-    pub fn is_clean(&self) -> bool {
-        self.learned.incomplete.is_none() && self.findings.is_empty()
-    }
-}
-
 /// Learns `adapter`'s machine fed one byte per chunk within `budget` and compares it
 /// with its one-shot machine: `one_shot`, the check's own, when there is one and the
 /// chunked answers carry every field it was learned from, else the one-shot machine
