@@ -47,8 +47,10 @@ pub const STREAMING_SEED: u64 = 14;
 /// Requests sent in one pipelined batch (the first batch is smaller, so that an adapter
 /// whose streaming mode fails on everything is found quickly).
 const BATCH_REQUESTS: usize = 2048;
-/// Requests in the first batch.
-const FIRST_BATCH_REQUESTS: usize = 64;
+/// Requests in the first batch: as many as the failures that abandon grading, so that a
+/// streaming mode that fails on everything is given up after one batch of about
+/// [`MAX_FAILED_FEEDS`] restarts, not twice as many.
+const FIRST_BATCH_REQUESTS: usize = MAX_FAILED_FEEDS;
 /// Failed feeds after which streaming grading gives up (each failure restarts the
 /// adapter): the streaming mode is broken, and the failures so far are the evidence.
 pub const MAX_FAILED_FEEDS: usize = 32;

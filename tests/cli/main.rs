@@ -42,3 +42,30 @@ pub fn per_byte_check() -> &'static (i32, String, String, std::path::PathBuf) {
         (code, stdout, stderr, out)
     })
 }
+
+/// One `check --fail-on high` of the test adapter that accepts `C0 AF` as "/"
+/// (`tests/adapters/overlong_slash.py`, named by its absolute path), run in a scratch
+/// folder of its own with the report in `report/` there: the security tests read its
+/// impact, and the reproduction tests run its printed commands in that folder, as a user
+/// would where they ran the check. (exit code, stderr, the folder.)
+pub fn overlong_slash_check() -> &'static (i32, String, std::path::PathBuf) {
+    static CHECK: std::sync::OnceLock<(i32, String, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    CHECK.get_or_init(|| {
+        let dir = common::scratch_dir("check-overlong-slash");
+        let adapter = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/adapters/overlong_slash.py");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_utf8conf"))
+            .args(["check", "--quiet", "--fail-on", "high", "--cmd"])
+            .arg(format!("python3 {}", adapter.display()))
+            .args(["--out", "report"])
+            .current_dir(&dir)
+            .output()
+            .expect("utf8conf runs");
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+            dir,
+        )
+    })
+}

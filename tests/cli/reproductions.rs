@@ -183,21 +183,16 @@ fn check_cmd_reproductions_feed_the_adapter_one_frame() {
         eprintln!("skipped: python3 is not installed");
         return;
     }
-    let dir = scratch("check-cmd");
-    let adapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/overlong_slash.py");
-    let command = format!("python3 {}", adapter.display());
-    let output = utf8conf(
-        &["check", "--quiet", "--cmd", &command, "--out", "report"],
-        &dir,
-    );
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    // The check of the adapter that accepts C0 AF, shared with the security tests.
+    let (code, stderr, dir) = crate::overlong_slash_check();
+    assert_eq!(*code, 1, "{stderr}");
     let report = read_json(&dir.join("report/conformance.json"));
     let findings = report["findings"].as_array().unwrap();
     assert!(!findings.is_empty());
     for finding in findings {
         let command = finding["reproduce"].as_str().unwrap();
         assert!(command.starts_with("printf '"), "{command}");
-        let output = shell(command, &dir);
+        let output = shell(command, dir);
         assert!(output.status.success(), "{command}: {output:?}");
         // The adapter's hello, then its one answer.
         let stdout = String::from_utf8_lossy(&output.stdout);
