@@ -126,7 +126,7 @@ pub fn learned_model(decoder: &dyn Decoder, model: &ModelReport) -> LearnedModel
     LearnedModel {
         decoder: decoder.name().to_string(),
         queries: model.model.queries.decodes,
-        model: serde_json::to_value(model).expect("a model report serialises"),
+        model: std::sync::Arc::new(serde_json::to_value(model).expect("a model report serialises")),
     }
 }
 

@@ -236,7 +236,9 @@ pub struct LearnedModel {
     pub queries: u64,
     /// The model report, in `check`'s shape (`schemas/model.schema.json`): the machine,
     /// its difference from RFC 3629's, the findings by mechanism, what learning cost.
-    pub model: serde_json::Value,
+    /// Shared: every report of the decoder carries the same one (a few hundred KB), and a
+    /// fuzz target attaches it to each departure it files.
+    pub model: std::sync::Arc<serde_json::Value>,
 }
 
 /// The built-in encoders against the reference encoder, in a run's summary.
