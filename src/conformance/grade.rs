@@ -1,7 +1,8 @@
 //! Grading one decoder's answer to one input against the reference.
 //!
 //! Every answer is compared on the aspects the decoder reported (a field it left out is
-//! not held against it) and sorted into one of three kinds of evidence:
+//! not held against it), by the one comparison of the grading core
+//! ([`crate::diagnosis::compare`]), and sorted into one of three kinds of evidence:
 //!
 //! - a **departure**: the strict verdict differs (`valid`: accepts ill-formed or rejects
 //!   well-formed input; `valid_up_to`; `error_len`), or the lossy decode differs in more
@@ -15,7 +16,8 @@
 //! - a **BOM observation**: for input starting with `EF BB BF`, whether the decoder kept
 //!   or dropped the U+FEFF (dropping it is the WHATWG `decode` wrapper, not decoding).
 
-use crate::decoders::Answer;
+use crate::decoders::{Answer, Capabilities};
+use crate::diagnosis::compare::{compare, Shape};
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
@@ -208,50 +210,56 @@ fn rejected_category(
     }
 }
 
-/// The departures in the strict fields: the verdict, else the first error's position,
-/// else its length.
+/// The fields `outcome` carries, as capabilities: an answer is graded on what it
+/// reports, so a field an adapter left out is never a difference.
+fn reported(outcome: &Outcome) -> Capabilities {
+    Capabilities {
+        valid_up_to: outcome.valid_up_to.is_some(),
+        error_len: outcome.error_len.is_some(),
+        scalars: outcome.scalars.is_some(),
+        errors: false,
+    }
+}
+
+/// The departure in the strict fields: the verdict, else the first error's position,
+/// else its length. Which of them differs is the one comparison every grading path uses
+/// ([`compare`]): its primary difference, when that is a strict aspect (the aspects are
+/// compared in that order). This only says which bytes the difference is about.
 fn strict_departures(
     input: &[u8],
     reference: &ReferenceView,
     outcome: &Outcome,
     evaluation: &mut Evaluation,
 ) {
-    let reference_valid = reference.first_error.is_none();
-    if outcome.valid != reference_valid {
-        let categories = if reference_valid {
+    let comparison = compare(reported(outcome), outcome, &reference.decoded);
+    let Some(difference) = comparison.primary else {
+        return;
+    };
+    let categories = match (difference.aspect, difference.shape) {
+        (Aspect::Valid, Shape::RejectsWellFormed) => {
             vec![rejected_category(input, reference, Some(outcome))]
-        } else {
-            first_error_category(input, reference)
-        };
-        evaluation.departures.push(Departure {
-            aspect: Aspect::Valid,
-            categories,
-        });
-    } else if let Some((valid_up_to, error_len)) = reference.first_error {
-        if let Some(reported) = outcome.valid_up_to.filter(|&v| v != valid_up_to) {
-            // Reported before the real first error: the decoder rejected a well-formed
-            // character there. Reported after it: it accepted the ill-formed bytes.
-            let categories = if reported < valid_up_to {
-                let scalar = scalar_at(input, &reference.decoded.scalars, reported);
-                if scalar.is_some_and(is_noncharacter) {
-                    vec![Category::NoncharacterRejected]
-                } else {
-                    vec![Category::ValidRejected]
-                }
-            } else {
-                first_error_category(input, reference)
-            };
-            evaluation.departures.push(Departure {
-                aspect: Aspect::ValidUpTo,
-                categories,
-            });
-        } else if outcome.error_len.is_some_and(|e| e != error_len) {
-            evaluation.departures.push(Departure {
-                aspect: Aspect::ErrorLen,
-                categories: first_error_category(input, reference),
-            });
         }
-    }
+        (Aspect::Valid, _) | (Aspect::ValidUpTo, Shape::Later) | (Aspect::ErrorLen, _) => {
+            first_error_category(input, reference)
+        }
+        // Reported before the real first error: the decoder rejected a well-formed
+        // character there.
+        (Aspect::ValidUpTo, _) => {
+            let reported = outcome.valid_up_to.expect("compared only when reported");
+            let scalar = scalar_at(input, &reference.decoded.scalars, reported);
+            if scalar.is_some_and(is_noncharacter) {
+                vec![Category::NoncharacterRejected]
+            } else {
+                vec![Category::ValidRejected]
+            }
+        }
+        // The lossy decode is graded on its own (a policy or a BOM is not a departure).
+        _ => return,
+    };
+    evaluation.departures.push(Departure {
+        aspect: difference.aspect,
+        categories,
+    });
 }
 
 /// The lossy decode `scalars`: a stripped or kept BOM, a U+FFFD policy, or a departure.
