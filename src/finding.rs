@@ -438,28 +438,5 @@ impl StopClass {
     }
 }
 
-/// A category in words, for titles.
-pub fn category_words(category: Category) -> &'static str {
-    match category {
-        Category::InvalidLead => "a byte that cannot start a sequence",
-        Category::UnexpectedContinuation => "a stray continuation byte",
-        Category::TruncatedAtEnd => "a sequence cut by the end of input",
-        Category::TruncatedInterrupted => "a sequence cut by another byte",
-        Category::Overlong2 => "2-byte overlong forms",
-        Category::Overlong3 => "3-byte overlong forms",
-        Category::Overlong4 => "4-byte overlong forms",
-        Category::Surrogate => "an encoded surrogate",
-        Category::Cesu8Pair => "CESU-8 surrogate pairs",
-        Category::AboveMax => "code points above U+10FFFF",
-        Category::Legacy5Or6Byte => "5- and 6-byte forms",
-        Category::NoncharacterRejected => "a noncharacter",
-        Category::BomStripped => "a byte order mark",
-        Category::ValidRejected | Category::ValidMisdecoded => "a well-formed character",
-        Category::CharacterSwallowed => "a character after an error",
-        Category::OutputCutShort => "the rest of the input",
-        Category::OffsetMiscounted => "the first error's offset",
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -146,6 +146,116 @@ impl Category {
     }
 }
 
+/// A category in words, written once for every place that shows it: generated finding
+/// titles, the SARIF rules, the reports (docs/DESIGN.md §2, Unicode §3.9 Table 3-7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prose {
+    /// A short heading ("Overlong 3-byte form").
+    pub title: &'static str,
+    /// One sentence: which bytes, and what went wrong with them.
+    pub description: &'static str,
+    /// The bytes as a finding's title names them ("3-byte overlong forms").
+    pub words: &'static str,
+}
+
+impl Category {
+    /// This category in words.
+    pub fn prose(self) -> Prose {
+        match self {
+            Category::InvalidLead => Prose {
+                title: "Invalid lead byte",
+                description: "A byte that can never start a sequence (C0, C1, F5..FF) was not treated as an error unit.",
+                words: "a byte that cannot start a sequence",
+            },
+            Category::UnexpectedContinuation => Prose {
+                title: "Unexpected continuation byte",
+                description: "A continuation byte (80..BF) that no lead byte announced was not treated as an error unit.",
+                words: "a stray continuation byte",
+            },
+            Category::TruncatedAtEnd => Prose {
+                title: "Sequence truncated at end of input",
+                description: "A well-formed prefix cut by the end of input was mishandled.",
+                words: "a sequence cut by the end of input",
+            },
+            Category::TruncatedInterrupted => Prose {
+                title: "Sequence interrupted",
+                description: "A well-formed prefix cut by a byte that cannot continue it was mishandled.",
+                words: "a sequence cut by another byte",
+            },
+            Category::Overlong2 => Prose {
+                title: "Overlong 2-byte form",
+                description: "C0 or C1 with a continuation byte (a 2-byte encoding of U+0000..U+007F) was mishandled.",
+                words: "2-byte overlong forms",
+            },
+            Category::Overlong3 => Prose {
+                title: "Overlong 3-byte form",
+                description: "E0 80..9F (a 3-byte encoding of a scalar below U+0800) was mishandled.",
+                words: "3-byte overlong forms",
+            },
+            Category::Overlong4 => Prose {
+                title: "Overlong 4-byte form",
+                description: "F0 80..8F (a 4-byte encoding of a scalar below U+10000) was mishandled.",
+                words: "4-byte overlong forms",
+            },
+            Category::Surrogate => Prose {
+                title: "Encoded surrogate",
+                description: "ED A0..BF (an encoded UTF-16 surrogate, as in WTF-8) was mishandled.",
+                words: "an encoded surrogate",
+            },
+            Category::Cesu8Pair => Prose {
+                title: "CESU-8 surrogate pair",
+                description: "A high and a low surrogate, each encoded in 3 bytes (CESU-8), were mishandled.",
+                words: "CESU-8 surrogate pairs",
+            },
+            Category::AboveMax => Prose {
+                title: "Code point above U+10FFFF",
+                description: "F4 90..BF or F5..F7 with continuation bytes (a code point above U+10FFFF) was mishandled.",
+                words: "code points above U+10FFFF",
+            },
+            Category::Legacy5Or6Byte => Prose {
+                title: "5- or 6-byte form",
+                description: "F8..FD with continuation bytes (the 5- and 6-byte forms of RFC 2279) was mishandled.",
+                words: "5- and 6-byte forms",
+            },
+            Category::NoncharacterRejected => Prose {
+                title: "Noncharacter rejected",
+                description: "A noncharacter (U+FDD0..FDEF, U+xFFFE/xFFFF), which is well-formed, was rejected.",
+                words: "a noncharacter",
+            },
+            Category::BomStripped => Prose {
+                title: "Byte order mark stripped",
+                description: "A leading U+FEFF was dropped: a wrapper policy rather than decoding.",
+                words: "a byte order mark",
+            },
+            Category::ValidRejected => Prose {
+                title: "Well-formed input rejected",
+                description: "Well-formed UTF-8 was rejected.",
+                words: "a well-formed character",
+            },
+            Category::ValidMisdecoded => Prose {
+                title: "Well-formed input misdecoded",
+                description: "Well-formed UTF-8 was accepted but decoded to other scalar values.",
+                words: "a well-formed character",
+            },
+            Category::CharacterSwallowed => Prose {
+                title: "Well-formed character swallowed",
+                description: "A well-formed character was consumed as part of an error unit (Unicode 3.9; UTS #36 3.6).",
+                words: "a character after an error",
+            },
+            Category::OutputCutShort => Prose {
+                title: "Output cut short",
+                description: "The decoder stopped early: its output ends where the reference's goes on.",
+                words: "the rest of the input",
+            },
+            Category::OffsetMiscounted => Prose {
+                title: "Error offset miscounted",
+                description: "The first error is right but its offset is counted another way (after a BOM, or in characters).",
+                words: "the first error's offset",
+            },
+        }
+    }
+}
+
 impl std::fmt::Display for Category {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

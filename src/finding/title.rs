@@ -1,13 +1,13 @@
 //! A finding's title: its root cause in plain words.
 
-use super::{category_words, row_length, DecoderAction, RootCause, StopClass, UnitKind};
+use super::{row_length, DecoderAction, RootCause, StopClass, UnitKind};
 
 impl RootCause {
     /// The finding's title, in plain words.
     pub fn title(&self) -> String {
         let unit = match &self.unit.unit {
             UnitKind::WellFormed { scalar, .. } => format!("U+{scalar:04X}"),
-            UnitKind::Error { category } => category_words(*category).to_string(),
+            UnitKind::Error { category } => category.prose().words.to_string(),
             UnitKind::End => "the end of input".to_string(),
         };
         let mut title = match &self.decoder_does {

@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 
 use super::export::{ExportedFinding, SourceLocation};
 use crate::atomic_file::write_json_atomically;
-use crate::taxonomy::Category;
+use crate::taxonomy::{Category, Prose};
 
 /// The `$schema` of the logs written (the OASIS location of the 2.1.0 schema).
 pub const SARIF_SCHEMA_URI: &str =
@@ -45,7 +45,11 @@ fn rules() -> Vec<(String, &'static str, &'static str)> {
     let mut rules: Vec<(String, &'static str, &'static str)> = Category::ALL
         .into_iter()
         .map(|category| {
-            let (short, full) = describe(category);
+            let Prose {
+                title: short,
+                description: full,
+                ..
+            } = category.prose();
             (rule_id_of(category), short, full)
         })
         .collect();
@@ -73,30 +77,6 @@ pub fn rule_of(finding: &ExportedFinding) -> String {
         (Some(&category), _) => rule_id_of(category),
         (None, Some(_)) => DECODER_FAILURE_RULE.to_string(),
         (None, None) => UNCATEGORISED_RULE.to_string(),
-    }
-}
-
-/// The taxonomy's categories in words (docs/DESIGN.md §2, Unicode §3.9 Table 3-7).
-fn describe(category: Category) -> (&'static str, &'static str) {
-    match category {
-        Category::InvalidLead => ("Invalid lead byte", "A byte that can never start a sequence (C0, C1, F5..FF) was not treated as an error unit."),
-        Category::UnexpectedContinuation => ("Unexpected continuation byte", "A continuation byte (80..BF) that no lead byte announced was not treated as an error unit."),
-        Category::TruncatedAtEnd => ("Sequence truncated at end of input", "A well-formed prefix cut by the end of input was mishandled."),
-        Category::TruncatedInterrupted => ("Sequence interrupted", "A well-formed prefix cut by a byte that cannot continue it was mishandled."),
-        Category::Overlong2 => ("Overlong 2-byte form", "C0 or C1 with a continuation byte (a 2-byte encoding of U+0000..U+007F) was mishandled."),
-        Category::Overlong3 => ("Overlong 3-byte form", "E0 80..9F (a 3-byte encoding of a scalar below U+0800) was mishandled."),
-        Category::Overlong4 => ("Overlong 4-byte form", "F0 80..8F (a 4-byte encoding of a scalar below U+10000) was mishandled."),
-        Category::Surrogate => ("Encoded surrogate", "ED A0..BF (an encoded UTF-16 surrogate, as in WTF-8) was mishandled."),
-        Category::Cesu8Pair => ("CESU-8 surrogate pair", "A high and a low surrogate, each encoded in 3 bytes (CESU-8), were mishandled."),
-        Category::AboveMax => ("Code point above U+10FFFF", "F4 90..BF or F5..F7 with continuation bytes (a code point above U+10FFFF) was mishandled."),
-        Category::Legacy5Or6Byte => ("5- or 6-byte form", "F8..FD with continuation bytes (the 5- and 6-byte forms of RFC 2279) was mishandled."),
-        Category::NoncharacterRejected => ("Noncharacter rejected", "A noncharacter (U+FDD0..FDEF, U+xFFFE/xFFFF), which is well-formed, was rejected."),
-        Category::BomStripped => ("Byte order mark stripped", "A leading U+FEFF was dropped: a wrapper policy rather than decoding."),
-        Category::ValidRejected => ("Well-formed input rejected", "Well-formed UTF-8 was rejected."),
-        Category::ValidMisdecoded => ("Well-formed input misdecoded", "Well-formed UTF-8 was accepted but decoded to other scalar values."),
-        Category::CharacterSwallowed => ("Well-formed character swallowed", "A well-formed character was consumed as part of an error unit (Unicode 3.9; UTS #36 3.6)."),
-        Category::OutputCutShort => ("Output cut short", "The decoder stopped early: its output ends where the reference's goes on."),
-        Category::OffsetMiscounted => ("Error offset miscounted", "The first error is right but its offset is counted another way (after a BOM, or in characters)."),
     }
 }
 
