@@ -160,15 +160,30 @@ impl<V: Vector> Lookup<V> {
     /// `V`'s instruction set must be available.
     #[inline(always)]
     pub(crate) unsafe fn check(&self, input: V, previous: V) -> V {
+        // SAFETY: the caller's contract is this function's.
         unsafe {
-            let prev1 = input.prev1(previous);
+            self.check_shifted(
+                input,
+                input.prev1(previous),
+                input.prev2(previous),
+                input.prev3(previous),
+            )
+        }
+    }
+
+    /// [`Lookup::check`] given `prev1`, `prev2` and `prev3`: for each byte of `input`,
+    /// the byte 1, 2 and 3 before it.
+    ///
+    /// # Safety
+    /// `V`'s instruction set must be available.
+    #[inline(always)]
+    pub(crate) unsafe fn check_shifted(&self, input: V, prev1: V, prev2: V, prev3: V) -> V {
+        unsafe {
             let special_cases = prev1
                 .high_nibbles()
                 .lookup16(self.prev1_high)
                 .and(prev1.and(self.low_nibble_mask).lookup16(self.prev1_low))
                 .and(input.high_nibbles().lookup16(self.byte_high));
-            let prev2 = input.prev2(previous);
-            let prev3 = input.prev3(previous);
             let must_be_tail = prev2
                 .saturating_sub(self.third_byte_threshold)
                 .or(prev3.saturating_sub(self.fourth_byte_threshold))
@@ -334,10 +349,16 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
             if !is_ascii_block::<V>(block) {
                 // A non-ASCII block, and the next one too if there is one, before testing
                 // for errors: the test and its branch cost a fair part of the lookup.
-                let mut error = scan.block(&lookup, block);
+                // With 3 bytes of input before the block, the bytes before each byte
+                // are read from memory (see `Scan::block_in_place`).
+                let mut error = if pos >= 3 {
+                    scan.block_in_place(&lookup, block)
+                } else {
+                    scan.block(&lookup, block)
+                };
                 let mut blocks = 1;
                 if pos + 2 * BLOCK <= len {
-                    error = error.or(scan.block(&lookup, block.add(BLOCK)));
+                    error = error.or(scan.block_in_place(&lookup, block.add(BLOCK)));
                     blocks = 2;
                 }
                 if error.any_bit_set() {
@@ -350,14 +371,16 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
                 // ASCII after a character cut by the previous block's end.
                 return Some(pos);
             }
-            // ASCII after a complete character: skip, two blocks at a time.
+            // ASCII after a complete character: skip, four blocks at a time (one test
+            // and one branch for 256 bytes: on ASCII the test, not the loads, bounds
+            // the loop), then two.
             scan.maybe_incomplete = false;
             scan.previous = V::splat(0);
             pos += BLOCK;
-            while pos + 2 * BLOCK <= len
-                && is_ascii_block::<V>(bytes.as_ptr().add(pos))
-                && is_ascii_block::<V>(bytes.as_ptr().add(pos + BLOCK))
-            {
+            while pos + 4 * BLOCK <= len && is_ascii_blocks::<V, 4>(bytes.as_ptr().add(pos)) {
+                pos += 4 * BLOCK;
+            }
+            while pos + 2 * BLOCK <= len && is_ascii_blocks::<V, 2>(bytes.as_ptr().add(pos)) {
                 pos += 2 * BLOCK;
             }
         }
@@ -397,12 +420,22 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
 /// 64 bytes readable at `block`; the backend available.
 #[inline(always)]
 unsafe fn is_ascii_block<V: Vector>(block: *const u8) -> bool {
-    // SAFETY: the caller meets this function's `# Safety` contract; the
-    // bounds of each pointer operation are justified where it occurs.
+    // SAFETY: the caller's contract is this function's.
+    unsafe { is_ascii_blocks::<V, 1>(block) }
+}
+
+/// Whether the `BLOCKS * 64` bytes at `block` are all ASCII: their OR, tested once.
+///
+/// # Safety
+/// `BLOCKS * 64` bytes readable at `block`; the backend available.
+#[inline(always)]
+unsafe fn is_ascii_blocks<V: Vector, const BLOCKS: usize>(block: *const u8) -> bool {
+    // SAFETY: every load is of `V::BYTES` bytes inside the `BLOCKS * BLOCK` bytes the
+    // caller guarantees readable.
     unsafe {
         let mut all = V::splat(0);
         let mut i = 0;
-        while i < BLOCK / V::BYTES {
+        while i < BLOCKS * BLOCK / V::BYTES {
             all = all.or(V::load_unaligned(block.add(i * V::BYTES)));
             i += 1;
         }
@@ -450,6 +483,40 @@ impl<V: Vector> Scan<V> {
             while i < BLOCK / V::BYTES {
                 let input = V::load_unaligned(block.add(i * V::BYTES));
                 error = error.or(lookup.check(input, self.previous));
+                self.previous = input;
+                i += 1;
+            }
+            self.previous_incomplete = incomplete_tail(self.previous);
+            self.maybe_incomplete = true;
+            error
+        }
+    }
+
+    /// [`Scan::block`] for a block with 3 readable bytes before it, which are the bytes
+    /// before it in the input: the vectors of the bytes 1, 2 and 3 before each byte
+    /// are loaded from memory at offsets -1, -2 and -3 instead of shifted in from the
+    /// previous vector. Those shifts (a lane shift and three byte shifts per vector
+    /// on AVX-512) take the shuffle ports, which bound the lookup; loads do not.
+    ///
+    /// # Safety
+    /// The 67 bytes from `block - 3` readable, the 3 before `block` the input's bytes
+    /// before it; the backend available.
+    #[inline(always)]
+    unsafe fn block_in_place(&mut self, lookup: &Lookup<V>, block: *const u8) -> V {
+        // SAFETY: every load reads `V::BYTES` bytes from `block - 3` on, up to
+        // `block + BLOCK` (caller's contract).
+        unsafe {
+            let mut error = V::splat(0);
+            let mut i = 0;
+            while i < BLOCK / V::BYTES {
+                let at = block.add(i * V::BYTES);
+                let input = V::load_unaligned(at);
+                error = error.or(lookup.check_shifted(
+                    input,
+                    V::load_unaligned(at.sub(1)),
+                    V::load_unaligned(at.sub(2)),
+                    V::load_unaligned(at.sub(3)),
+                ));
                 self.previous = input;
                 i += 1;
             }
