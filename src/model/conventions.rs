@@ -16,8 +16,10 @@
 //! one per byte of each ill-formed sequence).
 
 use crate::decoders::{Capabilities, Decoder, DecoderFailure};
-use crate::outcome::{Outcome, REPLACEMENT};
-use crate::policy::{expected_scalars, lead_sized_len, segments, ReplacementPolicy, Segment};
+use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::policy::{
+    expected_scalars, first_unit_len, lead_sized_len, segments, ReplacementPolicy, Segment,
+};
 use crate::reference::Reference;
 
 /// A known convention.
@@ -27,6 +29,13 @@ pub enum Convention {
     Policy(ReplacementPolicy),
     /// One U+FFFD per lead-sized sequence, sized only by valid lead bytes (`C2..F4`).
     LeadSizedValidLeads,
+    /// A policy other than maximal subparts whose strict answer agrees with it: the
+    /// first error is reported as the policy's first unit (its `error_len`), not as the
+    /// maximal subpart. Perl's Encode reports `C0 80`, `F5 80 80 80` and
+    /// `F8 88 80 80 80` each as one malformed sequence and replaces each with one
+    /// U+FFFD, one lead-sized unit for both answers; a decoder whose error is always one
+    /// byte long and which replaces byte by byte is the per-byte case.
+    Reported(ReplacementPolicy),
     /// On ill-formed input, every byte decoded as its own value.
     Latin1Fallback,
     /// Every ill-formed sequence dropped, nothing in its place.
@@ -37,11 +46,14 @@ pub enum Convention {
 
 impl Convention {
     /// Every convention other than the reference's own.
-    pub const ALL: [Convention; 7] = [
+    pub const ALL: [Convention; 10] = [
         Convention::Policy(ReplacementPolicy::PerByte),
         Convention::Policy(ReplacementPolicy::PerRun),
         Convention::Policy(ReplacementPolicy::PerLeadSizedSequence),
         Convention::LeadSizedValidLeads,
+        Convention::Reported(ReplacementPolicy::PerByte),
+        Convention::Reported(ReplacementPolicy::PerRun),
+        Convention::Reported(ReplacementPolicy::PerLeadSizedSequence),
         Convention::Latin1Fallback,
         Convention::Ignore,
         Convention::SurrogateEscape,
@@ -52,6 +64,9 @@ impl Convention {
         match self {
             Convention::Policy(policy) => policy.as_str(),
             Convention::LeadSizedValidLeads => "per-lead-sized-sequence-valid-leads",
+            Convention::Reported(ReplacementPolicy::PerByte) => "per-byte-reported",
+            Convention::Reported(ReplacementPolicy::PerRun) => "per-run-reported",
+            Convention::Reported(_) => "per-lead-sized-sequence-reported",
             Convention::Latin1Fallback => "latin-1-fallback",
             Convention::Ignore => "ignore",
             Convention::SurrogateEscape => "surrogateescape",
@@ -67,6 +82,15 @@ impl Convention {
     pub fn description(self) -> &'static str {
         match self {
             Convention::Policy(policy) => policy.description(),
+            Convention::Reported(ReplacementPolicy::PerByte) => {
+                "one U+FFFD per ill-formed byte, and the first error reported one byte long"
+            }
+            Convention::Reported(ReplacementPolicy::PerRun) => {
+                "one U+FFFD per run of ill-formed bytes, and the first error reported as the whole run"
+            }
+            Convention::Reported(_) => {
+                "one U+FFFD per lead-byte-sized sequence, and the first error reported as that sequence"
+            }
             Convention::LeadSizedValidLeads => {
                 "one U+FFFD per lead-byte-sized sequence, only valid lead bytes (C2..F4) sizing one"
             }
@@ -85,7 +109,9 @@ impl Convention {
         let decoded = Reference::rfc3629().decode(input);
         let segments = segments(input, &decoded);
         match self {
-            Convention::Policy(policy) => expected_scalars(input, &segments, policy),
+            Convention::Policy(policy) | Convention::Reported(policy) => {
+                expected_scalars(input, &segments, policy)
+            }
             Convention::LeadSizedValidLeads => valid_lead_sized(input, &segments),
             Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars,
             Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
@@ -133,7 +159,8 @@ fn valid_lead_sized(input: &[u8], segments: &[Segment]) -> Vec<u32> {
     scalars
 }
 
-/// A convention as a [`Decoder`]: the reference's strict answer, the convention's scalars.
+/// A convention as a [`Decoder`]: the reference's strict answer (its first error sized by
+/// the policy for [`Convention::Reported`]), the convention's scalars.
 pub struct ConventionDecoder(pub Convention);
 
 impl Decoder for ConventionDecoder {
@@ -157,6 +184,16 @@ impl Decoder for ConventionDecoder {
         *outcome = Reference::rfc3629().outcome(self.0.name(), input);
         outcome.errors = None;
         outcome.scalars = Some(self.0.scalars(input));
+        if let Convention::Reported(policy) = self.0 {
+            // An error cut by the end of input stays incomplete: more input could
+            // complete it, whatever the policy.
+            if let Some(ErrorLen::Invalid(_)) = outcome.error_len {
+                let decoded = Reference::rfc3629().decode(input);
+                let len = first_unit_len(input, &segments(input, &decoded), policy)
+                    .expect("an error has a first unit");
+                outcome.error_len = Some(ErrorLen::Invalid(len));
+            }
+        }
         Ok(())
     }
 }

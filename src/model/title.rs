@@ -34,10 +34,17 @@ pub fn policy_title(name: &str) -> String {
             "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
                 .to_string()
         }
-        _ => format!(
-            "replaces ill-formed bytes {name}: one U+FFFD per {}",
-            policy_unit(name)
-        ),
+        _ => match name.strip_suffix("-reported") {
+            // The strict answer's first error is the policy's unit too.
+            Some(policy) => format!(
+                "reports and replaces ill-formed bytes {policy}: one error and one U+FFFD per {}",
+                policy_unit(policy)
+            ),
+            None => format!(
+                "replaces ill-formed bytes {name}: one U+FFFD per {}",
+                policy_unit(name)
+            ),
+        },
     }
 }
 
