@@ -30,7 +30,7 @@ use super::conventions::{Convention, ConventionDecoder};
 use super::difference::Difference;
 use super::learner::Hypothesis;
 use super::oracle::Oracle;
-use super::output::{StepOutput, Strict};
+use super::output::{StepOutput, Strict, UnitKind};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
@@ -352,6 +352,20 @@ fn cover(
             .seed
             .filter(|s| explained.contains(s))
             .unwrap_or(explained[0]);
+        // A family whose bytes swallow a well-formed character in one context and only
+        // ill-formed bytes in another (a stray continuation byte that absorbs the
+        // sequence after it, `80 C0 80` and `80 C2 80`) is shown by the harm it does:
+        // its reader must see the character lost.
+        let witness = if harms_well_formed(&differences[witness]) {
+            witness
+        } else {
+            explained
+                .iter()
+                .copied()
+                .filter(|&i| harms_well_formed(&differences[i]))
+                .min_by_key(|&i| differences[i].witness.len())
+                .unwrap_or(witness)
+        };
         groups.push((chosen, candidate.mechanism.clone(), witness, explained));
     }
     for &index in primary.iter().filter(|&&i| !covered[i]) {
@@ -393,6 +407,21 @@ fn cover(
         findings.push(finding);
     }
     findings
+}
+
+/// Whether the decoder's step loses a well-formed character the reference's step gives
+/// (the reference appends more scalars of their own value than the decoder does).
+fn harms_well_formed(d: &Difference) -> bool {
+    let characters = |output: StepOutput| {
+        output.lossy.map_or(0, |lossy| {
+            lossy
+                .kinds
+                .iter()
+                .filter(|kind| **kind == Some(UnitKind::Scalar))
+                .count()
+        })
+    };
+    characters(d.reference) > characters(d.decoder)
 }
 
 /// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
