@@ -30,16 +30,18 @@ use super::conventions::{Convention, ConventionDecoder};
 use super::difference::Difference;
 use super::learner::Hypothesis;
 use super::oracle::Oracle;
-use super::output::{StepOutput, Strict, UnitKind};
+use super::output::{StepOutput, Strict};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
 
 pub mod behaviour;
 mod family;
+mod witness;
 
 use behaviour::behaviour;
 use family::{families, family_changes, kind, run_changed};
+use witness::witness_of;
 
 /// What a finding's hypothesis is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -348,24 +350,7 @@ fn cover(
         for &i in &explained {
             covered[i] = true;
         }
-        let witness = candidate
-            .seed
-            .filter(|s| explained.contains(s))
-            .unwrap_or(explained[0]);
-        // A family whose bytes swallow a well-formed character in one context and only
-        // ill-formed bytes in another (a stray continuation byte that absorbs the
-        // sequence after it, `80 C0 80` and `80 C2 80`) is shown by the harm it does:
-        // its reader must see the character lost.
-        let witness = if harms_well_formed(&differences[witness]) {
-            witness
-        } else {
-            explained
-                .iter()
-                .copied()
-                .filter(|&i| harms_well_formed(&differences[i]))
-                .min_by_key(|&i| differences[i].witness.len())
-                .unwrap_or(witness)
-        };
+        let witness = witness_of(differences, candidate.seed, &explained);
         groups.push((chosen, candidate.mechanism.clone(), witness, explained));
     }
     for &index in primary.iter().filter(|&&i| !covered[i]) {
@@ -407,21 +392,6 @@ fn cover(
         findings.push(finding);
     }
     findings
-}
-
-/// Whether the decoder's step loses a well-formed character the reference's step gives
-/// (the reference appends more scalars of their own value than the decoder does).
-fn harms_well_formed(d: &Difference) -> bool {
-    let characters = |output: StepOutput| {
-        output.lossy.map_or(0, |lossy| {
-            lossy
-                .kinds
-                .iter()
-                .filter(|kind| **kind == Some(UnitKind::Scalar))
-                .count()
-        })
-    };
-    characters(d.reference) > characters(d.decoder)
 }
 
 /// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
