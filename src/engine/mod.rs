@@ -10,13 +10,14 @@
 //!
 //! - **Workers** pull batches of inputs from the shared source, decode each input once with
 //!   the reference (reusing buffers) and once with each decoder under test (panics
-//!   contained, [`contain`]), compare on every aspect both report ([`compare`](crate::diagnosis::compare)), count, and
+//!   contained, [`contain`](crate::diagnosis::contain)), compare on every aspect both report ([`compare`](crate::diagnosis::compare)), count, and
 //!   note each divergence under its [`signature::Signature`], keeping the first few
 //!   occurrences per batch.
 //! - The **collector** (the calling thread) merges batch results *in input order*, whatever
 //!   order the threads finish in, so the first occurrence of a signature, and so its
 //!   minimised input and report, depend only on the inputs, not on thread timing. A new
-//!   signature is minimised ([`minimize`]), explained ([`explain`]) and written as a report
+//!   signature is minimised ([`minimize`](crate::diagnosis::minimize)), explained
+//!   ([`explain`](crate::diagnosis::explain)) and written as a report
 //!   at once; later occurrences only add to its count. At the end every report is rewritten
 //!   with its final count, and `summary.json` is written.
 //!
@@ -39,7 +40,6 @@ pub mod signature;
 pub mod summary;
 mod worker;
 
-pub use crate::diagnosis::{contain, explain, minimize};
 pub use report::{build_report, report_path, ReportContext};
 
 use std::collections::BTreeMap;
