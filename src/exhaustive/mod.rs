@@ -9,20 +9,21 @@
 //!
 //! 1. write the block's inputs into one flat buffer;
 //! 2. for each batch of 1,024 of them, decode each once with the reference, into a reused
-//!    [`Decoded`] per input (the precomputed reference outcome, still in cache for every
+//!    [`Decoded`](crate::reference::Decoded) per input (the precomputed reference outcome, still in cache for every
 //!    decoder), and run each decoder over the batch: `decode_into` a reused outcome,
-//!    ask [`agrees`] whether it agrees with the reference's, and count it per aspect (in
+//!    ask [`agrees`](crate::diagnosis::compare::agrees) whether it agrees with the reference's, and count it per aspect (in
 //!    a `Tally`, one increment per agreeing input, under the aspects
-//!    [`compared_if_agreeing`] names); only an input that departs is [`compare`]d in
+//!    [`compared_if_agreeing`](crate::diagnosis::compare::compared_if_agreeing) names); only an input that departs is [`compare`](crate::diagnosis::compare::compare)d in
 //!    full. A batch runs inside one panic containment; only when a decoder
 //!    panics is that batch replayed input by input through the engine's
-//!    [`check_decoder`], so a panic is still one `crash` divergence on the input that
+//!    [`check_decoder`](crate::engine::check::check_decoder), so a panic is still one `crash` divergence on the input that
 //!    caused it.
 //!
-//! Nothing is allocated per input. Block results are merged in block order by
-//! [`collect::Collector`], which minimises and writes each new divergence with the
-//! engine's own report builder, and writes `summary.json` as `utf8conf run` does, plus
-//! `exhaustive.json` (the space and the shard) so that shard summaries can be merged
+//! Nothing is allocated per input. The blocks are an engine batch source
+//! ([`crate::engine::batch::Source`]): the engine's run loop merges their results in
+//! block order with the collector of `utf8conf run`, which minimises and writes each new
+//! divergence ([`crate::engine::Minimise::BySignature`]) and writes `summary.json`; this
+//! module adds `exhaustive.json` (the space and the shard) so that shard summaries can be merged
 //! ([`merge::merge`]).
 
 pub mod coverage;
