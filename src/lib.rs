@@ -17,9 +17,10 @@
 //! The drivers:
 //! - [`conformance`]: grading one decoder against RFC 3629 and Unicode's U+FFFD practice
 //!   (`utf8conf check`): inputs, subject, category status, streaming grading.
-//! - [`exhaustive`]: every input up to N bytes through the decoders, sharded and merged.
-//! - [`engine`]: `utf8conf run`: batches through the decoders on every core, a collector
-//!   in input order, one report per finding.
+//! - [`exhaustive`]: every input up to N bytes as a batch source of the engine, sharded
+//!   and merged.
+//! - [`engine`]: the one run loop (`utf8conf run` and `exhaustive`): batches through the
+//!   decoders on every core, a collector in input order, one report per finding.
 //! - [`native`]: C decoders and encoders (`include/utf8conf.h`) in a restartable worker
 //!   process; [`adapter`]: the external decoder protocol, harness side (any program as a
 //!   decoder or encoder).

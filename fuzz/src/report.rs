@@ -3,7 +3,7 @@
 //! The main job (`utf8conf run`) and the fuzz targets must say the same thing about the same
 //! bug, so nothing here compares or minimises by itself: [`PairChecker`] compares a decoder
 //! with the reference aspect by aspect and names the divergence by its [`Signature`],
-//! [`minimize::minimize`] shrinks the input while that signature holds, [`engine::explain::explain`]
+//! [`minimize::minimize`] shrinks the input while that signature holds, [`utf8conf::diagnosis::explain::explain`]
 //! words the minimised input in the grammar's terms, and the result is a
 //! [`DivergenceReport`], the type `utf8conf run` writes (schema
 //! `schemas/divergence.schema.json`). What differs is the run context: the run id is
@@ -32,9 +32,9 @@ use std::path::Path;
 
 use utf8conf::corpus::Origin;
 use utf8conf::decoders::Decoder;
+use utf8conf::diagnosis::minimize::{self, Minimized};
 use utf8conf::engine::check::PairChecker;
 use utf8conf::engine::divergence::DivergenceReport;
-use utf8conf::engine::minimize::{self, Minimized};
 use utf8conf::engine::signature::Signature;
 use utf8conf::engine::{self, ReportContext};
 

@@ -17,7 +17,7 @@ use super::run::select_decoders;
 use super::CliError;
 use crate::decoders::Decoder;
 use crate::engine::progress::group_digits;
-use crate::exhaustive::collect::Finished;
+use crate::exhaustive::coverage::Finished;
 use crate::exhaustive::merge::merge;
 use crate::exhaustive::space::{Shard, Space, MAX_LEN_LIMIT};
 use crate::exhaustive::{run as run_exhaustive, ExhaustiveOptions};

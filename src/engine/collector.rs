@@ -16,14 +16,16 @@ use crate::finding::{Finding, Manifestation};
 use crate::hex::format_hex;
 use crate::time;
 
+use super::batch::{BatchResult, Found};
 use super::budget::Budget;
 use super::check::PairChecker;
-use super::minimize;
 use super::model::{departed, file_through_models, remove_reports, Filing};
 use super::report::{build_report, report_path, ReportContext};
 use super::signature::Signature;
-use super::worker::{AspectCounters, BatchResult, Found};
-use super::{Engine, RunOptions, RunResult};
+use super::summary::AspectCounters;
+use super::{Engine, Minimise, RunOptions, RunResult};
+use crate::aspect::Aspect;
+use crate::diagnosis::minimize;
 
 /// Manifestations kept per finding in a run's report.
 const MANIFESTATIONS_KEPT: usize = 4;
@@ -102,7 +104,13 @@ impl<'e> Collector<'e> {
                 continue;
             }
             let raw_signature = found.signature.clone();
-            let (signature, minimized, finding) = self.minimize(&found);
+            let (signature, minimized, finding) = match self.options.minimise {
+                Minimise::ByFinding => self.minimize(&found),
+                Minimise::BySignature => {
+                    let (signature, minimized) = self.minimize_signature(&found);
+                    (signature, minimized, None)
+                }
+            };
             // One report per finding: a signature whose root cause is already reported
             // is a manifestation of that finding.
             let existing = finding
@@ -113,7 +121,9 @@ impl<'e> Collector<'e> {
             if let Some(slot) = existing {
                 self.report_of.insert(raw_signature, slot);
                 self.report_of.insert(signature.clone(), slot);
-                self.add_manifestation(slot, &signature, &minimized.bytes);
+                if self.options.minimise == Minimise::ByFinding {
+                    self.add_manifestation(slot, &signature, &minimized.bytes);
+                }
                 self.add_occurrences(slot, found);
                 continue;
             }
@@ -213,6 +223,44 @@ impl<'e> Collector<'e> {
         }
     }
 
+    /// Minimises a new signature's first occurrence keeping its whole signature, or for
+    /// a crash, timeout or protocol failure its decoder, aspect and shape
+    /// ([`Minimise::BySignature`]); the signature of the minimised input and the input.
+    fn minimize_signature(&self, found: &Found) -> (Signature, minimize::Minimized) {
+        let decoder = self.engine.decoders[found.decoder].as_ref();
+        let mut checker = PairChecker::new(decoder);
+        let target = found.signature.clone();
+        let is_failure = matches!(
+            target.aspect,
+            Aspect::Crash | Aspect::Timeout | Aspect::Protocol
+        );
+        let minimized =
+            minimize::minimize(&found.bytes, self.options.minimization_calls, |candidate| {
+                checker.signature(candidate).is_some_and(|signature| {
+                    if is_failure {
+                        (&signature.aspect, &signature.shape) == (&target.aspect, &target.shape)
+                    } else {
+                        signature == target
+                    }
+                })
+            });
+        let signature = if is_failure {
+            checker.signature(&minimized.bytes).unwrap_or(target)
+        } else {
+            target
+        };
+        (signature, minimized)
+    }
+
+    /// The `--lib` library and symbol, when `decoder` is the library's decoder.
+    fn library_of(&self, decoder: &str) -> Option<(&str, &str)> {
+        self.options
+            .library
+            .as_ref()
+            .filter(|(_, symbol)| symbol == decoder)
+            .map(|(path, symbol)| (path.as_str(), symbol.as_str()))
+    }
+
     /// Builds and writes the report of a new signature (kept even when the write fails).
     fn new_report(
         &mut self,
@@ -240,7 +288,7 @@ impl<'e> Collector<'e> {
                 first_input: found.first_input,
                 conditions: None,
                 finding,
-                library: None,
+                library: self.library_of(decoder.name()),
             },
         );
         self.write(&report_path(&self.run_dir, &report.id), &report);
@@ -307,7 +355,11 @@ impl<'e> Collector<'e> {
                 report_dir: &report_dir,
                 budget: self.options.model,
                 threads,
-                library: None,
+                library: self
+                    .options
+                    .library
+                    .as_ref()
+                    .map(|(path, symbol)| (path.as_str(), symbol.as_str(), symbol.as_str())),
             },
         );
         self.models = filed.models;

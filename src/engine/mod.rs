@@ -10,13 +10,14 @@
 //!
 //! - **Workers** pull batches of inputs from the shared source, decode each input once with
 //!   the reference (reusing buffers) and once with each decoder under test (panics
-//!   contained, [`contain`]), compare on every aspect both report ([`compare`](crate::diagnosis::compare)), count, and
+//!   contained, [`contain`](crate::diagnosis::contain)), compare on every aspect both report ([`compare`](crate::diagnosis::compare)), count, and
 //!   note each divergence under its [`signature::Signature`], keeping the first few
 //!   occurrences per batch.
 //! - The **collector** (the calling thread) merges batch results *in input order*, whatever
 //!   order the threads finish in, so the first occurrence of a signature, and so its
 //!   minimised input and report, depend only on the inputs, not on thread timing. A new
-//!   signature is minimised ([`minimize`]), explained ([`explain`]) and written as a report
+//!   signature is minimised ([`minimize`](crate::diagnosis::minimize)), explained
+//!   ([`explain`](crate::diagnosis::explain)) and written as a report
 //!   at once; later occurrences only add to its count. At the end every report is rewritten
 //!   with its final count, and `summary.json` is written.
 //!
@@ -27,6 +28,7 @@
 //! started, nothing more is written, and [`RunError::Write`] carries the error together
 //! with everything found so far, so the caller can still show it.
 
+pub mod batch;
 pub mod budget;
 pub mod check;
 mod collector;
@@ -38,7 +40,6 @@ pub mod signature;
 pub mod summary;
 mod worker;
 
-pub use crate::diagnosis::{contain, explain, minimize};
 pub use report::{build_report, report_path, ReportContext};
 
 use std::collections::BTreeMap;
@@ -54,12 +55,13 @@ use crate::decoders::Decoder;
 use crate::engine::divergence::DivergenceReport;
 use crate::engine::summary::Summary;
 use crate::time;
+use batch::{BatchResult, Source};
 
 use budget::Budget;
 use check::REFERENCE_NAME;
 use collector::Collector;
 use progress::{Progress, ProgressMode};
-use worker::{take_batch, BatchResult, Feed, Worker};
+use worker::{CorpusSource, Feed};
 
 pub use crate::engine::summary::{EXIT_CLEAN, EXIT_DIVERGENCES};
 
@@ -93,6 +95,29 @@ pub struct RunOptions {
     /// What learning the machine of each decoder that departed may cost ([`model`]);
     /// `None` skips the model, and the findings are the rule-based ones alone.
     pub model: Option<crate::diagnosis::learn::ModelBudget>,
+    /// How the first occurrence of a new signature is minimised and filed.
+    pub minimise: Minimise,
+    /// The `--lib` library and symbol, as given on the command line, when a C library
+    /// is among the decoders: the reports of the decoder named by the symbol carry
+    /// reproduction commands that load it again.
+    pub library: Option<(String, String)>,
+}
+
+/// How the collector minimises a new signature's first occurrence and files it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Minimise {
+    /// With the grading core ([`crate::diagnosis::in_process_finding`]): remove bytes
+    /// while the decoder departs in the same aspect with the same kind of action, then
+    /// probe the position; one report per finding, a signature met again under a known
+    /// root cause is one of its manifestations (`utf8conf run`).
+    ByFinding,
+    /// Remove bytes while the whole signature stays (for a crash, timeout or protocol
+    /// failure: its aspect and shape), within [`RunOptions::minimization_calls`]; one
+    /// report per signature of the minimised input, its finding read from that input.
+    /// `utf8conf exhaustive` files this way: every shard of a space minimises each
+    /// signature on its own, and equal signatures must give equal report ids for the
+    /// shards to merge.
+    BySignature,
 }
 
 impl RunOptions {
@@ -112,6 +137,8 @@ impl RunOptions {
             origins_kept: 4,
             stop: Arc::new(AtomicBool::new(false)),
             model: Some(crate::diagnosis::learn::ModelBudget::default()),
+            minimise: Minimise::ByFinding,
+            library: None,
         }
     }
 }
@@ -187,6 +214,35 @@ impl Engine {
         inputs: impl Iterator<Item = Input> + Send + 'a,
         options: &RunOptions,
     ) -> Result<RunResult, RunError> {
+        let source = CorpusSource {
+            feed: Mutex::new(Feed {
+                inputs: Box::new(inputs),
+                next_batch: 0,
+                next_index: 0,
+                remaining: match options.budget {
+                    Budget::Inputs(count) => Some(count),
+                    Budget::Time(_) => None,
+                },
+                exhausted: false,
+            }),
+            deadline: match options.budget {
+                Budget::Time(limit) => Some(Instant::now() + limit),
+                Budget::Inputs(_) => None,
+            },
+            stop: &options.stop,
+            size: options.batch_size,
+            origins_kept: options.origins_kept,
+        };
+        self.run_source(&source, options)
+    }
+
+    /// Runs the batches of `source` through every decoder on `options.threads` threads
+    /// and writes the reports and `summary.json`: the one run loop of every driver.
+    pub fn run_source(
+        &self,
+        source: &dyn Source,
+        options: &RunOptions,
+    ) -> Result<RunResult, RunError> {
         let started_at = SystemTime::now();
         let run_id = options
             .run_id
@@ -200,38 +256,46 @@ impl Engine {
         std::fs::create_dir_all(&divergences)
             .map_err(|error| RunError::Setup(named(&divergences, error)))?;
 
-        let feed = Mutex::new(Feed {
-            inputs: Box::new(inputs),
-            next_batch: 0,
-            next_index: 0,
-            remaining: match options.budget {
-                Budget::Inputs(count) => Some(count),
-                Budget::Time(_) => None,
-            },
-            exhausted: false,
-        });
         let started = Instant::now();
-        let deadline = match options.budget {
-            Budget::Time(limit) => Some(started + limit),
-            Budget::Inputs(_) => None,
-        };
         let mut collector = Collector::new(self, options, &run_id, &run_dir);
         let threads = options.threads.max(1);
         collector.write_stub(started_at, threads);
+        self.collect_in_order(source, options, threads, &mut collector);
+        let duration = started.elapsed();
+        let stopped_by = if collector.write_error.is_some() {
+            // Stopped by the disk, not by a signal (which also sets the stop flag).
+            "disk-error"
+        } else if source.exhausted() {
+            "corpus-exhausted"
+        } else if options.stop.load(Ordering::Relaxed) {
+            "interrupted"
+        } else {
+            "budget"
+        };
+        match collector.finish(started_at, duration.as_secs_f64(), threads, stopped_by) {
+            (result, None) => Ok(result),
+            (result, Some(error)) => Err(RunError::Write {
+                error,
+                partial: Box::new(result),
+            }),
+        }
+    }
+
+    /// Runs `threads` workers over `source` and merges their batch results into
+    /// `collector` in batch order, whatever order the threads finish in.
+    fn collect_in_order(
+        &self,
+        source: &dyn Source,
+        options: &RunOptions,
+        threads: usize,
+        collector: &mut Collector<'_>,
+    ) {
         let (sender, receiver) = mpsc::channel::<BatchResult>();
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 let sender = sender.clone();
-                let feed = &feed;
                 scope.spawn(move || {
-                    let mut worker = Worker::new(self, options.origins_kept);
-                    while let Some(batch) =
-                        take_batch(feed, deadline, &options.stop, options.batch_size)
-                    {
-                        if sender.send(worker.process(batch)).is_err() {
-                            break;
-                        }
-                    }
+                    source.work(&self.decoders, &mut |result| sender.send(result).is_ok());
                 });
             }
             drop(sender);
@@ -260,27 +324,6 @@ impl Engine {
             }
             progress.finish(collector.total_inputs, collector.reports.len());
         });
-        let duration = started.elapsed();
-        let feed = feed
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let stopped_by = if collector.write_error.is_some() {
-            // Stopped by the disk, not by a signal (which also sets the stop flag).
-            "disk-error"
-        } else if feed.exhausted {
-            "corpus-exhausted"
-        } else if options.stop.load(Ordering::Relaxed) {
-            "interrupted"
-        } else {
-            "budget"
-        };
-        match collector.finish(started_at, duration.as_secs_f64(), threads, stopped_by) {
-            (result, None) => Ok(result),
-            (result, Some(error)) => Err(RunError::Write {
-                error,
-                partial: Box::new(result),
-            }),
-        }
     }
 }
 
@@ -291,7 +334,7 @@ fn named(path: &Path, error: io::Error) -> io::Error {
 
 /// Finds a run directory that does not exist yet: `<out_dir>/<run_id>`, or with `-2`,
 /// `-3`, ... appended when two runs start in the same second with the same seed.
-fn fresh_run_dir(out_dir: &Path, run_id: &str) -> io::Result<PathBuf> {
+pub fn fresh_run_dir(out_dir: &Path, run_id: &str) -> io::Result<PathBuf> {
     std::fs::create_dir_all(out_dir).map_err(|error| named(out_dir, error))?;
     for attempt in 1..1000 {
         let name = if attempt == 1 {

@@ -32,8 +32,8 @@ use crate::hex::parse_hex;
 use crate::model::ModelReport;
 
 use super::check::PairChecker;
-use super::minimize::Minimized;
 use super::report::{build_report, ReportContext};
+use crate::diagnosis::minimize::Minimized;
 
 /// Where and how a run's reports are filed again.
 pub struct Filing<'a> {

@@ -16,9 +16,9 @@ use crate::reproduction::{self, Invocation};
 use crate::time;
 
 use super::check::{Checked, PairChecker, REFERENCE_NAME};
-use super::explain;
-use super::minimize;
 use super::signature::Signature;
+use crate::diagnosis::explain;
+use crate::diagnosis::minimize;
 
 /// Where the report with `id` lives.
 pub fn report_path(run_dir: &Path, id: &str) -> PathBuf {

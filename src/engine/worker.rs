@@ -8,12 +8,14 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::corpus::{Input, Origin};
+use crate::decoders::Decoder;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
+use super::batch::{BatchResult, Found, Source};
 use super::check::{check_decoder, signature_of};
 use super::signature::Signature;
-use super::Engine;
+use super::summary::{count_inputs, AspectCounters};
 
 /// The shared input source.
 pub(super) struct Feed<'a> {
@@ -25,15 +27,15 @@ pub(super) struct Feed<'a> {
 }
 
 /// A batch of consecutive inputs.
-pub(super) struct Batch {
-    pub(super) index: u64,
-    pub(super) first_input: u64,
-    pub(super) inputs: Vec<Input>,
+struct Batch {
+    index: u64,
+    first_input: u64,
+    inputs: Vec<Input>,
 }
 
 /// Takes the next batch, or `None` when the budget is spent, the corpus is exhausted or
 /// a stop was requested.
-pub(super) fn take_batch(
+fn take_batch(
     feed: &Mutex<Feed<'_>>,
     deadline: Option<Instant>,
     stop: &AtomicBool,
@@ -70,28 +72,32 @@ pub(super) fn take_batch(
     Some(batch)
 }
 
-use crate::engine::summary::count_inputs;
-pub(super) use crate::engine::summary::AspectCounters;
-
-/// The occurrences of one signature within one batch.
-pub(super) struct Found {
-    pub(super) signature: Signature,
-    pub(super) decoder: usize,
-    pub(super) first_input: u64,
-    pub(super) bytes: Vec<u8>,
-    pub(super) origin: Origin,
-    pub(super) count: u64,
-    pub(super) other_origins: Vec<Origin>,
+/// A corpus as a [`Source`]: batches of `size` consecutive inputs of the shared feed,
+/// until the budget is spent, the corpus runs out or a stop is requested.
+pub(super) struct CorpusSource<'a> {
+    pub(super) feed: Mutex<Feed<'a>>,
+    pub(super) deadline: Option<Instant>,
+    pub(super) stop: &'a AtomicBool,
+    pub(super) size: usize,
+    pub(super) origins_kept: usize,
 }
 
-/// What a worker learnt from one batch.
-pub(super) struct BatchResult {
-    pub(super) batch: u64,
-    pub(super) inputs: u64,
-    pub(super) bytes: u64,
-    pub(super) sources: Vec<(String, u64)>,
-    pub(super) counters: Vec<AspectCounters>,
-    pub(super) found: Vec<Found>,
+impl Source for CorpusSource<'_> {
+    fn work(&self, decoders: &[Box<dyn Decoder>], deliver: &mut dyn FnMut(BatchResult) -> bool) {
+        let mut worker = Worker::new(decoders, self.origins_kept);
+        while let Some(batch) = take_batch(&self.feed, self.deadline, self.stop, self.size) {
+            if !deliver(worker.process(batch)) {
+                break;
+            }
+        }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.feed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .exhausted
+    }
 }
 
 /// The name an input is counted under in `summary.json`'s `sources`.
@@ -104,8 +110,8 @@ fn source_name(origin: &Origin) -> std::borrow::Cow<'_, str> {
 }
 
 /// One worker thread's reusable state.
-pub(super) struct Worker<'e> {
-    engine: &'e Engine,
+struct Worker<'e> {
+    decoders: &'e [Box<dyn Decoder>],
     capabilities: Vec<crate::decoders::Capabilities>,
     decoded: Decoded,
     outcomes: Vec<Outcome>,
@@ -113,13 +119,12 @@ pub(super) struct Worker<'e> {
 }
 
 impl<'e> Worker<'e> {
-    pub(super) fn new(engine: &'e Engine, origins_kept: usize) -> Self {
+    fn new(decoders: &'e [Box<dyn Decoder>], origins_kept: usize) -> Self {
         Worker {
-            engine,
-            capabilities: engine.decoders.iter().map(|d| d.capabilities()).collect(),
+            decoders,
+            capabilities: decoders.iter().map(|d| d.capabilities()).collect(),
             decoded: Decoded::default(),
-            outcomes: engine
-                .decoders
+            outcomes: decoders
                 .iter()
                 .map(|d| Outcome::verdict(d.name(), true))
                 .collect(),
@@ -127,9 +132,9 @@ impl<'e> Worker<'e> {
         }
     }
 
-    pub(super) fn process(&mut self, batch: Batch) -> BatchResult {
+    fn process(&mut self, batch: Batch) -> BatchResult {
         let reference = Reference::rfc3629();
-        let decoders = &self.engine.decoders;
+        let decoders = self.decoders;
         let mut result = BatchResult {
             batch: batch.index,
             inputs: batch.inputs.len() as u64,

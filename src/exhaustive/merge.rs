@@ -29,11 +29,12 @@ use serde::Deserialize;
 
 use crate::atomic_file::write_json_atomically;
 use crate::engine::budget::Budget;
-use crate::engine::report_path;
+use crate::engine::fresh_run_dir;
+use crate::engine::report::report_path;
 use crate::engine::summary::{self, Summary, SUMMARY_SCHEMA};
 use crate::time;
 
-use super::collect::{fresh_dir, Coverage, Finished, EXHAUSTIVE_SCHEMA};
+use super::coverage::{Coverage, Finished, EXHAUSTIVE_SCHEMA};
 use super::space::Shard;
 
 /// Why shard results cannot be merged.
@@ -74,7 +75,10 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
         time::compact(SystemTime::now())
     );
     let io_error = |e: io::Error| MergeError(format!("cannot write the merged run: {e}"));
-    let (run_id, run_dir) = fresh_dir(out_dir, &name).map_err(io_error)?;
+    let run_dir = fresh_run_dir(out_dir, &name).map_err(io_error)?;
+    let run_id = run_dir
+        .file_name()
+        .map_or(name, |dir| dir.to_string_lossy().into_owned());
     std::fs::create_dir_all(run_dir.join("divergences")).map_err(io_error)?;
     let mut merged = emptied(first_summary);
     merged.run_id = run_id;

@@ -10,9 +10,7 @@
 //! path. The result is the same counters, added in another order.
 
 use crate::diagnosis::compare::{AspectSet, Comparison};
-use crate::engine::summary::count_inputs;
-
-use super::AspectCounters;
+use crate::engine::summary::{count_inputs, AspectCounters};
 
 /// The counts of one batch.
 pub(super) struct Tally {
