@@ -200,9 +200,21 @@ pub fn findings(
         .iter()
         .map(|d| first_difference(decoder, reference, differences, &d.witness))
         .collect();
-    let consequences: Vec<bool> = differences
+    let consequences = consequences(decoder, reference, differences, &origins);
+    cover(differences, candidates, &origins, &consequences)
+}
+
+/// For each difference, whether it follows from the earlier difference its witness
+/// first departs at (`origins`), rather than being a bug of its own behind it.
+fn consequences(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    origins: &[Option<usize>],
+) -> Vec<bool> {
+    differences
         .iter()
-        .zip(&origins)
+        .zip(origins)
         .map(|(d, origin)| {
             // Bytes the grammar rejects, accepted or decoded to a value, are a bug of
             // their own wherever they show: no earlier difference makes a decoder accept
@@ -217,8 +229,7 @@ pub fn findings(
                     && !accepts
                     && !shows_alone(decoder, reference, d))
         })
-        .collect();
-    cover(differences, candidates, &origins, &consequences)
+        .collect()
 }
 
 /// A difference reached through another one is a consequence of it when the decoder
