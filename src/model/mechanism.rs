@@ -216,18 +216,9 @@ fn consequences(
         .iter()
         .zip(origins)
         .map(|(d, origin)| {
-            // Bytes the grammar rejects, accepted or decoded to a value, are a bug of
-            // their own wherever they show: no earlier difference makes a decoder accept
-            // a surrogate (Perl's lax `ED A0 80`, behind its definite error at `ED`).
-            let accepts = matches!(
-                behaviour(d.reference, d.decoder),
-                Behaviour::AcceptsIllFormed
-            );
             consequence(reference, d)
                 || origin.is_some_and(|o| differences[o].decoder == d.decoder)
-                || (title::category(&d.witness).is_some()
-                    && !accepts
-                    && !shows_alone(decoder, reference, d))
+                || (title::category(&d.witness).is_some() && !shows_alone(decoder, reference, d))
         })
         .collect()
 }
