@@ -16,15 +16,16 @@
 //! - a **BOM observation**: for input starting with `EF BB BF`, whether the decoder kept
 //!   or dropped the U+FEFF (dropping it is the WHATWG `decode` wrapper, not decoding).
 
+use crate::aspect::Shape;
 use crate::decoders::{Answer, Capabilities};
-use crate::diagnosis::compare::{compare, Shape};
+use crate::diagnosis::compare::compare;
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 
 use crate::policy::{collapse_replacements, expected_scalars, segments, ReplacementPolicy};
 
-pub use crate::aspect::Aspect;
+use crate::aspect::Aspect;
 
 /// A departure: which aspect, about which categories.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,7 +139,7 @@ impl ReferenceView {
     }
 }
 
-pub use crate::taxonomy::is_noncharacter;
+use crate::taxonomy::is_noncharacter;
 
 const BOM: u32 = 0xFEFF;
 

@@ -427,7 +427,7 @@ fn tested_categories(input: &[u8], reference: &ReferenceView) -> Vec<Category> {
             .decoded
             .scalars
             .iter()
-            .any(|&s| grade::is_noncharacter(s))
+            .any(|&s| crate::taxonomy::is_noncharacter(s))
         {
             well_formed.push(Category::NoncharacterRejected);
         }

@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use super::grade::{evaluate, Aspect, Departure, ReferenceView};
+use super::grade::{evaluate, Departure, ReferenceView};
 use super::{CheckRun, DepartureGroup, Example, Subject, MINIMISE_BUDGET, SHOWN_WITHOUT_SHRINKING};
 use crate::adapter::Stop;
+use crate::aspect::Aspect;
 use crate::decoders::Answer;
 use crate::diagnosis::minimize::minimize_batched;
 

@@ -15,7 +15,7 @@
 //! Comparison works on the reference's [`Decoded`] and the decoder's reused [`Outcome`]
 //! directly, without building JSON, because it runs millions of times per run.
 
-pub use crate::aspect::{Aspect, AspectSet, Shape};
+use crate::aspect::{Aspect, AspectSet, Shape};
 use crate::decoders::Capabilities;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 use crate::reference::Decoded;

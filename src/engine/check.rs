@@ -10,7 +10,8 @@ use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
 use super::signature::{categorize, Signature};
-use crate::diagnosis::compare::{agrees, compare, Aspect, Comparison};
+use crate::aspect::Aspect;
+use crate::diagnosis::compare::{agrees, compare, Comparison};
 use crate::diagnosis::contain::contained;
 
 /// The name of the oracle in reports (`decoders[0]`).

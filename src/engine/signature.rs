@@ -29,7 +29,9 @@ use crate::reference::Decoded;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::{self, Category};
 
-use crate::diagnosis::compare::{Aspect, Difference, Shape};
+use crate::aspect::{Aspect, Shape};
+use crate::diagnosis::compare::Difference;
+use crate::taxonomy::is_noncharacter;
 
 /// The identity of a divergence (see the module header).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,8 +67,6 @@ impl Signature {
         fnv1a64_hex(self.canonical().as_bytes())
     }
 }
-
-pub use crate::taxonomy::is_noncharacter;
 
 /// The categories of a divergence with primary difference `difference` on `input`.
 ///

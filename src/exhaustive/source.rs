@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::aspect::AspectSet;
 use crate::corpus::Origin;
 use crate::decoders::{Capabilities, Decoder};
-use crate::diagnosis::compare::{agrees, compare, compared_if_agreeing, AspectSet, Comparison};
+use crate::diagnosis::compare::{agrees, compare, compared_if_agreeing, Comparison};
 use crate::diagnosis::contain::contained;
 use crate::engine::batch::{BatchResult, Found, Source};
 use crate::engine::check::{check_decoder, signature_of, Checked};

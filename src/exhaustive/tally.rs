@@ -9,7 +9,8 @@
 //! the counts into [`AspectCounters`] once per batch. Divergent inputs take the engine's
 //! path. The result is the same counters, added in another order.
 
-use crate::diagnosis::compare::{AspectSet, Comparison};
+use crate::aspect::AspectSet;
+use crate::diagnosis::compare::Comparison;
 use crate::engine::summary::{count_inputs, AspectCounters};
 
 /// The counts of one batch.
