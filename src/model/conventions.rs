@@ -20,7 +20,7 @@ use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 use crate::policy::{
     expected_scalars, first_unit_len, lead_sized_len, segments, ReplacementPolicy, Segment,
 };
-use crate::reference::Reference;
+use crate::reference::{Decoded, Reference};
 
 /// A known convention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -108,12 +108,17 @@ impl Convention {
     pub fn scalars(self, input: &[u8]) -> Vec<u32> {
         let decoded = Reference::rfc3629().decode(input);
         let segments = segments(input, &decoded);
+        self.scalars_of(input, &decoded, &segments)
+    }
+
+    /// [`Convention::scalars`], given the reference's decode of `input` and its segments.
+    fn scalars_of(self, input: &[u8], decoded: &Decoded, segments: &[Segment]) -> Vec<u32> {
         match self {
             Convention::Policy(policy) | Convention::Reported(policy) => {
-                expected_scalars(input, &segments, policy)
+                expected_scalars(input, segments, policy)
             }
-            Convention::LeadSizedValidLeads => valid_lead_sized(input, &segments),
-            Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars,
+            Convention::LeadSizedValidLeads => valid_lead_sized(input, segments),
+            Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars.clone(),
             Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
             // A literal `EF BF BD` is a character and stays.
             Convention::Ignore => segments
@@ -181,16 +186,18 @@ impl Decoder for ConventionDecoder {
     }
 
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
-        *outcome = Reference::rfc3629().outcome(self.0.name(), input);
+        // One reference decode serves the strict answer, the segments and the scalars.
+        let decoded = Reference::rfc3629().decode(input);
+        let segments = segments(input, &decoded);
+        *outcome = decoded.to_outcome(self.0.name(), input);
         outcome.errors = None;
-        outcome.scalars = Some(self.0.scalars(input));
+        outcome.scalars = Some(self.0.scalars_of(input, &decoded, &segments));
         if let Convention::Reported(policy) = self.0 {
             // An error cut by the end of input stays incomplete: more input could
             // complete it, whatever the policy.
             if let Some(ErrorLen::Invalid(_)) = outcome.error_len {
-                let decoded = Reference::rfc3629().decode(input);
-                let len = first_unit_len(input, &segments(input, &decoded), policy)
-                    .expect("an error has a first unit");
+                let len =
+                    first_unit_len(input, &segments, policy).expect("an error has a first unit");
                 outcome.error_len = Some(ErrorLen::Invalid(len));
             }
         }
