@@ -10,6 +10,8 @@
 //! collector merges the results in batch order, so a run's reports depend only on its
 //! inputs.
 
+use std::collections::HashMap;
+
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
 
@@ -51,6 +53,54 @@ pub struct BatchResult {
     /// Divergences, in input order of first occurrence (decoders in order within one
     /// input).
     pub found: Vec<Found>,
+}
+
+/// One input that shows a divergence, as a worker files it.
+#[derive(Debug, Clone, Copy)]
+pub struct Occurrence<'a> {
+    /// Index of the decoder in the run's list.
+    pub decoder: usize,
+    /// The input's position in the run's input sequence.
+    pub input: u64,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+}
+
+impl BatchResult {
+    /// Files `occurrence` under `signature`: the batch's first input with it becomes its
+    /// [`Found`] (`slots` maps each signature to its place in `found`), a later one is
+    /// counted, and up to `origins_kept` of the later ones' origins are kept. `origin` is
+    /// asked only when an origin is kept.
+    pub fn file(
+        &mut self,
+        slots: &mut HashMap<Signature, usize>,
+        signature: Signature,
+        occurrence: Occurrence<'_>,
+        origin: impl FnOnce() -> Origin,
+        origins_kept: usize,
+    ) {
+        match slots.get(&signature) {
+            Some(&slot) => {
+                let found = &mut self.found[slot];
+                found.count += 1;
+                if found.other_origins.len() < origins_kept {
+                    found.other_origins.push(origin());
+                }
+            }
+            None => {
+                slots.insert(signature.clone(), self.found.len());
+                self.found.push(Found {
+                    signature,
+                    decoder: occurrence.decoder,
+                    first_input: occurrence.input,
+                    bytes: occurrence.bytes.to_vec(),
+                    origin: origin(),
+                    count: 1,
+                    other_origins: Vec::new(),
+                });
+            }
+        }
+    }
 }
 
 /// Where a run's inputs come from, shared by its worker threads.

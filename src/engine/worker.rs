@@ -12,7 +12,7 @@ use crate::decoders::Decoder;
 use crate::outcome::Outcome;
 use crate::reference::{Decoded, Reference};
 
-use super::batch::{BatchResult, Found, Source};
+use super::batch::{BatchResult, Occurrence, Source};
 use super::check::{check_decoder, signature_of};
 use super::signature::Signature;
 use super::summary::{count_inputs, AspectCounters};
@@ -184,27 +184,17 @@ impl<'e> Worker<'e> {
                 else {
                     continue;
                 };
-                match found_index.get(&signature) {
-                    Some(&slot) => {
-                        let found = &mut result.found[slot];
-                        found.count += 1;
-                        if found.other_origins.len() < self.origins_kept {
-                            found.other_origins.push(input.origin.clone());
-                        }
-                    }
-                    None => {
-                        found_index.insert(signature.clone(), result.found.len());
-                        result.found.push(Found {
-                            signature,
-                            decoder: index,
-                            first_input: batch.first_input + offset as u64,
-                            bytes: bytes.clone(),
-                            origin: input.origin.clone(),
-                            count: 1,
-                            other_origins: Vec::new(),
-                        });
-                    }
-                }
+                result.file(
+                    &mut found_index,
+                    signature,
+                    Occurrence {
+                        decoder: index,
+                        input: batch.first_input + offset as u64,
+                        bytes,
+                    },
+                    || input.origin.clone(),
+                    self.origins_kept,
+                );
             }
         }
         result

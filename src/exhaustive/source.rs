@@ -10,7 +10,7 @@ use crate::corpus::Origin;
 use crate::decoders::{Capabilities, Decoder};
 use crate::diagnosis::compare::{agrees, compare, compared_if_agreeing, Comparison};
 use crate::diagnosis::contain::contained;
-use crate::engine::batch::{BatchResult, Found, Source};
+use crate::engine::batch::{BatchResult, Occurrence, Source};
 use crate::engine::check::{check_decoder, signature_of, Checked};
 use crate::engine::signature::Signature;
 use crate::outcome::Outcome;
@@ -248,27 +248,17 @@ impl<'d> Worker<'d> {
                 continue;
             };
             let input_index = block.first_index + i as u64;
-            match slot_of.get(&signature) {
-                Some(&slot) => {
-                    let found: &mut Found = &mut result.found[slot];
-                    found.count += 1;
-                    if found.other_origins.len() < self.source.origins_kept {
-                        found.other_origins.push(self.source.origin(input_index));
-                    }
-                }
-                None => {
-                    slot_of.insert(signature.clone(), result.found.len());
-                    result.found.push(Found {
-                        signature,
-                        decoder: index,
-                        first_input: input_index,
-                        bytes: input.to_vec(),
-                        origin: self.source.origin(input_index),
-                        count: 1,
-                        other_origins: Vec::new(),
-                    });
-                }
-            }
+            result.file(
+                &mut slot_of,
+                signature,
+                Occurrence {
+                    decoder: index,
+                    input: input_index,
+                    bytes: input,
+                },
+                || self.source.origin(input_index),
+                self.source.origins_kept,
+            );
         }
     }
 }
