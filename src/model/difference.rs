@@ -162,52 +162,48 @@ fn value_check(category: Option<Category>) -> bool {
 /// The longest access word looked at for another value check reaching the same pair.
 const VALUE_WORD: usize = 5;
 
-/// Adds, for each primary difference whose witness breaks one of RFC 3629's value checks,
-/// a copy witnessed by every other value check that reaches the same pair of states
-/// through agreeing transitions.
+/// Adds, for each difference whose witness breaks one of RFC 3629's value checks, a copy
+/// witnessed by every other value check that reaches the same pair of states (through
+/// agreeing transitions for a primary difference, through any for the others).
 ///
 /// A decoder that skips the value checks does the same thing, in the same state, after
 /// `E0 80` (an overlong form) as after `ED A0` (a surrogate): its machine over byte
 /// classes has one transition for both, and the product one pair. The breadth-first
 /// search keeps one shortest witness per pair, so every check but the first would be
 /// hidden behind it, though each is a prohibition of its own in RFC 3629 and may be
-/// missing alone. Each copy is confirmed against the decoder like any difference.
+/// missing alone. The same holds behind an earlier difference: a decoder that reports a
+/// lead byte at the end of input as a definite error reaches the last byte of
+/// `ED A0 80`, `F4 90 80 80` and `F8 88 80 80 80` in one pair. Each copy is confirmed
+/// against the decoder like any difference.
 pub fn value_checks(
     decoder: &Hypothesis,
     reference: &Hypothesis,
     differences: &mut Vec<Difference>,
 ) {
     let order = byte_order(decoder, reference);
-    // The first agreeing word reaching each pair with a given category of its own.
-    let mut words: HashMap<(Pair, Option<Category>), Vec<u8>> =
-        HashMap::from([(((0, 0), None), Vec::new())]);
-    let mut queue = VecDeque::from([((0usize, 0usize), Vec::new())]);
-    while let Some(((d, r), word)) = queue.pop_front() {
-        if word.len() >= VALUE_WORD {
-            continue;
-        }
-        for &byte in &order {
-            let (dn, dout) = decoder.step(d, byte);
-            let (rn, rout) = reference.step(r, byte);
-            if !agree(dout, rout) {
-                continue;
-            }
-            let mut next = word.clone();
-            next.push(byte);
-            let key = ((dn, rn), super::title::category(&next));
-            if let std::collections::hash_map::Entry::Vacant(entry) = words.entry(key) {
-                entry.insert(next.clone());
-                queue.push_back(((dn, rn), next));
-            }
-        }
-    }
+    let checked = |d: &&Difference| value_check(super::title::category(&d.witness));
+    let agreeing = if differences
+        .iter()
+        .filter(|d| d.primary)
+        .any(|d| checked(&d))
+    {
+        value_words(decoder, reference, &order, true)
+    } else {
+        HashMap::new()
+    };
+    let any = if differences
+        .iter()
+        .filter(|d| !d.primary)
+        .any(|d| checked(&d))
+    {
+        value_words(decoder, reference, &order, false)
+    } else {
+        HashMap::new()
+    };
     let mut copies = Vec::new();
-    for d in differences.iter().filter(|d| d.primary) {
-        let own = super::title::category(&d.witness);
-        if !value_check(own) {
-            continue;
-        }
-        let mut seen = vec![own];
+    for d in differences.iter().filter(checked) {
+        let words = if d.primary { &agreeing } else { &any };
+        let mut seen = vec![super::title::category(&d.witness)];
         let mut reaching: Vec<&Vec<u8>> = words
             .iter()
             .filter(|((pair, _), _)| *pair == (d.decoder_state, d.reference_state))
@@ -230,4 +226,38 @@ pub fn value_checks(
         }
     }
     differences.extend(copies);
+}
+
+/// The first word (breadth-first, at most [`VALUE_WORD`] bytes) reaching each pair of
+/// states with a given category of its own: through agreeing transitions only, or
+/// through any.
+fn value_words(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    order: &[u8],
+    agreeing_only: bool,
+) -> HashMap<(Pair, Option<Category>), Vec<u8>> {
+    let mut words: HashMap<(Pair, Option<Category>), Vec<u8>> =
+        HashMap::from([(((0, 0), None), Vec::new())]);
+    let mut queue = VecDeque::from([((0usize, 0usize), Vec::new())]);
+    while let Some(((d, r), word)) = queue.pop_front() {
+        if word.len() >= VALUE_WORD {
+            continue;
+        }
+        for &byte in order {
+            let (dn, dout) = decoder.step(d, byte);
+            let (rn, rout) = reference.step(r, byte);
+            if agreeing_only && !agree(dout, rout) {
+                continue;
+            }
+            let mut next = word.clone();
+            next.push(byte);
+            let key = ((dn, rn), super::title::category(&next));
+            if let std::collections::hash_map::Entry::Vacant(entry) = words.entry(key) {
+                entry.insert(next.clone());
+                queue.push_back(((dn, rn), next));
+            }
+        }
+    }
+    words
 }

@@ -36,10 +36,13 @@ use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
 
 pub mod behaviour;
+mod consequence;
 mod family;
+mod filing;
 mod witness;
 
 use behaviour::behaviour;
+use consequence::{consequences, first_difference, last_departure};
 use family::{families, family_changes, kind, run_changed};
 use witness::witness_of;
 
@@ -108,6 +111,15 @@ pub struct Finding {
     pub manifestations: Vec<usize>,
 }
 
+/// A chosen hypothesis: its candidate (none for a difference nothing explains), what it
+/// is, its witness, and the primary differences it explains.
+struct Group {
+    candidate: Option<usize>,
+    mechanism: Mechanism,
+    witness: usize,
+    explained: Vec<usize>,
+}
+
 /// A candidate hypothesis and the differences it explains.
 struct Candidate {
     mechanism: Mechanism,
@@ -153,7 +165,7 @@ pub fn findings(
                             output.strict = Strict::Valid;
                         }
                     }
-                    outputs == *seen
+                    explains_steps(&outputs, seen, &reference.run(&d.witness))
                 })
                 .collect();
             candidates.push(Candidate {
@@ -198,61 +210,42 @@ pub fn findings(
     }
     let origins: Vec<Option<usize>> = differences
         .iter()
-        .map(|d| first_difference(decoder, reference, differences, &d.witness))
+        .enumerate()
+        .map(|(index, d)| {
+            last_departure(decoder, reference, differences, &d.witness)
+                .filter(|&p| p < index)
+                .or_else(|| first_difference(decoder, reference, differences, &d.witness))
+        })
         .collect();
     let consequences = consequences(decoder, reference, differences, &origins);
     cover(differences, candidates, &origins, &consequences)
 }
 
-/// For each difference, whether it follows from the earlier difference its witness
-/// first departs at (`origins`), rather than being a bug of its own behind it.
-fn consequences(
-    decoder: &Hypothesis,
-    reference: &Hypothesis,
-    differences: &[Difference],
-    origins: &[Option<usize>],
-) -> Vec<bool> {
-    differences
-        .iter()
-        .zip(origins)
-        .map(|(d, origin)| {
-            consequence(reference, d)
-                || origin.is_some_and(|o| differences[o].decoder == d.decoder)
-                || (title::category(&d.witness).is_some() && !shows_alone(decoder, reference, d))
+/// Whether a convention giving `outputs` on a witness explains the decoder's `seen`: the
+/// same output at the last step, and at each step before it the same output, or the
+/// same lossy side where both have already reported an error (where the first error is
+/// was settled by an earlier step), or a departure of the decoder from the reference
+/// (`reference`) of its own, which another hypothesis explains: a policy's unit behind a
+/// lead byte reported as an error at the end of input (`C2 C0 80`) is still the policy's.
+fn explains_steps(outputs: &[StepOutput], seen: &[StepOutput], reference: &[StepOutput]) -> bool {
+    let Some(last) = seen.len().checked_sub(1) else {
+        return true;
+    };
+    let reported = |s: Strict| {
+        matches!(
+            s,
+            Strict::Error { .. } | Strict::Settled | Strict::Revised | Strict::Invalid
+        )
+    };
+    outputs.len() == seen.len()
+        && outputs[last] == seen[last]
+        && (0..last).all(|i| {
+            outputs[i] == seen[i]
+                || (reported(outputs[i].strict)
+                    && reported(seen[i].strict)
+                    && outputs[i].lossy == seen[i].lossy)
+                || !super::difference::agree(seen[i], reference[i])
         })
-        .collect()
-}
-
-/// A difference reached through another one is a consequence of it when the decoder
-/// does there what the reference does in *some* state (it is only in another state
-/// because of the earlier difference) or what it did at that difference (the same
-/// departure going on); otherwise it is a bug behind that one.
-fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
-    d.primary || (0..reference.state_count()).any(|r| reference.step(r, d.bytes[0]).1 == d.decoder)
-}
-
-/// Whether the last step of `d`'s witness departs from the reference on some shorter
-/// input (asked only of ill-formed witnesses: what a decoder does to well-formed input,
-/// a byte order mark dropped after a policy's difference on its incomplete prefix, is
-/// reported whatever came before it): a proper suffix of the witness whose steps agree up to a departure at its
-/// last byte. A difference that shows only behind an earlier one (a held-back U+FFFD
-/// coming out at the next byte, an error offset counted from a stripped BOM) follows
-/// from it; one whose bytes also depart alone may be a bug of its own that the earlier
-/// one happens to precede. (Asking for the very same step alone instead would also
-/// take a surrogate decoded behind a stray byte read as a character for a
-/// consequence of the stray byte: the stricter test hides bugs behind bugs.)
-fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> bool {
-    let witness = &d.witness;
-    (1..witness.len()).any(|start| {
-        let suffix = &witness[start..];
-        let (ours, theirs) = (decoder.run(suffix), reference.run(suffix));
-        let last = suffix.len() - 1;
-        ours[..last]
-            .iter()
-            .zip(&theirs[..last])
-            .all(|(a, b)| super::difference::agree(*a, *b))
-            && !super::difference::agree(ours[last], theirs[last])
-    })
 }
 
 /// Whether `d` shows at the place `first` does: the same bytes after the same context,
@@ -276,30 +269,6 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
         || d.reference.strict == Strict::Settled;
     (cd.ends_with(&cf) && (meets || same_category))
         || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))
-}
-
-/// The primary difference taken first along `word`: where the machines part.
-fn first_difference(
-    decoder: &Hypothesis,
-    reference: &Hypothesis,
-    differences: &[Difference],
-    word: &[u8],
-) -> Option<usize> {
-    let (mut d, mut r) = (0, 0);
-    for &byte in word {
-        let (dn, dout) = decoder.step(d, byte);
-        let (rn, rout) = reference.step(r, byte);
-        if !super::difference::agree(dout, rout) {
-            return differences.iter().position(|x| {
-                x.primary
-                    && x.decoder_state == d
-                    && x.reference_state == r
-                    && x.bytes.contains(&byte)
-            });
-        }
-        (d, r) = (dn, rn);
-    }
-    None
 }
 
 /// How many bytes further back than the reference the decoder reports an error of the
@@ -328,8 +297,7 @@ fn cover(
         .filter(|&i| differences[i].primary)
         .collect();
     let mut covered = vec![false; differences.len()];
-    // (candidate, mechanism, witness, explained primary differences)
-    let mut groups: Vec<(Option<usize>, Mechanism, usize, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     loop {
         let gain = |c: &Candidate| {
             primary
@@ -362,57 +330,34 @@ fn cover(
             covered[i] = true;
         }
         let witness = witness_of(differences, candidate.seed, &explained);
-        groups.push((chosen, candidate.mechanism.clone(), witness, explained));
+        groups.push(Group {
+            candidate: chosen,
+            mechanism: candidate.mechanism.clone(),
+            witness,
+            explained,
+        });
     }
     for &index in primary.iter().filter(|&&i| !covered[i]) {
-        groups.push((None, Mechanism::Unexplained, index, vec![index]));
+        groups.push(Group {
+            candidate: None,
+            mechanism: Mechanism::Unexplained,
+            witness: index,
+            explained: vec![index],
+        });
     }
     let mut findings: Vec<Finding> = groups
         .iter()
-        .map(|(_, mechanism, witness, explained)| {
-            finding(differences, mechanism.clone(), *witness, explained)
-        })
+        .map(|g| finding(differences, g.mechanism.clone(), g.witness, &g.explained))
         .collect();
-    let mut behind: Vec<(BehindKey, Vec<usize>)> = Vec::new();
-    for (index, origin) in origins.iter().enumerate() {
-        if differences[index].primary {
-            continue;
-        }
-        let home = origin.and_then(|o| groups.iter().position(|(_, _, _, e)| e.contains(&o)));
-        let explained_there =
-            home.is_some_and(|h| groups[h].0.is_some_and(|c| candidates[c].explains[index]));
-        match home {
-            Some(home) if consequences[index] || explained_there => {
-                findings[home].manifestations.push(index);
-            }
-            _ => {
-                let key = behind_key(&differences[index]);
-                match behind.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, members)) => members.push(index),
-                    None => behind.push((key, vec![index])),
-                }
-            }
-        }
-    }
-    // A bug behind another bug: what the decoder does after the first departure that
-    // the reference does nowhere, one finding per kind of bytes (or one for an error
-    // offset shifted wherever it shows, as for the families).
-    for (_, members) in behind {
-        let mut finding = finding(differences, Mechanism::Transition, members[0], &members);
-        finding.differences = members;
-        findings.push(finding);
-    }
+    filing::file(
+        differences,
+        &groups,
+        &candidates,
+        origins,
+        consequences,
+        &mut findings,
+    );
     findings
-}
-
-/// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
-type BehindKey = (Option<i16>, Option<Category>);
-
-fn behind_key(d: &Difference) -> BehindKey {
-    match offset_shift(d) {
-        Some(shift) => (Some(shift.signum()), None),
-        None => (None, kind(title::category(&d.witness))),
-    }
 }
 
 fn finding(
@@ -428,12 +373,23 @@ fn finding(
         Mechanism::Convention { name, policy: true } => title::policy_title(name),
         Mechanism::Convention { name, .. } => format!("{name}: {}", title::convention_phrase(name)),
         Mechanism::Transition | Mechanism::Unexplained => {
-            let family: Vec<&Difference> = explained
-                .iter()
-                .map(|&i| &differences[i])
-                .filter(|x| x.primary == d.primary && x.decoder == d.decoder)
+            // The witness's transition first: the title describes its outputs, and the
+            // places where the family shows the same.
+            let shown = behaviour::shown(d.reference, d.decoder);
+            let family: Vec<&Difference> = std::iter::once(d)
+                .chain(
+                    explained
+                        .iter()
+                        .filter(|&&i| i != witness_index)
+                        .map(|&i| &differences[i])
+                        .filter(|x| {
+                            x.primary == d.primary
+                                && x.decoder == d.decoder
+                                && behaviour::shown(x.reference, x.decoder) == shown
+                        }),
+                )
                 .collect();
-            title::transition_title(&family, behaviour, category)
+            title::transition_title(&family, shown, category)
         }
     };
     let mut primary: Vec<usize> = explained

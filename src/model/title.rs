@@ -147,6 +147,9 @@ pub fn transition_title(
             lossy(r)
         ),
         Behaviour::Misdecodes => format!("decodes {bytes} to {} instead of its scalar", lossy(d)),
+        Behaviour::DropsOutput if gives_character(r) => {
+            format!("loses the well-formed character ending at {bytes}")
+        }
         Behaviour::DropsOutput => format!("drops the output of {bytes}"),
         Behaviour::DecodesIllFormed => {
             format!("decodes {bytes} to {} instead of U+FFFD", lossy(d))
@@ -155,8 +158,29 @@ pub fn transition_title(
     };
     match category {
         Some(category) => format!("{place}, {what}: {}", category.as_str()),
+        None if behaviour == Behaviour::RejectsWellFormed && noncharacters(family) => {
+            format!("{place}, {what}: noncharacters (well-formed, Unicode §23.7)")
+        }
         None => format!("{place}, {what}"),
     }
+}
+
+/// Whether every character the family's witnesses complete is a noncharacter (U+FDD0..
+/// U+FDEF, and the last two code points of each plane): a decoder that rejects exactly
+/// those rejects noncharacters, which are well-formed (Unicode §23.7, "Noncharacters";
+/// Corrigendum #9).
+fn noncharacters(family: &[&Difference]) -> bool {
+    family.iter().all(|d| {
+        d.bytes.iter().all(|&byte| {
+            let mut input = d.witness[..d.witness.len() - 1].to_vec();
+            input.push(byte);
+            Reference::rfc3629()
+                .decode(&input)
+                .scalars
+                .last()
+                .is_some_and(|&s| taxonomy::is_noncharacter(s))
+        })
+    })
 }
 
 /// The least and greatest offset shift of `family`, when every difference in it is a
@@ -169,6 +193,13 @@ fn shift(family: &[&Difference]) -> Option<(i16, i16)> {
     let shifts = shifts?;
     let (low, high) = (*shifts.iter().min()?, *shifts.iter().max()?);
     (low.signum() == high.signum()).then_some((low, high))
+}
+
+/// Whether a step appends the scalar of a well-formed character.
+fn gives_character(output: super::output::StepOutput) -> bool {
+    output
+        .lossy
+        .is_some_and(|l| l.kinds.contains(&Some(super::output::UnitKind::Scalar)))
 }
 
 fn lossy(output: super::output::StepOutput) -> String {

@@ -43,3 +43,18 @@ fn lossy_behaviour(reference: Lossy, decoder: Lossy) -> Behaviour {
     }
     Behaviour::Other
 }
+
+/// The behaviour a title names for a change of output: [`behaviour`], except that where
+/// both have already reported an error and the lossy sides differ, what was decoded is
+/// what the reader needs to see (a character swallowed behind a stray byte also moves
+/// where the decoder puts its first error, but the lost character is the harm).
+pub fn shown(reference: StepOutput, decoder: StepOutput) -> Behaviour {
+    let reported =
+        |s: Strict| matches!(s, Strict::Error { .. } | Strict::Settled | Strict::Revised);
+    match (reference.lossy, decoder.lossy) {
+        (Some(r), Some(d)) if r != d && reported(reference.strict) && reported(decoder.strict) => {
+            lossy_behaviour(r, d)
+        }
+        _ => behaviour(reference, decoder),
+    }
+}

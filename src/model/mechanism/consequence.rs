@@ -1,0 +1,156 @@
+//! Whether a difference reached through another one follows from it, or is a bug of its
+//! own behind it.
+
+use crate::model::difference::{agree, Difference};
+use crate::model::learner::Hypothesis;
+use crate::model::output::{StepOutput, Strict, UnitKind};
+use crate::model::title;
+use crate::taxonomy::Category;
+
+/// For each difference, whether it follows from the earlier difference its witness
+/// first departs at (`origins`), rather than being a bug of its own behind it.
+pub(super) fn consequences(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    origins: &[Option<usize>],
+) -> Vec<bool> {
+    differences
+        .iter()
+        .zip(origins)
+        .map(|(d, origin)| {
+            consequence(reference, d)
+                || origin.is_some_and(|o| differences[o].decoder == d.decoder)
+                || (title::category(&d.witness).is_some() && !shows_alone(decoder, reference, d))
+        })
+        .collect()
+}
+
+/// A difference reached through another one is a consequence of it when the decoder
+/// does there what the reference does in *some* state (it is only in another state
+/// because of the earlier difference) or what it did at that difference (the same
+/// departure going on); otherwise it is a bug behind that one.
+fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
+    d.primary || (0..reference.state_count()).any(|r| reference.step(r, d.bytes[0]).1 == d.decoder)
+}
+
+/// Whether the last step of `d`'s witness departs from the reference on some shorter
+/// input (asked only of ill-formed witnesses: what a decoder does to well-formed input,
+/// a byte order mark dropped after a policy's difference on its incomplete prefix, is
+/// reported whatever came before it): a proper suffix of the witness whose steps agree up to a departure at its
+/// last byte. A difference that shows only behind an earlier one (a held-back U+FFFD
+/// coming out at the next byte, an error offset counted from a stripped BOM) follows
+/// from it; one whose bytes also depart alone may be a bug of its own that the earlier
+/// one happens to precede. (Asking for the very same step alone instead would also
+/// take a surrogate decoded behind a stray byte read as a character for a
+/// consequence of the stray byte: the stricter test hides bugs behind bugs.)
+fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> bool {
+    let witness = &d.witness;
+    (1..witness.len()).any(|start| {
+        let suffix = &witness[start..];
+        let (ours, theirs) = (decoder.run(suffix), reference.run(suffix));
+        let last = suffix.len() - 1;
+        ours[..last]
+            .iter()
+            .zip(&theirs[..last])
+            .all(|(a, b)| agree(*a, *b))
+            && !agree(ours[last], theirs[last])
+    })
+}
+
+/// The difference taken last along `word` before its last byte: the departure the last
+/// step is reached through (a bug behind another bug is reached through that bug, which
+/// may itself be behind the first departure).
+pub(super) fn last_departure(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    word: &[u8],
+) -> Option<usize> {
+    let (mut d, mut r) = (0, 0);
+    let mut last = None;
+    for &byte in &word[..word.len().saturating_sub(1)] {
+        let (dn, dout) = decoder.step(d, byte);
+        let (rn, rout) = reference.step(r, byte);
+        if !agree(dout, rout) {
+            last = differences
+                .iter()
+                .position(|x| {
+                    x.decoder_state == d
+                        && x.reference_state == r
+                        && x.decoder == dout
+                        && x.reference == rout
+                        && x.bytes.contains(&byte)
+                })
+                .or(last);
+        }
+        (d, r) = (dn, rn);
+    }
+    last
+}
+
+/// The primary difference taken first along `word`: where the machines part.
+pub(super) fn first_difference(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    word: &[u8],
+) -> Option<usize> {
+    let (mut d, mut r) = (0, 0);
+    for &byte in word {
+        let (dn, dout) = decoder.step(d, byte);
+        let (rn, rout) = reference.step(r, byte);
+        if !agree(dout, rout) {
+            return differences.iter().position(|x| {
+                x.primary
+                    && x.decoder_state == d
+                    && x.reference_state == r
+                    && x.bytes.contains(&byte)
+            });
+        }
+        (d, r) = (dn, rn);
+    }
+    None
+}
+
+/// The category of the bytes a decoder gives a value to at the last step of `d`'s
+/// witness: the sequence from the last byte that is not a continuation byte (the lead
+/// whose bits the value is made of; `80 F4 BF BF BF` decodes `F4 BF BF BF`, above
+/// U+10FFFF, behind the stray `80` that is the witness's first error).
+pub(super) fn valued_category(d: &Difference) -> Option<Category> {
+    let witness = &d.witness;
+    let start = witness
+        .iter()
+        .rposition(|&b| !(0x80..=0xBF).contains(&b))
+        .unwrap_or(0);
+    title::category(&witness[start..]).or_else(|| title::category(witness))
+}
+
+/// The kinds of value other than U+FFFD and a well-formed character's that a step appends.
+pub(super) fn value_kinds(output: StepOutput) -> Vec<UnitKind> {
+    output.lossy.map_or_else(Vec::new, |lossy| {
+        lossy
+            .kinds
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|k| matches!(k, UnitKind::Bits | UnitKind::OwnByte | UnitKind::Other))
+            .collect()
+    })
+}
+
+/// Whether the decoder gives ill-formed bytes a value the reference does not: appends a
+/// value that is not U+FFFD and not a well-formed character's, or (a decoder that
+/// reports no scalars) turns to "valid" where the reference has an error, after
+/// reporting something else at the departure it is reached through (`previous`).
+pub(super) fn gives_a_value(d: &Difference, previous: Option<&Difference>) -> bool {
+    let values = |output: StepOutput| output.lossy.map(|_| value_kinds(output).len());
+    match (values(d.decoder), values(d.reference)) {
+        (Some(ours), Some(theirs)) => ours > theirs,
+        _ => {
+            d.decoder.strict == Strict::Valid
+                && d.reference.strict != Strict::Valid
+                && previous.is_none_or(|p| p.decoder.strict != Strict::Valid)
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Where each difference that no chosen hypothesis holds as its own is filed: as a
+//! manifestation of the finding it follows from, or as a bug behind another bug.
+//!
+//! A difference is reached through the departure its witness last takes before its
+//! own step. It is a manifestation of that departure's finding when a chosen hypothesis
+//! gives the decoder's outputs on it, or when it follows from the departure
+//! ([`consequences`](super::consequence::consequences)), unless the decoder gives
+//! ill-formed bytes of another kind a value of its own (a check it lacks) or rejects a
+//! well-formed input. Otherwise it is a bug behind the other one: one finding per kind
+//! of bytes.
+
+use super::behaviour::behaviour;
+use super::consequence::{gives_a_value, value_kinds, valued_category};
+use super::family::kind;
+use super::{finding, offset_shift, same_place, Behaviour, Candidate, Finding, Group, Mechanism};
+use crate::model::difference::Difference;
+use crate::model::output::Strict;
+use crate::model::title;
+use crate::taxonomy::Category;
+
+/// Files every difference that is not primary into `findings` (one per group first).
+pub(super) fn file(
+    differences: &[Difference],
+    groups: &[Group],
+    candidates: &[Candidate],
+    origins: &[Option<usize>],
+    consequences: &[bool],
+    findings: &mut Vec<Finding>,
+) {
+    // Where each difference is filed: the finding explaining it (a primary one), or the
+    // finding of the departure it is reached through.
+    let mut home_of: Vec<Option<usize>> = (0..differences.len())
+        .map(|i| groups.iter().position(|g| g.explained.contains(&i)))
+        .collect();
+    let mut behind: Vec<(BehindKey, usize)> = Vec::new();
+    for (index, origin) in origins.iter().enumerate() {
+        if differences[index].primary {
+            continue;
+        }
+        let d = &differences[index];
+        let home = origin.and_then(|o| home_of[o]);
+        let previous = origin.map(|o| &differences[o]);
+        let valued = gives_a_value(d, previous);
+        let filed = filed_at(
+            differences,
+            groups,
+            candidates,
+            findings,
+            (index, home, previous),
+            consequences[index],
+        );
+        // A value given behind another bug to bytes of the kind a family is about, with
+        // the family's change of behaviour, is that family's check missing there too
+        // (a 4-byte overlong form accepted behind an error at its lead byte, beside
+        // the family of 2-byte ones).
+        let filed = filed.or_else(|| {
+            let own = (
+                valued,
+                kind(valued_category(d)),
+                behaviour(d.reference, d.decoder),
+            );
+            (0..groups.len()).find(|&h| {
+                own.0
+                    && groups[h].mechanism == Mechanism::Transition
+                    && kind(findings[h].category) == own.1
+                    && findings[h].behaviour == own.2
+            })
+        });
+        match filed {
+            Some(home) => {
+                findings[home].manifestations.push(index);
+                home_of[index] = Some(home);
+            }
+            None => {
+                let key = if valued {
+                    (None, kind(valued_category(d)))
+                } else {
+                    behind_key(d)
+                };
+                // A bug behind another bug: what the decoder does after the first
+                // departure that the reference does nowhere, one finding per kind of
+                // bytes (or one for an error offset shifted wherever it shows, as for
+                // the families).
+                let at = match behind.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, at)) => at,
+                    None => {
+                        let mut finding = finding(differences, Mechanism::Transition, index, &[]);
+                        finding.differences.clear();
+                        findings.push(finding);
+                        behind.push((key, findings.len() - 1));
+                        findings.len() - 1
+                    }
+                };
+                findings[at].differences.push(index);
+                home_of[index] = Some(at);
+            }
+        }
+    }
+    // Each bug behind another is titled from all of its differences.
+    for (_, at) in behind {
+        let members = std::mem::take(&mut findings[at].differences);
+        let manifestations = std::mem::take(&mut findings[at].manifestations);
+        let witness = members
+            .iter()
+            .copied()
+            .min_by_key(|&i| (differences[i].witness.len(), i))
+            .unwrap_or(members[0]);
+        findings[at] = finding(differences, Mechanism::Transition, witness, &members);
+        findings[at].differences = members;
+        findings[at].manifestations = manifestations;
+    }
+    absorb_into_behind(differences, findings, groups.len());
+}
+
+/// The finding a difference that is not primary is a manifestation of, or `None` for a bug
+/// behind another bug. `at` is the difference's index, the finding of the departure it is
+/// reached through (its home) and that departure; `follows` says whether it follows from
+/// that departure.
+fn filed_at(
+    differences: &[Difference],
+    groups: &[Group],
+    candidates: &[Candidate],
+    findings: &[Finding],
+    at: (usize, Option<usize>, Option<&Difference>),
+    follows: bool,
+) -> Option<usize> {
+    let (index, home, previous) = at;
+    let d = &differences[index];
+    let explains = |h: usize| {
+        groups
+            .get(h)
+            .is_some_and(|g| g.candidate.is_some_and(|c| candidates[c].explains[index]))
+    };
+    // The finding whose hypothesis gives the decoder's outputs on the witness: the
+    // home's, else a chosen convention's (a Latin-1 fallback's byte after a bug
+    // behind which it shows).
+    let explained_by = home.filter(|&h| explains(h)).or_else(|| {
+        (0..groups.len())
+            .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention { .. }) && explains(h))
+    });
+    let valued = gives_a_value(d, previous);
+    // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
+    // values) are that convention's wherever they show, also behind another bug.
+    let explained_by = explained_by.or_else(|| {
+        let kinds = value_kinds(d.decoder);
+        (valued && !kinds.is_empty())
+            .then(|| {
+                (0..groups.len()).find(|&h| {
+                    matches!(groups[h].mechanism, Mechanism::Convention { .. })
+                        && kinds.iter().all(|k| {
+                            groups[h]
+                                .explained
+                                .iter()
+                                .any(|&i| value_kinds(differences[i].decoder).contains(k))
+                        })
+                })
+            })
+            .flatten()
+    });
+    // A decoder that gives ill-formed bytes a value of its own (or accepts them) does
+    // so because it lacks a check, not because of an earlier departure on bytes of
+    // another kind: that is a bug behind the earlier one.
+    let own_check =
+        valued && home.is_some_and(|h| kind(findings[h].category) != kind(valued_category(d)));
+    // A well-formed input rejected is reported whatever came before it, unless the
+    // departure it is reached through rejected well-formed bytes too (the same
+    // rejection going on): how a decoder reported the input's incomplete prefix
+    // does not make it reject the character that completes it.
+    let rejects = title::category(&d.witness).is_none()
+        && behaviour(d.reference, d.decoder) == Behaviour::RejectsWellFormed
+        && previous.is_none_or(|p| p.reference.strict != Strict::Valid);
+    match (explained_by, home) {
+        (Some(there), _) => Some(there),
+        (None, Some(home)) if follows && !own_check && !rejects => Some(home),
+        // Else a family whose change shows at the same place (a character swallowed
+        // after a lead byte, behind an overlong form accepted before it).
+        _ => {
+            (0..groups.len()).find(|&h| groups[h].mechanism == Mechanism::Transition && explains(h))
+        }
+    }
+}
+
+/// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
+type BehindKey = (Option<i16>, Option<Category>);
+
+fn behind_key(d: &Difference) -> BehindKey {
+    match offset_shift(d) {
+        Some(shift) => (Some(shift.signum()), None),
+        None => (None, kind(title::category(&d.witness))),
+    }
+}
+
+/// Moves a transition family (one of the first `families_end` findings) into a bug behind
+/// another bug (the findings after them) when every one of its differences is at the
+/// place of one of that bug's (see [`same_place`]): the same rejection of `F0 BF BF BF`
+/// shows at the start of an input behind an earlier departure (there, a bug behind it)
+/// and after a stray `80` through agreeing transitions (there, a family of its own).
+fn absorb_into_behind(
+    differences: &[Difference],
+    findings: &mut Vec<Finding>,
+    families_end: usize,
+) {
+    let mut absorbed = vec![false; findings.len()];
+    for family in 0..families_end {
+        if findings[family].mechanism != Mechanism::Transition {
+            continue;
+        }
+        let into = (families_end..findings.len()).find(|&bug| {
+            findings[family].differences.iter().all(|&i| {
+                findings[bug]
+                    .differences
+                    .iter()
+                    .any(|&b| same_place(&differences[b], &differences[i], false))
+            })
+        });
+        if let Some(bug) = into {
+            let moved = std::mem::take(&mut findings[family].differences);
+            let also = std::mem::take(&mut findings[family].manifestations);
+            findings[bug]
+                .manifestations
+                .extend(moved.into_iter().chain(also));
+            absorbed[family] = true;
+        }
+    }
+    let mut index = 0;
+    findings.retain(|_| {
+        index += 1;
+        !absorbed[index - 1]
+    });
+}
