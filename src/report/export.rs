@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 
+use crate::aspect::Aspect;
 use crate::conformance::report::ConformanceReport;
 use crate::corpus::{vectors, Origin};
 use crate::engine::divergence::DivergenceReport;
@@ -60,8 +61,9 @@ pub struct ExportedFinding {
     pub id: String,
     /// The decoder under test.
     pub decoder: String,
-    /// The aspects that differ (`valid`, `scalars`, `crash`, ...), comma-separated.
-    pub aspect: String,
+    /// The aspects that differ (`valid`, `scalars`, `crash`, ...), in [`Aspect`] order;
+    /// SARIF writes them as a list, so a reader never splits a string.
+    pub aspects: Vec<Aspect>,
     /// The taxonomy categories of the root-cause unit.
     pub categories: Vec<Category>,
     /// One line in plain words.
@@ -94,7 +96,6 @@ impl ExportedFinding {
         other_origins: Vec<Origin>,
         report_path: &Path,
     ) -> ExportedFinding {
-        let aspects: Vec<&str> = finding.aspects.iter().map(|a| a.as_str()).collect();
         let failure_kind = finding
             .decoder_answer
             .get("failure")
@@ -103,7 +104,7 @@ impl ExportedFinding {
         ExportedFinding {
             id: finding.id.clone(),
             decoder: finding.decoder.clone(),
-            aspect: aspects.join(","),
+            aspects: finding.aspects.clone(),
             categories: finding.categories.clone(),
             title: format!("{}: {}", finding.decoder, finding.title),
             witness_hex: finding.witness_hex.clone(),
