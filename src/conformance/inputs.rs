@@ -4,9 +4,9 @@
 //!   lead byte meets every second byte here, which is also what the report's 256x256 map
 //!   shows.
 //! - `boundary-3-4`: every input of length 3 and 4 over [`BOUNDARY_3_4_ALPHABET`] (22³ + 22⁴ =
-//!   244,904 inputs): the first and last byte of each byte class of Unicode Table 3-7 (and
-//!   of the legacy 5- and 6-byte leads), so that every row of the table and every
-//!   off-by-one next to it is met in every position of a 3- and 4-byte sequence.
+//!   244,904 inputs): a byte of each byte class of Unicode Table 3-7 and of RFC 2279's
+//!   legacy leads, both ends of the continuation ranges, so that every row of the table
+//!   and every off-by-one next to it is met in every position of a 3- and 4-byte sequence.
 //! - `probes`: a few named inputs for what the exhaustive sets cannot reach: the worked
 //!   examples of Unicode §3.9, a byte order mark in first and later position, CESU-8
 //!   pairs, 5- and 6-byte forms, noncharacters, and multilingual text.

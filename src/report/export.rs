@@ -1,6 +1,6 @@
 //! What the CI formats (`--format sarif|junit`) say about a run or a check, in one shape.
 //!
-//! `utf8conf run` writes one divergence report per finding and `utf8conf check` lists its
+//! `utf8conf run` writes one finding report per finding and `utf8conf check` lists its
 //! findings first ([`crate::finding::Finding`]: one bug of one decoder, named by its root
 //! cause). Code scanning (SARIF) and test-report viewers (JUnit) want a few facts about
 //! each: its stable id, the decoder, the taxonomy categories of its root cause, its title,
@@ -22,7 +22,7 @@ use clap::ValueEnum;
 use crate::aspect::Aspect;
 use crate::conformance::report::ConformanceReport;
 use crate::corpus::{vectors, Origin};
-use crate::engine::divergence::DivergenceReport;
+use crate::engine::finding_report::FindingReport;
 use crate::finding::Finding;
 use crate::taxonomy::Category;
 
@@ -121,9 +121,9 @@ impl ExportedFinding {
         }
     }
 
-    /// A divergence report of `utf8conf run` (one report per finding), written at
+    /// A finding report of `utf8conf run` (one report per finding), written at
     /// `report_path`.
-    pub fn from_divergence(report: &DivergenceReport, report_path: &Path) -> ExportedFinding {
+    pub fn from_finding_report(report: &FindingReport, report_path: &Path) -> ExportedFinding {
         let mut exported = ExportedFinding::from_finding(
             &report.finding,
             report.origin.clone(),
@@ -131,7 +131,7 @@ impl ExportedFinding {
             report_path,
         );
         // The report's own command re-runs the pair from the report file.
-        exported.reproduce = Some(report.reproduce.clone());
+        exported.reproduce = Some(report.finding.reproduce.clone());
         exported
     }
 
