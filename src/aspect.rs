@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One aspect of an outcome (the `aspect` field of a divergence report).
+/// One aspect of an outcome (the `aspect` field of a finding report).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Aspect {
@@ -90,7 +90,7 @@ impl Aspect {
 }
 
 /// How a decoder's answer differs from the reference's in one aspect (the `shape` field
-/// of a divergence report). It is part of a divergence's signature, so it must survive
+/// of a finding report). It is part of a departure's signature, so it must survive
 /// minimisation: it names a direction (`earlier`, `more-replacements`), never values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

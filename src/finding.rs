@@ -45,6 +45,11 @@ pub enum UnitKind {
 }
 
 /// The unit of the reference's parse at which the decoder first parts from it.
+///
+/// The root cause's place, written for people and hashed into the finding's key: its
+/// bytes in hex and as Table 3-7 byte classes, and what the reference sees there, which may
+/// be a well-formed character or the end of the input. So it is not an error unit
+/// (`outcome::ErrorUnit`), though it is often built from one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CauseUnit {
     /// Its byte offset in the witness.

@@ -51,6 +51,8 @@
 //! - [`outcome`], [`taxonomy`], [`aspect`], [`verdict`]: what a decoder said, what kind of
 //!   ill-formed byte something is, the aspects a decoder is compared on, what a check
 //!   concludes.
+//! - [`byte_class`]: the byte classes of Unicode Table 3-7 and RFC 2279's leads, which the
+//!   generators' boundary alphabets are drawn from.
 //! - [`hex`], [`sanitize`], [`time`], [`reproduction`]: how bytes, other people's text,
 //!   time stamps and reproduction commands are written for people.
 //! - [`atomic_file`], [`stable_hash`], [`rng`]: files written whole or not at all, report
@@ -63,6 +65,7 @@ pub mod aspect;
 pub mod atomic_file;
 pub mod author;
 pub mod automaton;
+pub mod byte_class;
 pub mod cli;
 pub mod conformance;
 pub mod corpus;

@@ -84,6 +84,14 @@ fn deserialize_error_len<'de, D: Deserializer<'de>>(
 }
 
 /// One error unit: a maximal subpart (Unicode D93b) or whatever unit a decoder reports.
+///
+/// This is *the* error unit of an answer, the one every layer compares and every report
+/// writes (`Outcome.errors`). The other unit types are other concepts, each kept for a
+/// reason its doc gives: the reference's `ErrorSpan` (a unit of the reference's own parse,
+/// with the derivation state that explains it), the fast decoder's streaming `ErrorUnit`
+/// (a unit of an unbounded stream, decided as bytes arrive), the automaton's `Unit` (any
+/// unit of a learned machine's parse, characters too) and the finding's `CauseUnit` (the
+/// one unit where a decoder parts from the reference, written for people).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ErrorUnit {
     /// Byte offset of the unit in the input.

@@ -4,7 +4,7 @@
 //! Unicode's recommended practice is one U+FFFD per maximal subpart (§3.9, "U+FFFD
 //! Substitution of Maximal Subparts"; the WHATWG UTF-8 decoder does the same), but other
 //! policies are common in the wild (docs/DESIGN.md §2) and a decoder that follows one of them
-//! consistently has one finding, not one divergence per input. So for every ill-formed
+//! consistently has one finding, not one departure per input. So for every ill-formed
 //! input the harness computes what each policy would produce, and a decoder's policy is
 //! the one that explains all of its answers.
 //!

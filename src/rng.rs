@@ -1,7 +1,7 @@
 //! The generators' pseudo-random numbers: SplitMix64, seeded per input.
 //!
 //! A generated input must be reproducible from `(generator name, seed, index)` alone, on any
-//! platform and in any later version of this crate, because a divergence report's
+//! platform and in any later version of this crate, because a finding report's
 //! `reproduce` command is exactly that triple. So the generators do not use an external
 //! random number crate (whose streams may change between versions) but this small,
 //! fully specified generator, and every input gets its *own* stream, derived from the

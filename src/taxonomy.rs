@@ -1,6 +1,6 @@
 //! The error taxonomy: which kind of ill-formed (or mishandled) UTF-8 a byte is about.
 //!
-//! A divergence report names the categories of the bytes it is about (docs/DESIGN.md §2), so
+//! A finding report names the categories of the bytes it is about (docs/DESIGN.md §2), so
 //! that a reader sees "surrogate" or "overlong-3" instead of a hex dump. Classification is
 //! independent of any decoder: it looks only at the input bytes.
 //!

@@ -1,6 +1,6 @@
 //! Replays every fuzz corpus file (`corpus/<target>/`) and every regression file
 //! (`regressions/<target>/`) through the check its fuzz target runs, on stable Rust and
-//! without libFuzzer: `cargo test` fails if any of them makes a decoder diverge from the
+//! without libFuzzer: `cargo test` fails if any of them makes a decoder depart from the
 //! reference.
 //!
 //! The checks are the fuzz crate's own code, included here file by file (the fuzz crate
@@ -64,7 +64,7 @@ fn report_dir() -> PathBuf {
     std::env::temp_dir().join("utf8conf-fuzz-replay")
 }
 
-/// Runs `target`'s check on `data`, returning the report of any divergence.
+/// Runs `target`'s check on `data`, returning the report of any departure.
 fn replay(target: &str, data: &[u8]) -> Option<String> {
     let report_dir = report_dir();
     let report_dir = report_dir.as_path();
@@ -104,7 +104,7 @@ fn replay_all(root: &str) -> usize {
 }
 
 #[test]
-fn every_corpus_file_replays_without_divergence() {
+fn every_corpus_file_replays_without_departure() {
     for target in TARGETS {
         assert!(
             !files_of("corpus", target).is_empty(),
@@ -115,12 +115,12 @@ fn every_corpus_file_replays_without_divergence() {
 }
 
 #[test]
-fn every_regression_file_replays_without_divergence() {
+fn every_regression_file_replays_without_departure() {
     replay_all("regressions");
 }
 
 fn assert_valid_report(report: &serde_json::Value) {
-    // The divergence report schema the main job's reports are validated against.
+    // The finding report schema the main job's reports are validated against.
     let schema = common::schema_validator("divergence.schema.json");
     common::assert_valid(&schema, report, &format!("{report:#}"));
 }
@@ -212,7 +212,7 @@ fn findings_of_every_target_are_schema_valid_reports() {
     }
 }
 
-/// Outside `F4 90..BF` the buggy decoder agrees with the reference, so every divergence it
+/// Outside `F4 90..BF` the buggy decoder agrees with the reference, so every departure it
 /// causes is the planted bug: checked on every input of up to 2 bytes and on every
 /// 3-byte input whose first byte is a lead byte E0..F4 (`#[ignore]`d, run by `.ci/run` in
 /// release mode; every `cargo test` runs the leads at the edges of Table 3-7's classes).

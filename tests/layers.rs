@@ -41,6 +41,7 @@ const LAYERS: &[&[&str]] = &[
         "taxonomy",
         "aspect",
         "verdict",
+        "byte_class",
         "hex",
         "sanitize",
         "time",

@@ -10,7 +10,7 @@
 //! It is a validator: it reports the strict result and the error units (maximal subparts),
 //! not a lossy decode, since the code points it wrongly accepts are not scalar values and
 //! have no place in an outcome's `scalars`. Everywhere else it agrees with the reference
-//! exactly, so every divergence it causes is an `above-max` bug. The `differential` target
+//! exactly, so every departure it causes is an `above-max` bug. The `differential` target
 //! uses it only when built with `--features buggy-above-max`; the replay tests use it to
 //! check that the regression file for this bug still catches it.
 

@@ -12,7 +12,7 @@
 //! minimisation (the engine's, see [`crate::report`]) are the same for all four targets. A
 //! finding's input is already minimised: a smallest input, found by removing bytes, on which
 //! the same decoder, under the same conditions (chunk sizes, alignment offset), still
-//! diverges on the same aspect in the same way.
+//! departs on the same aspect in the same way.
 //!
 //! Speed (coverage-guided fuzzing lives on executions per second): the clean path, where
 //! every decoder agrees with the reference, allocates nothing once warm. A [`Screen`]
@@ -100,7 +100,7 @@ thread_local! {
     static SCREEN: RefCell<Screen> = RefCell::new(Screen::new());
 }
 
-/// The first divergence of any of `decoders` from the reference on plain bytes.
+/// The first departure of any of `decoders` from the reference on plain bytes.
 fn differential(
     target: &str,
     input: &[u8],

@@ -1,4 +1,4 @@
-//! What a fuzz target does with a finding: write it as a divergence report, one file per
+//! What a fuzz target does with a finding: write it as a finding report, one file per
 //! signature, and abort only the first time a signature is seen.
 //!
 //! libFuzzer stops at the first crash, and `-fork`/`-jobs` runs restart and find the same bug
@@ -15,7 +15,7 @@
 //!   replaying the crash artifact), or when `UTF8CONF_FUZZ_KNOWN=abort` is set (for
 //!   `cargo fuzz tmin`, which must see every smaller input that keeps the bug crash).
 //!
-//! The report is the engine's [`utf8conf::engine::divergence::DivergenceReport`], written
+//! The report is the engine's [`utf8conf::engine::finding_report::FindingReport`], written
 //! as pretty JSON exactly as `utf8conf run` writes it.
 
 use std::fs;

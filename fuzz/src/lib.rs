@@ -2,7 +2,7 @@
 //!
 //! The four targets in `fuzz_targets/` are thin wrappers around [`checks`]: each turns the
 //! fuzz input into bytes (raw, from a [`program::Program`], from a chunk plan, at an
-//! alignment offset), runs decoders against the RFC 3629 reference, and hands any divergence
+//! alignment offset), runs decoders against the RFC 3629 reference, and hands any departure
 //! to [`findings`], which writes the report and decides whether to abort. Comparison,
 //! minimisation and the report itself are the engine's ([`report`]), and a departure is
 //! filed under the mechanism of the decoder's learned machine that explains it

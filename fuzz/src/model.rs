@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use utf8conf::decoders::Decoder;
 use utf8conf::diagnosis::learn::{learn, ModelBudget};
-use utf8conf::engine::divergence::DivergenceReport;
+use utf8conf::engine::finding_report::FindingReport;
 use utf8conf::engine::model::{file_one, learned_model, Filing};
 use utf8conf::engine::summary::LearnedModel;
 use utf8conf::model::ModelReport;
@@ -70,10 +70,10 @@ fn machine_of(decoder: &dyn Decoder) -> Option<Arc<Learned>> {
 /// no complete machine could be learned.
 pub fn file(
     decoder: &dyn Decoder,
-    report: DivergenceReport,
+    report: FindingReport,
     run_id: &str,
     report_dir: &Path,
-) -> DivergenceReport {
+) -> FindingReport {
     if !enabled() {
         return report;
     }

@@ -1,11 +1,11 @@
-//! A fuzz finding as a divergence report, made by the engine's own parts.
+//! A fuzz finding as a finding report, made by the engine's own parts.
 //!
 //! The main job (`utf8conf run`) and the fuzz targets must say the same thing about the same
 //! bug, so nothing here compares or minimises by itself: [`PairChecker`] compares a decoder
-//! with the reference aspect by aspect and names the divergence by its [`Signature`],
+//! with the reference aspect by aspect and names the departure by its [`Signature`],
 //! [`minimize::minimize`] shrinks the input while that signature holds, [`utf8conf::diagnosis::explain::explain`]
 //! words the minimised input in the grammar's terms, and the result is a
-//! [`DivergenceReport`], the type `utf8conf run` writes (schema
+//! [`FindingReport`], the type `utf8conf run` writes (schema
 //! `schemas/divergence.schema.json`). What differs is the run context: the run id is
 //! `fuzz-<target>`, the origin is `{"kind": "fuzz", "target": ...}`, each report is one
 //! occurrence, and `reproduce` points at the report in the fuzz report directory.
@@ -13,7 +13,7 @@
 //! One difference from `utf8conf run`, for bucketing: the signature's categories are those
 //! of *every* error unit of the input, so on random fuzz inputs one bug comes with ever new
 //! incidental errors around it, hence ever new signatures (one planted bug gave 140 reports
-//! in 30 seconds of `-fork=2`). So the fuzz side minimises while the decoder still diverges
+//! in 30 seconds of `-fork=2`). So the fuzz side minimises while the decoder still departs
 //! on the same aspect with the same shape, whatever the categories, and the finding's
 //! signature is the engine's signature *of the minimised input*, where the incidental
 //! errors are gone. That is also the signature `utf8conf reproduce` checks, since it
@@ -34,14 +34,14 @@ use utf8conf::corpus::Origin;
 use utf8conf::decoders::Decoder;
 use utf8conf::diagnosis::minimize::{self, Minimized};
 use utf8conf::engine::check::PairChecker;
-use utf8conf::engine::divergence::DivergenceReport;
+use utf8conf::engine::finding_report::FindingReport;
 use utf8conf::engine::signature::Signature;
 use utf8conf::engine::{self, ReportContext};
 
 /// Decode-and-compare calls the minimiser may spend per finding (as `utf8conf run`).
 pub const MINIMIZATION_CALLS: usize = 4_000;
 
-/// A divergence found by a fuzz target.
+/// A departure found by a fuzz target.
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// The signature of the minimised input (the report's `id` is [`Signature::id`]).
@@ -50,7 +50,7 @@ pub struct Finding {
     /// made of it).
     pub input: Vec<u8>,
     /// The report.
-    pub report: DivergenceReport,
+    pub report: FindingReport,
 }
 
 impl Finding {
@@ -61,7 +61,7 @@ impl Finding {
     }
 }
 
-/// Where a target found a divergence, and under which conditions.
+/// Where a target found a departure, and under which conditions.
 #[derive(Debug, Clone, Copy)]
 pub struct FuzzContext<'a> {
     /// The fuzz target.
@@ -124,7 +124,7 @@ fn build_report(
     input: &[u8],
     minimized: &Minimized,
     context: FuzzContext<'_>,
-) -> DivergenceReport {
+) -> FindingReport {
     engine::build_report(
         decoder,
         signature,

@@ -104,7 +104,11 @@ pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
     })
 }
 
-/// One parsed answer.
+/// One parsed answer line: the wire form of a [`crate::decoders::Answer`].
+///
+/// Beside the outcome it holds what only the protocol has (protocol 2's `seq`, streaming
+/// mode's emitted scalars); the adapter checks `seq` and streaming against the frame it
+/// sent, then passes the outcome on as the `Answer` every other layer uses.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedAnswer {
     /// What the decoder said.

@@ -209,7 +209,7 @@ fn expectation(reference: &Reference, live: StateSet) -> String {
 mod tests {
     use super::super::machine::{units, UnitKind};
     use super::*;
-    use crate::corpus::exhaustive::BOUNDARY_BYTES;
+    use crate::corpus::exhaustive::EDGE_ALPHABET;
     use crate::outcome::ErrorLen;
 
     #[test]
@@ -234,11 +234,11 @@ mod tests {
         for a in 0..=255u8 {
             inputs.extend((0..=255u8).map(|b| vec![a, b]));
         }
-        for &a in &BOUNDARY_BYTES {
-            for &b in &BOUNDARY_BYTES {
-                for &c in &BOUNDARY_BYTES {
+        for &a in &EDGE_ALPHABET {
+            for &b in &EDGE_ALPHABET {
+                for &c in &EDGE_ALPHABET {
                     inputs.push(vec![a, b, c]);
-                    inputs.extend(BOUNDARY_BYTES.iter().map(|&d| vec![a, b, c, d]));
+                    inputs.extend(EDGE_ALPHABET.iter().map(|&d| vec![a, b, c, d]));
                 }
             }
         }

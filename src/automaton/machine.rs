@@ -274,6 +274,11 @@ impl UnitMachine {
 }
 
 /// A decoding unit, as a unit machine splits an input.
+///
+/// Any unit of the parse, a character as well as an error, so it is not an error unit:
+/// a learned machine's answers (`valid`, `valid_up_to`, `error_len`) are read off the
+/// sequence of these, and [`UnitKind`] tells characters, error units followed by more
+/// input, and error units cut off by the end apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unit {
     /// Offset of the first byte.

@@ -115,7 +115,7 @@ fn state_name(state: u8) -> String {
 mod tests {
     use super::super::machine::{units, UnitKind};
     use super::*;
-    use crate::corpus::exhaustive::BOUNDARY_BYTES;
+    use crate::corpus::exhaustive::EDGE_ALPHABET;
     use crate::fast::dfa;
 
     /// The machine is a faithful model of the code: its first error is what
@@ -150,11 +150,11 @@ mod tests {
                 check(&[a, b]);
             }
         }
-        for &a in &BOUNDARY_BYTES {
-            for &b in &BOUNDARY_BYTES {
-                for &c in &BOUNDARY_BYTES {
+        for &a in &EDGE_ALPHABET {
+            for &b in &EDGE_ALPHABET {
+                for &c in &EDGE_ALPHABET {
                     check(&[a, b, c]);
-                    for &d in &BOUNDARY_BYTES {
+                    for &d in &EDGE_ALPHABET {
                         check(&[a, b, c, d]);
                     }
                 }

@@ -199,7 +199,7 @@ impl LookupCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::exhaustive::BOUNDARY_BYTES;
+    use crate::corpus::exhaustive::EDGE_ALPHABET;
     use crate::fast::{validate_with, Backend};
 
     /// The model agrees with every available SIMD backend's `validate` on inputs placed
@@ -221,12 +221,12 @@ mod tests {
             inputs.push(vec![a]);
             inputs.extend((0..=255u8).map(|b| vec![a, b]));
         }
-        for &a in &BOUNDARY_BYTES {
-            for &b in &BOUNDARY_BYTES {
-                for &c in &BOUNDARY_BYTES {
+        for &a in &EDGE_ALPHABET {
+            for &b in &EDGE_ALPHABET {
+                for &c in &EDGE_ALPHABET {
                     inputs.push(vec![a, b, c]);
                     if a >= 0xC0 {
-                        inputs.extend(BOUNDARY_BYTES.iter().map(|&d| vec![a, b, c, d]));
+                        inputs.extend(EDGE_ALPHABET.iter().map(|&d| vec![a, b, c, d]));
                     }
                 }
             }

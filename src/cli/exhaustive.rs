@@ -4,7 +4,7 @@
 //! restartable worker process as for `check --lib`, a block of the space per batch
 //! ([`crate::native::blocks`]).
 //!
-//! Exit codes as for `utf8conf run`: 0 no divergence, 1 divergences, 2 usage or I/O
+//! Exit codes as for `utf8conf run`: 0 no departure, 1 departures, 2 usage or I/O
 //! error (including shard directories that do not merge).
 
 use std::path::PathBuf;
@@ -150,18 +150,18 @@ fn print_summary(finished: &Finished) {
         summary.threads
     );
     for counts in &summary.comparisons {
-        let divergences: u64 = counts.aspects.values().map(|c| c.divergences).sum();
+        let departures: u64 = counts.aspects.values().map(|c| c.departures).sum();
         println!(
-            "  {:<28} {:>15} inputs  {} divergent comparisons",
+            "  {:<28} {:>15} inputs  {} departing comparisons",
             counts.decoder,
             group_digits(counts.inputs),
-            group_digits(divergences)
+            group_digits(departures)
         );
     }
     super::run::print_models(&summary.models);
     println!(
-        "{} divergent inputs, {} reports; summary: {}",
-        group_digits(summary.divergent_inputs),
+        "{} departing inputs, {} reports; summary: {}",
+        group_digits(summary.departing_inputs),
         summary.reports.len(),
         finished.run_dir.join("summary.json").display()
     );

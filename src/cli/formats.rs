@@ -32,7 +32,7 @@ pub fn write_run_formats(formats: &[OutputFormat], result: &RunResult) -> Result
                 .run_dir
                 .join("divergences")
                 .join(format!("{}.json", report.id));
-            ExportedFinding::from_divergence(report, &relative_to_cwd(&path))
+            ExportedFinding::from_finding_report(report, &relative_to_cwd(&path))
         })
         .collect();
     if formats.contains(&OutputFormat::Sarif) {

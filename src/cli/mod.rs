@@ -1,6 +1,6 @@
 //! The `utf8conf` command line (docs/DESIGN.md §3.1).
 //!
-//! Exit codes are part of the contract: 0 for success (no divergence, conformant), 1 for
+//! Exit codes are part of the contract: 0 for success (no departure, conformant), 1 for
 //! findings, 2 for a usage or I/O error, which is always reported as one line on stderr,
 //! 130 after SIGINT or SIGTERM (`check` and `run` first write what they found, marked as
 //! partial; see [`crate::adapter::interrupt`]).
@@ -37,7 +37,7 @@ use crate::sanitize;
 pub const EXIT_ERROR: u8 = 2;
 
 /// UTF-8 fuzzing and conformance harness: runs decoders differentially against an RFC 3629
-/// reference and reports every divergence as JSON.
+/// reference and reports every departure as JSON.
 #[derive(Debug, Parser)]
 #[command(name = "utf8conf", version, about, long_about = None)]
 pub struct Cli {
@@ -52,10 +52,10 @@ enum Command {
     /// List the decoders with their versions and what they report.
     Decoders(decoders::DecodersArgs),
     /// Run every decoder against the reference over the vectors and generated corpora,
-    /// and report each divergence as JSON (the default command).
+    /// and report each departure as JSON (the default command).
     Run(run::RunArgs),
-    /// Re-run a divergence report's decoder pair on its minimised input; exit 1 if the
-    /// divergence is still there, 0 if not.
+    /// Re-run a finding report's decoder pair on its minimised input; exit 1 if the
+    /// departure is still there, 0 if not.
     Reproduce(reproduce::ReproduceArgs),
     /// Grade an external decoder (adapter protocol) or all of them for conformance; with
     /// --encoder, an external encoder; with --round-trip, a decoder and encoder pair.

@@ -1,7 +1,7 @@
-//! `utf8conf reproduce REPORT.json`: re-runs a divergence report's decoder pair on its
+//! `utf8conf reproduce REPORT.json`: re-runs a finding report's decoder pair on its
 //! minimised input.
 //!
-//! Exit 1 when the divergence is still there (the same signature: same pair, aspect,
+//! Exit 1 when the departure is still there (the same signature: same pair, aspect,
 //! categories and shape), 0 when it is gone (the decoder was fixed, or the report was made
 //! by another version), 2 when the report cannot be read or names an unknown decoder. The
 //! exit code makes it usable as a regression check: `utf8conf reproduce r.json || ...`.
@@ -17,7 +17,7 @@ use super::decode::chosen_decoder;
 use super::CliError;
 use crate::decoders;
 use crate::engine::check::{PairChecker, REFERENCE_NAME};
-use crate::engine::divergence::{DivergenceReport, DIVERGENCE_SCHEMA};
+use crate::engine::finding_report::{FindingReport, FINDING_REPORT_SCHEMA};
 use crate::engine::signature::Signature;
 use crate::hex::parse_hex;
 use crate::sanitize;
@@ -25,7 +25,7 @@ use crate::sanitize;
 /// Arguments of `utf8conf reproduce`.
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
-    /// A divergence report (`reports/<run>/divergences/<id>.json`).
+    /// A finding report (`reports/<run>/divergences/<id>.json`).
     report: PathBuf,
     /// The C library the report is about (`exhaustive --lib` reports).
     #[arg(long, value_name = "PATH", requires = "symbol")]
@@ -86,7 +86,7 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
         }
         Some(signature) => {
             println!(
-                "not reproduced: the pair now diverges differently: {} (report: {})",
+                "not reproduced: the pair now departs differently: {} (report: {})",
                 describe(&signature),
                 describe(&expected)
             );
@@ -103,39 +103,35 @@ pub fn run(args: ReproduceArgs) -> Result<u8, CliError> {
     }
 }
 
-/// Reads a divergence report, of this version's schema, from `path`.
-fn read_report(path: &Path) -> Result<DivergenceReport, CliError> {
+/// Reads a finding report, of this version's schema, from `path`.
+fn read_report(path: &Path) -> Result<FindingReport, CliError> {
     let text = read_bounded(path)?;
     // The schema is checked first, so a report of another schema version is named as
     // such instead of failing on whichever field that version lacks.
     let json: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
         CliError(format!(
-            "{}: not a divergence report (not JSON: {error})",
+            "{}: not a finding report (not JSON: {error})",
             path.display()
         ))
     })?;
     match json.get("schema").and_then(serde_json::Value::as_str) {
-        Some(DIVERGENCE_SCHEMA) => {}
+        Some(FINDING_REPORT_SCHEMA) => {}
         Some(other) => {
             return Err(CliError(format!(
-                "{}: unsupported schema '{}' (this utf8conf reads '{DIVERGENCE_SCHEMA}')",
+                "{}: unsupported schema '{}' (this utf8conf reads '{FINDING_REPORT_SCHEMA}')",
                 path.display(),
                 sanitize::single_line(other, 100)
             )))
         }
         None => {
             return Err(CliError(format!(
-                "{}: not a divergence report (no \"schema\")",
+                "{}: not a finding report (no \"schema\")",
                 path.display()
             )))
         }
     }
-    serde_json::from_value(json).map_err(|error| {
-        CliError(format!(
-            "{}: not a divergence report: {error}",
-            path.display()
-        ))
-    })
+    serde_json::from_value(json)
+        .map_err(|error| CliError(format!("{}: not a finding report: {error}", path.display())))
 }
 
 /// A signature on one line, as `reproduce` prints it.
@@ -151,7 +147,7 @@ fn describe(signature: &Signature) -> String {
     ))
 }
 
-/// The largest report `reproduce` reads. A divergence report holds one minimised witness
+/// The largest report `reproduce` reads. A finding report holds one minimised witness
 /// and its outcomes: a few KiB. A report is someone else's file, so a larger one is
 /// refused rather than read into memory whole.
 pub const MAX_REPORT_BYTES: u64 = 16 << 20;
@@ -169,14 +165,14 @@ fn read_bounded(path: &Path) -> Result<String, CliError> {
         .map_err(cannot)?;
     if bytes.len() as u64 > MAX_REPORT_BYTES {
         return Err(CliError(format!(
-            "{}: over {} MiB, too large for a divergence report",
+            "{}: over {} MiB, too large for a finding report",
             path.display(),
             MAX_REPORT_BYTES >> 20
         )));
     }
     String::from_utf8(bytes).map_err(|_| {
         CliError(format!(
-            "{}: not a divergence report (not UTF-8)",
+            "{}: not a finding report (not UTF-8)",
             path.display()
         ))
     })

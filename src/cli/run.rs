@@ -6,10 +6,10 @@
 //! then the enumeration of every input of length 0..=3), within a budget (by default
 //! about a minute). Reports go to `<out>/<run-id>/`, progress to stderr,
 //! and a closing table to stdout: one row per decoder, one column per aspect, each cell
-//! `inputs compared/divergences`. The built-in encoders are then graded against the
+//! `inputs compared/departures`. The built-in encoders are then graded against the
 //! reference encoder (one line each in the table, `encoders` in `summary.json`; a
-//! divergence beyond an encoder's policy counts as one). Exit 0: no divergence; 1:
-//! divergences; 2: error.
+//! departure beyond an encoder's policy counts as one). Exit 0: no departure; 1:
+//! departures; 2: error.
 
 use std::path::PathBuf;
 
@@ -63,8 +63,8 @@ pub struct RunArgs {
     /// junit (`junit.xml`), in the run directory.
     #[arg(long, value_delimiter = ',', default_value = "json")]
     format: Vec<OutputFormat>,
-    /// Exit 1 only when a reported divergence reaches this severity (info, low, medium,
-    /// high, critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any divergence
+    /// Exit 1 only when a reported departure reaches this severity (info, low, medium,
+    /// high, critical; docs/SECURITY-IMPACT.md), 0 otherwise. Without it, any departure
     /// exits 1.
     #[arg(long, value_name = "SEVERITY")]
     fail_on: Option<Severity>,
@@ -129,7 +129,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
             result
                 .reports
                 .iter()
-                .filter_map(|report| report.security.as_ref())
+                .filter_map(|report| report.finding.security.as_ref())
                 .any(|impact| impact.severity >= threshold),
         ),
     })
@@ -181,7 +181,7 @@ fn corpus(user_files: &[PathBuf], seed: u64) -> Result<(InputStream, Option<u64>
     Ok((Box::new(vector_inputs.into_iter().chain(generated)), total))
 }
 
-/// Prints the closing table: decoders by aspects, cells `compared/divergences`, then the
+/// Prints the closing table: decoders by aspects, cells `compared/departures`, then the
 /// findings (`summary_written` false: a disk error stopped the run before `summary.json`).
 fn print_table(result: &RunResult, summary_written: bool) {
     let summary = &result.summary;
@@ -204,7 +204,7 @@ fn print_table(result: &RunResult, summary_written: bool) {
                 Some(count) => format!(
                     "{}/{}",
                     group_digits(count.compared),
-                    group_digits(count.divergences)
+                    group_digits(count.departures)
                 ),
                 None => "-".to_string(),
             });
@@ -230,7 +230,7 @@ fn print_table(result: &RunResult, summary_written: bool) {
         println!("{}", cells.join("  ").trim_end());
     }
     // The cells are two counts with no unit of their own: the legend says which.
-    println!("(each cell: inputs compared/divergent, for that decoder and aspect)");
+    println!("(each cell: inputs compared/departing, for that decoder and aspect)");
     if let Some(comparison) = &summary.encoders {
         print_encoders(comparison);
     }
@@ -250,10 +250,10 @@ fn print_table(result: &RunResult, summary_written: bool) {
         sources.join(", ")
     );
     println!(
-        "{} finding{} ({} divergent input-decoder pairs); summary: {}",
+        "{} finding{} ({} departing input-decoder pairs); summary: {}",
         summary.reports.len(),
         if summary.reports.len() == 1 { "" } else { "s" },
-        group_digits(summary.divergent_inputs),
+        group_digits(summary.departing_inputs),
         if summary_written {
             result.run_dir.join("summary.json").display().to_string()
         } else {
@@ -265,7 +265,7 @@ fn print_table(result: &RunResult, summary_written: bool) {
 }
 
 /// One line per report: id, decoder, aspects, title, categories, witness.
-fn print_findings(reports: &[crate::engine::divergence::DivergenceReport]) {
+fn print_findings(reports: &[crate::engine::finding_report::FindingReport]) {
     for report in reports {
         let finding = &report.finding;
         println!(
@@ -314,7 +314,7 @@ pub(super) fn print_models(models: &[crate::engine::summary::LearnedModel]) {
 
 /// The run's encoder comparison: every built-in encoder graded against the reference
 /// encoder on the quick encoder inputs (a fraction of a second in a release build), so
-/// that a divergence of a built-in encoder fails the run as a decoder's does.
+/// that a departure of a built-in encoder fails the run as a decoder's does.
 fn compare_encoders() -> EncoderComparison {
     let inputs = encoder_inputs(false);
     let encoders: Vec<EncoderCount> = encoders::builtin()
@@ -327,23 +327,23 @@ fn compare_encoders() -> EncoderComparison {
                 inputs: grade.inputs as u64,
                 policy: policy_name(grade.policy),
                 out_of_range_policy: grade.out_of_range_policy.map(policy_name),
-                divergent_inputs: grade.findings.iter().map(|f| f.inputs as u64).sum(),
+                departing_inputs: grade.findings.iter().map(|f| f.inputs as u64).sum(),
                 findings: grade.findings.iter().map(|f| f.title.clone()).collect(),
             }
         })
         .collect();
     EncoderComparison {
         inputs: inputs.len() as u64,
-        divergent_inputs: encoders.iter().map(|e| e.divergent_inputs).sum(),
+        departing_inputs: encoders.iter().map(|e| e.departing_inputs).sum(),
         encoders,
     }
 }
 
 /// Adds the encoder comparison to the run's result and its `summary.json` (written again,
-/// atomically); a divergence makes the exit code 1.
+/// atomically); a departure makes the exit code 1.
 fn add_encoders(result: &mut RunResult) -> Result<(), CliError> {
     let comparison = compare_encoders();
-    if comparison.divergent_inputs > 0 {
+    if comparison.departing_inputs > 0 {
         result.summary.exit_code = 1;
     }
     result.summary.encoders = Some(comparison);
@@ -352,15 +352,15 @@ fn add_encoders(result: &mut RunResult) -> Result<(), CliError> {
         .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))
 }
 
-/// The encoder lines of the closing table: one per encoder, `inputs/divergent` and its
+/// The encoder lines of the closing table: one per encoder, `inputs/departing` and its
 /// policies, then any finding.
 fn print_encoders(comparison: &EncoderComparison) {
     for count in &comparison.encoders {
         println!(
-            "encoder {}: {}/{} (inputs/divergent from the reference encoder); surrogates: {}{}",
+            "encoder {}: {}/{} (inputs/departing from the reference encoder); surrogates: {}{}",
             count.encoder,
             group_digits(count.inputs),
-            group_digits(count.divergent_inputs),
+            group_digits(count.departing_inputs),
             count.policy,
             count
                 .out_of_range_policy

@@ -3,10 +3,10 @@
 //! - `exhaustive-0-2`: every input of length 0, 1 and 2 (1 + 256 + 65,536 = 65,793). Every
 //!   lead byte meets every second byte here, which is also what the report's 256x256 map
 //!   shows.
-//! - `boundary-3-4`: every input of length 3 and 4 over [`BOUNDARY_BYTES`] (22³ + 22⁴ =
-//!   244,904 inputs): the first and last byte of each byte class of Unicode Table 3-7 (and
-//!   of the legacy 5- and 6-byte leads), so that every row of the table and every
-//!   off-by-one next to it is met in every position of a 3- and 4-byte sequence.
+//! - `boundary-3-4`: every input of length 3 and 4 over [`BOUNDARY_3_4_ALPHABET`] (22³ + 22⁴ =
+//!   244,904 inputs): a byte of each byte class of Unicode Table 3-7 and of RFC 2279's
+//!   legacy leads, both ends of the continuation ranges, so that every row of the table
+//!   and every off-by-one next to it is met in every position of a 3- and 4-byte sequence.
 //! - `probes`: a few named inputs for what the exhaustive sets cannot reach: the worked
 //!   examples of Unicode §3.9, a byte order mark in first and later position, CESU-8
 //!   pairs, 5- and 6-byte forms, noncharacters, and multilingual text.
@@ -31,12 +31,20 @@ use crate::corpus::vectors::{self, VectorError};
 use crate::corpus::{Input, Origin};
 use crate::hex::parse_hex;
 
-/// The boundary bytes of each byte class of Unicode Table 3-7 (plus the RFC 2279 leads),
-/// in increasing order. Classes: ASCII (00, 7F); continuation bytes split where Table 3-7's
-/// second-byte ranges split (80..8F, 90..9F, A0..BF: 80, 8F, 90, 9F, A0, BF); C0..C1
-/// (overlong leads: C0); C2..DF (C2, DF); E0; E1..EC (E1); ED; EE..EF (EF); F0; F1..F3
-/// (F1); F4; F5..F7 (F5); F8..FB (F8); FC..FD (FC); FE..FF (FF).
-pub const BOUNDARY_BYTES: [u8; 22] = [
+/// The alphabet of `check`'s `boundary-3-4` source: 22 bytes, in increasing order, with
+/// at least one in each of the 17 byte classes of Table 3-7 with RFC 2279's leads
+/// ([`crate::byte_class::classes_with_rfc_2279_leads`]).
+///
+/// Why it differs from `exhaustive-boundary`'s alphabet (`corpus::exhaustive::EDGE_ALPHABET`,
+/// 24 bytes, both ends of each Table 3-7 class): `check` grades every decoder on every
+/// input of length 3 and 4 within seconds, so it meets F5..FF the way decoders do (RFC
+/// 2279's 5- and 6-byte leads F8 and FC, which some accept) and takes one byte of a lead
+/// class whose bytes every row treats alike. Both ends are kept where an off-by-one
+/// changes a sequence's length or row: ASCII (00, 7F), the continuation classes (80, 8F,
+/// 90, 9F, A0, BF) and the two-byte leads (C2, DF); one byte stands for C0..C1 (C0),
+/// E1..EC (E1), EE..EF (EF), F1..F3 (F1), F5..F7 (F5), F8..FB (F8), FC..FD (FC) and
+/// FE..FF (FF). Its size is pinned: `boundary-3-4` is 22³ + 22⁴ = 244,904 inputs.
+pub const BOUNDARY_3_4_ALPHABET: [u8; 22] = [
     0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0,
     0xF1, 0xF4, 0xF5, 0xF8, 0xFC, 0xFF,
 ];
@@ -85,15 +93,15 @@ pub fn exhaustive_up_to_two() -> impl Iterator<Item = Vec<u8>> {
     empty.chain(one).chain(two)
 }
 
-/// Every input of length 3 and 4 over [`BOUNDARY_BYTES`], in order.
+/// Every input of length 3 and 4 over [`BOUNDARY_3_4_ALPHABET`], in order.
 pub fn boundary_three_and_four() -> impl Iterator<Item = Vec<u8>> {
     [3usize, 4].into_iter().flat_map(|len| {
-        let count = BOUNDARY_BYTES.len().pow(len as u32);
+        let count = BOUNDARY_3_4_ALPHABET.len().pow(len as u32);
         (0..count).map(move |mut index| {
             let mut bytes = vec![0; len];
             for slot in bytes.iter_mut().rev() {
-                *slot = BOUNDARY_BYTES[index % BOUNDARY_BYTES.len()];
-                index /= BOUNDARY_BYTES.len();
+                *slot = BOUNDARY_3_4_ALPHABET[index % BOUNDARY_3_4_ALPHABET.len()];
+                index /= BOUNDARY_3_4_ALPHABET.len();
             }
             bytes
         })
@@ -197,8 +205,25 @@ mod tests {
         assert_eq!(sorted.len(), all.len());
         assert!(all
             .iter()
-            .all(|input| input.iter().all(|b| BOUNDARY_BYTES.contains(b))));
-        assert!(BOUNDARY_BYTES.windows(2).all(|w| w[0] < w[1]));
+            .all(|input| input.iter().all(|b| BOUNDARY_3_4_ALPHABET.contains(b))));
+        assert!(BOUNDARY_3_4_ALPHABET.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn the_alphabet_meets_every_class_with_rfc_2279_leads() {
+        use crate::byte_class::{classes_with_rfc_2279_leads, TABLE_3_7_CLASSES};
+        for class in classes_with_rfc_2279_leads() {
+            assert!(
+                BOUNDARY_3_4_ALPHABET.iter().any(|&b| class.contains(b)),
+                "no byte of {class:?}"
+            );
+        }
+        // Both ends where an off-by-one changes a sequence's length or row.
+        for class in &TABLE_3_7_CLASSES[..4] {
+            assert!(BOUNDARY_3_4_ALPHABET.contains(&class.first), "{class:?}");
+            assert!(BOUNDARY_3_4_ALPHABET.contains(&class.last), "{class:?}");
+        }
+        assert!(BOUNDARY_3_4_ALPHABET.contains(&0xC2) && BOUNDARY_3_4_ALPHABET.contains(&0xDF));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Conformance grading: how one decoder measures up to RFC 3629 and Unicode's U+FFFD
 //! practice, as a report a person can act on.
 //!
-//! This is a different product from the divergence reports of the differential engine,
+//! This is a different product from the finding reports of the differential engine,
 //! which list every distinct disagreement between two decoders. A conformance report
 //! answers "is this decoder right, and where is it not?":
 //!
@@ -10,7 +10,7 @@
 //!   crashes, timeouts, protocol errors);
 //! - the decoder's U+FFFD policy, recognised by testing hypotheses
 //!   ([`crate::policy::ReplacementPolicy`]) against what it did, and reported once with examples
-//!   instead of as thousands of divergences;
+//!   instead of as thousands of departures;
 //! - BOM stripping, recognised as a wrapper policy;
 //! - a 256x256 map of every two-byte input, decoder against reference.
 //!

@@ -14,7 +14,7 @@
 //!   65,536 + 16,777,216), ordered by length, then lexicographically (the first byte
 //!   varies slowest).
 //! - `exhaustive-boundary` ([`BoundaryInputs`]): all inputs of length 4, 5 and 6 over the
-//!   24 [`BOUNDARY_BYTES`]: 24^4 + 24^5 + 24^6 = 199,397,376 inputs, in the same order.
+//!   24 [`EDGE_ALPHABET`]: 24^4 + 24^5 + 24^6 = 199,397,376 inputs, in the same order.
 //!   Too many for a one-minute run through several decoders, so the engine bounds it by
 //!   budget or uses the sampler.
 //! - `exhaustive-boundary-sampled` ([`BoundarySample`]): the same space in a seeded
@@ -24,33 +24,14 @@
 //!
 //! ## The boundary bytes
 //!
-//! Unicode Table 3-7 (Well-Formed UTF-8 Byte Sequences) splits the byte values into ranges
-//! per column. Taking the ranges of all columns together, the bytes fall into 14 classes,
-//! runs of bytes that every cell of the table treats alike:
+//! Unicode Table 3-7 (Well-Formed UTF-8 Byte Sequences) splits the byte values into 14
+//! classes, runs of bytes that every cell of the table treats alike
+//! ([`crate::byte_class::TABLE_3_7_CLASSES`], with the role of each). [`EDGE_ALPHABET`] is
+//! the first and last byte of each class, 24 bytes: a decoder whose range check is off by
+//! one at any edge of the table disagrees with the reference on some input over them.
 //!
-//! ```text
-//! class     role in Table 3-7                                   boundary bytes
-//! 00..7F    one-byte characters                                 00 7F
-//! 80..8F    continuation; the only second bytes after F4        80 8F
-//! 90..9F    continuation; second after F0 starts at 90, ED ends 9F   90 9F
-//! A0..BF    continuation; second after E0 starts at A0          A0 BF
-//! C0..C1    never appear (overlong two-byte leads)              C0 C1
-//! C2..DF    two-byte leads                                      C2 DF
-//! E0        three-byte lead, second byte A0..BF                 E0
-//! E1..EC    three-byte leads                                    E1 EC
-//! ED        three-byte lead, second byte 80..9F (no surrogates) ED
-//! EE..EF    three-byte leads                                    EE EF
-//! F0        four-byte lead, second byte 90..BF                  F0
-//! F1..F3    four-byte leads                                     F1 F3
-//! F4        four-byte lead, second byte 80..8F (≤ U+10FFFF)     F4
-//! F5..FF    never appear                                        F5 FF
-//! ```
-//!
-//! The first and last byte of each class are the 24 boundary bytes: a decoder whose range
-//! check is off by one at any edge of the table disagrees with the reference on some input
-//! over them. (The test derives the classes from [`TABLE_3_7`] to check the list.)
-
 use super::generator::Generator;
+use crate::byte_class::table_3_7_edges;
 use crate::rng::{fnv1a, mix64, Rng};
 
 /// The name of [`ShortInputs`].
@@ -60,37 +41,15 @@ pub const BOUNDARY_NAME: &str = "exhaustive-boundary";
 /// The name of [`BoundarySample`].
 pub const BOUNDARY_SAMPLE_NAME: &str = "exhaustive-boundary-sampled";
 
-/// Unicode Table 3-7, Well-Formed UTF-8 Byte Sequences: for each row, the inclusive byte
-/// range of each byte position.
-pub const TABLE_3_7: [&[(u8, u8)]; 9] = [
-    &[(0x00, 0x7F)],                                           // U+0000..U+007F
-    &[(0xC2, 0xDF), (0x80, 0xBF)],                             // U+0080..U+07FF
-    &[(0xE0, 0xE0), (0xA0, 0xBF), (0x80, 0xBF)],               // U+0800..U+0FFF
-    &[(0xE1, 0xEC), (0x80, 0xBF), (0x80, 0xBF)],               // U+1000..U+CFFF
-    &[(0xED, 0xED), (0x80, 0x9F), (0x80, 0xBF)],               // U+D000..U+D7FF
-    &[(0xEE, 0xEF), (0x80, 0xBF), (0x80, 0xBF)],               // U+E000..U+FFFF
-    &[(0xF0, 0xF0), (0x90, 0xBF), (0x80, 0xBF), (0x80, 0xBF)], // U+10000..U+3FFFF
-    &[(0xF1, 0xF3), (0x80, 0xBF), (0x80, 0xBF), (0x80, 0xBF)], // U+40000..U+FFFFF
-    &[(0xF4, 0xF4), (0x80, 0x8F), (0x80, 0xBF), (0x80, 0xBF)], // U+100000..U+10FFFF
-];
-
-/// The first and last byte of each byte class of Table 3-7 (see the module documentation).
-pub const BOUNDARY_BYTES: [u8; 24] = [
-    0x00, 0x7F, // one-byte characters
-    0x80, 0x8F, // continuation, F4's second bytes
-    0x90, 0x9F, // continuation, F0's first second byte .. ED's last
-    0xA0, 0xBF, // continuation, E0's first second byte .. the last continuation
-    0xC0, 0xC1, // never valid
-    0xC2, 0xDF, // two-byte leads
-    0xE0, // three-byte lead with second A0..BF
-    0xE1, 0xEC, // three-byte leads
-    0xED, // three-byte lead with second 80..9F
-    0xEE, 0xEF, // three-byte leads
-    0xF0, // four-byte lead with second 90..BF
-    0xF1, 0xF3, // four-byte leads
-    0xF4, // four-byte lead with second 80..8F
-    0xF5, 0xFF, // never valid
-];
+/// The alphabet of `exhaustive-boundary`: both edges of each Table 3-7 byte class
+/// ([`crate::byte_class::table_3_7_edges`]), 24 bytes in increasing order.
+///
+/// It differs from `check`'s `boundary-3-4` alphabet (22 bytes): this one runs inputs of
+/// length 4..=6 and goes by Table 3-7 alone, so it takes *both* ends of every class (an
+/// off-by-one at either end of a lead range is met); F5..FF is one class here, whose edges
+/// F5 and FF also stand for RFC 2279's leads. Its size is pinned: the count
+/// 24⁴ + 24⁵ + 24⁶ = 199,397,376 and the order of the inputs are documented.
+pub const EDGE_ALPHABET: [u8; 24] = table_3_7_edges();
 
 /// The number of inputs of length 0..=3: 1 + 256 + 256² + 256³.
 pub const SHORT_COUNT: u64 = 1 + 256 + 65_536 + 16_777_216;
@@ -135,12 +94,12 @@ fn digits(mut value: u64, base: u64, length: usize) -> Vec<u8> {
 /// The lengths of the boundary enumeration.
 pub const BOUNDARY_LENGTHS: std::ops::RangeInclusive<u32> = 4..=6;
 
-/// The number of inputs of length 4..=6 over [`BOUNDARY_BYTES`]: 24⁴ + 24⁵ + 24⁶.
+/// The number of inputs of length 4..=6 over [`EDGE_ALPHABET`]: 24⁴ + 24⁵ + 24⁶.
 pub const BOUNDARY_COUNT: u64 = 331_776 + 7_962_624 + 191_102_976;
 
 /// Input `index` of the boundary-byte enumeration, or `None` past its end.
 pub fn boundary_input(index: u64) -> Option<Vec<u8>> {
-    let base = BOUNDARY_BYTES.len() as u64;
+    let base = EDGE_ALPHABET.len() as u64;
     let mut rest = index;
     for length in BOUNDARY_LENGTHS {
         let count = base.pow(length);
@@ -149,7 +108,7 @@ pub fn boundary_input(index: u64) -> Option<Vec<u8>> {
             return Some(
                 positions
                     .into_iter()
-                    .map(|p| BOUNDARY_BYTES[p as usize])
+                    .map(|p| EDGE_ALPHABET[p as usize])
                     .collect(),
             );
         }
@@ -161,7 +120,7 @@ pub fn boundary_input(index: u64) -> Option<Vec<u8>> {
 /// The index of `bytes` in the boundary-byte enumeration (the inverse of
 /// [`boundary_input`]); `None` if a byte is not a boundary byte or the length is not 4..=6.
 pub fn boundary_index(bytes: &[u8]) -> Option<u64> {
-    let base = BOUNDARY_BYTES.len() as u64;
+    let base = EDGE_ALPHABET.len() as u64;
     let length = bytes.len() as u32;
     if !BOUNDARY_LENGTHS.contains(&length) {
         return None;
@@ -171,7 +130,7 @@ pub fn boundary_index(bytes: &[u8]) -> Option<u64> {
         .sum();
     let mut within = 0u64;
     for byte in bytes {
-        let position = BOUNDARY_BYTES.iter().position(|b| b == byte)?;
+        let position = EDGE_ALPHABET.iter().position(|b| b == byte)?;
         within = within * base + position as u64;
     }
     Some(before + within)
@@ -339,35 +298,22 @@ impl Generator for BoundarySample {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::byte_class::TABLE_3_7_CLASSES;
     use std::collections::HashSet;
 
     #[test]
-    fn boundary_bytes_are_the_class_edges_of_table_3_7() {
-        // A byte's signature: which (row, position) cells of the table admit it. A class is
-        // a maximal run of consecutive bytes with the same signature.
-        let signature = |byte: u8| -> Vec<(usize, usize)> {
-            let mut cells = Vec::new();
-            for (row, ranges) in TABLE_3_7.iter().enumerate() {
-                for (position, &(low, high)) in ranges.iter().enumerate() {
-                    if (low..=high).contains(&byte) {
-                        cells.push((row, position));
-                    }
-                }
-            }
-            cells
-        };
-        let mut edges = Vec::new();
-        let mut classes = 0;
-        for byte in 0..=255u8 {
-            let starts_class = byte == 0 || signature(byte) != signature(byte - 1);
-            let ends_class = byte == 255 || signature(byte) != signature(byte + 1);
-            classes += usize::from(starts_class);
-            if starts_class || ends_class {
-                edges.push(byte);
-            }
+    fn the_edge_alphabet_is_both_ends_of_every_table_3_7_class() {
+        // Pinned: the documented count and order of `exhaustive-boundary` rest on it.
+        let pinned = [
+            0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+            0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ];
+        assert_eq!(EDGE_ALPHABET, pinned);
+        for class in TABLE_3_7_CLASSES {
+            assert!(EDGE_ALPHABET.contains(&class.first), "{class:?}");
+            assert!(EDGE_ALPHABET.contains(&class.last), "{class:?}");
         }
-        assert_eq!(classes, 14);
-        assert_eq!(edges, BOUNDARY_BYTES);
+        assert_eq!(BOUNDARY_COUNT, 199_397_376);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! One input for the engine, and where it came from.
 //!
-//! Every input carries its [`Origin`], so that a divergence report can say where its bytes
+//! Every input carries its [`Origin`], so that a finding report can say where its bytes
 //! came from and how to get them again (a vector id, or a generator with its seed and
 //! index).
 
@@ -15,7 +15,7 @@ pub struct Input {
     pub origin: Origin,
 }
 
-/// Where an input came from (the `origin` field of a divergence report, docs/DESIGN.md §3.4).
+/// Where an input came from (the `origin` field of a finding report, docs/DESIGN.md §3.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Origin {

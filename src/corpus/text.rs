@@ -2,7 +2,7 @@
 //!
 //! Every decoder must accept well-formed text and return its scalars unchanged, and most
 //! real input *is* text, so valid text is both a corpus of its own (finding `valid-rejected`,
-//! `valid-misdecoded`, `noncharacter-rejected` and `bom-stripped` divergences) and the
+//! `valid-misdecoded`, `noncharacter-rejected` and `bom-stripped` departures) and the
 //! carrier the `faults` generator injects errors into. The samples below are written for
 //! this crate and cover every row of Unicode Table 3-7: one-byte ASCII (with controls),
 //! two-byte Latin-1 Supplement, Greek, Cyrillic, Hebrew and Arabic, three-byte Devanagari,

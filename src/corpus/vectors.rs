@@ -18,7 +18,7 @@
 //! decoders are graded against, so a case that contradicts itself (say,
 //! `valid = true` with an error category, or more substituted U+FFFD than
 //! bytes) is rejected with an error naming the file and the case id, rather
-//! than turned into a bogus divergence later.
+//! than turned into a bogus departure later.
 
 use std::collections::HashMap;
 use std::fmt;

@@ -4,7 +4,7 @@
 //!   `<[u8]>::utf8_chunks` pass for the error units and the scalars (each chunk's valid
 //!   text, then one U+FFFD if it has invalid bytes: how `String::from_utf8_lossy` is
 //!   documented and written), in one outcome: convenient for `utf8conf decode`, but it hides *which* API a
-//!   divergence is about.
+//!   departure is about.
 //!
 //! So the engine also runs them separately, and each reports only what its API itself
 //! answers (a field an API does not produce is absent, never derived by us):

@@ -128,7 +128,7 @@ pub fn diagnose(
         errors: capabilities.errors && outcome.errors.is_some(),
     };
     let comparison = compare(capabilities, outcome, reference);
-    let aspects: Vec<Aspect> = comparison.diverged.iter().collect();
+    let aspects: Vec<Aspect> = comparison.departed.iter().collect();
     if aspects.is_empty() {
         return None;
     }

@@ -8,7 +8,7 @@
 //! aspect, so the decoder's [`Capabilities`] decide.
 //!
 //! One input can differ in several aspects at once (a decoder that accepts a CESU-8 pair
-//! also decodes other scalars). Every differing aspect is counted, but the divergence is
+//! also decodes other scalars). Every differing aspect is counted, but the departure is
 //! *about* the first in the order of [`Aspect::COMPARED`], its *primary* aspect: the
 //! others follow from it.
 //!
@@ -35,7 +35,7 @@ pub struct Comparison {
     /// The aspects both sides reported.
     pub compared: AspectSet,
     /// The compared aspects on which they differ.
-    pub diverged: AspectSet,
+    pub departed: AspectSet,
     /// The first differing aspect, if any.
     pub primary: Option<Difference>,
 }
@@ -44,7 +44,7 @@ impl Comparison {
     fn record(&mut self, aspect: Aspect, difference: Option<Shape>) {
         self.compared.insert(aspect);
         if let Some(shape) = difference {
-            self.diverged.insert(aspect);
+            self.departed.insert(aspect);
             self.primary.get_or_insert(Difference { aspect, shape });
         }
     }
@@ -267,7 +267,7 @@ mod tests {
                 shape: Shape::AcceptsIllFormed
             })
         );
-        assert!(comparison.diverged.contains(Aspect::Scalars));
+        assert!(comparison.departed.contains(Aspect::Scalars));
         assert!(!comparison.compared.contains(Aspect::ValidUpTo));
     }
 

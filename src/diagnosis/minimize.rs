@@ -1,11 +1,11 @@
-//! Minimisation: the smallest input that still shows the same divergence.
+//! Minimisation: the smallest input that still shows the same departure.
 //!
-//! A divergence found in a 300-byte random input is hard to read; the same divergence in 6
+//! A departure found in a 300-byte random input is hard to read; the same departure in 6
 //! bytes explains itself. The minimiser is Zeller and Hildebrandt's delta debugging
 //! ("Simplifying and Isolating Failure-Inducing Input", IEEE TSE 28(2), 2002), `ddmin`,
 //! over bytes: split the input into `n` parts, keep any part, or any complement of a part,
 //! that still fails; otherwise split finer. "Still fails" means the decoder pair still
-//! diverges with the *same signature* (aspect, categories, shape), so minimisation never
+//! departs with the *same signature* (aspect, categories, shape), so minimisation never
 //! drifts from one bug to another.
 //!
 //! `ddmin` guarantees 1-minimality only when it runs to the end, so a final pass then tries

@@ -3,7 +3,7 @@
 //!
 //! The run loop ([`super::Engine::run_source`]) does not know where inputs come from: a
 //! [`Source`] hands each worker thread batches and turns each into a [`BatchResult`]
-//! (counts per decoder and aspect, and each divergence's first occurrence under its
+//! (counts per decoder and aspect, and each departure's first occurrence under its
 //! signature). A seeded or vector corpus is one source (`utf8conf run`); the numbered
 //! space of every short input is another (`utf8conf exhaustive`), which counts with a
 //! tally of its own because it runs billions of inputs. Whatever the source, one
@@ -21,7 +21,7 @@ use super::summary::AspectCounters;
 /// The occurrences of one signature within one batch.
 #[derive(Debug, Clone)]
 pub struct Found {
-    /// The divergence.
+    /// The departure.
     pub signature: Signature,
     /// Index of the decoder in the run's list.
     pub decoder: usize,
@@ -50,12 +50,12 @@ pub struct BatchResult {
     pub sources: Vec<(String, u64)>,
     /// Per decoder.
     pub counters: Vec<AspectCounters>,
-    /// Divergences, in input order of first occurrence (decoders in order within one
+    /// Departures, in input order of first occurrence (decoders in order within one
     /// input).
     pub found: Vec<Found>,
 }
 
-/// One input that shows a divergence, as a worker files it.
+/// One input that shows a departure, as a worker files it.
 #[derive(Debug, Clone, Copy)]
 pub struct Occurrence<'a> {
     /// Index of the decoder in the run's list.

@@ -1,5 +1,5 @@
 //! One decoder against the reference on one input: decode (contained), compare, and name
-//! the divergence by its signature.
+//! the departure by its signature.
 //!
 //! The run loop, the minimiser and `utf8conf reproduce` all ask this same question, so it
 //! is answered in one place: a report reproduces exactly when [`PairChecker::signature`]
@@ -78,7 +78,7 @@ pub fn departs(
     }
 }
 
-/// The signature of the divergence in `checked`, if there is one.
+/// The signature of the departure in `checked`, if there is one.
 pub fn signature_of(
     decoder_name: &str,
     input: &[u8],
@@ -128,7 +128,7 @@ impl<'a> PairChecker<'a> {
         )
     }
 
-    /// The signature of the divergence on `input`, or `None` when the decoder agrees with
+    /// The signature of the departure on `input`, or `None` when the decoder agrees with
     /// the reference on every aspect both report.
     pub fn signature(&mut self, input: &[u8]) -> Option<Signature> {
         let checked = self.check(input);

@@ -1,5 +1,5 @@
 //! The collector: merges the workers' batch results in input order, files each new
-//! divergence under its finding (one report per finding, minimised and diagnosed by the
+//! departure under its finding (one report per finding, minimised and diagnosed by the
 //! grading core), and writes the reports and `summary.json`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::atomic_file::write_json_atomically;
-use crate::engine::divergence::DivergenceReport;
+use crate::engine::finding_report::FindingReport;
 use crate::engine::summary::{
     self, BudgetEntry, DecoderCounts, DecoderEntry, LearnedModel, Summary, Tool, SUMMARY_SCHEMA,
 };
@@ -36,7 +36,7 @@ pub(super) struct Collector<'e> {
     options: &'e RunOptions,
     run_id: String,
     run_dir: PathBuf,
-    pub(super) reports: Vec<DivergenceReport>,
+    pub(super) reports: Vec<FindingReport>,
     report_of: HashMap<Signature, usize>,
     /// Finding id -> index in `reports`: one report per finding.
     report_of_finding: HashMap<String, usize>,
@@ -45,7 +45,7 @@ pub(super) struct Collector<'e> {
     sources: BTreeMap<String, u64>,
     pub(super) total_inputs: u64,
     total_bytes: u64,
-    divergent_inputs: u64,
+    departing_inputs: u64,
     /// The first report or summary write that failed; no file is written after it (a
     /// full disk stops the run at once), but what was found is still kept in memory.
     pub(super) write_error: Option<io::Error>,
@@ -73,7 +73,7 @@ impl<'e> Collector<'e> {
             sources: BTreeMap::new(),
             total_inputs: 0,
             total_bytes: 0,
-            divergent_inputs: 0,
+            departing_inputs: 0,
             write_error: None,
             models: Vec::new(),
         }
@@ -90,11 +90,11 @@ impl<'e> Collector<'e> {
         for (total, batch) in self.counters.iter_mut().zip(&result.counters) {
             for (t, b) in total.iter_mut().zip(batch) {
                 t.compared += b.compared;
-                t.divergences += b.divergences;
+                t.departures += b.departures;
             }
         }
         for found in result.found {
-            self.divergent_inputs += found.count;
+            self.departing_inputs += found.count;
             if let Some(&slot) = self.report_of.get(&found.signature) {
                 self.add_occurrences(slot, found);
                 continue;
@@ -176,7 +176,6 @@ impl<'e> Collector<'e> {
     /// Counts `found` under the report in `slot`, keeping a few more origins.
     fn add_occurrences(&mut self, slot: usize, found: Found) {
         let report = &mut self.reports[slot];
-        report.occurrences += found.count;
         report.finding.occurrences += found.count;
         let room =
             self.options.origins_kept - report.other_origins.len().min(self.options.origins_kept);
@@ -268,7 +267,7 @@ impl<'e> Collector<'e> {
         signature: &Signature,
         minimized: &minimize::Minimized,
         finding: Option<Finding>,
-    ) -> DivergenceReport {
+    ) -> FindingReport {
         let decoder = self.engine.decoders[found.decoder].as_ref();
         let report = build_report(
             decoder,
@@ -375,7 +374,7 @@ impl<'e> Collector<'e> {
         stopped_by: &str,
     ) -> Summary {
         let comparisons = DecoderCounts::of_each(&self.engine.decoders, &self.counters);
-        let exit_code = summary::exit_code(self.divergent_inputs);
+        let exit_code = summary::exit_code(self.departing_inputs);
         let (budget_kind, budget_amount) = match self.options.budget {
             Budget::Time(limit) => ("time", limit.as_secs_f64()),
             Budget::Inputs(count) => ("inputs", count as f64),
@@ -406,7 +405,7 @@ impl<'e> Collector<'e> {
             total_bytes: self.total_bytes,
             throughput_inputs_per_second: summary::throughput(self.total_inputs, duration_seconds),
             comparisons,
-            divergent_inputs: self.divergent_inputs,
+            departing_inputs: self.departing_inputs,
             reports: self.reports.iter().map(|r| r.id.clone()).collect(),
             unreported_signatures: self.over_limit.len() as u64,
             exit_code,

@@ -11,7 +11,7 @@
 //! - **Workers** pull batches of inputs from the shared source, decode each input once with
 //!   the reference (reusing buffers) and once with each decoder under test (panics
 //!   contained, [`contain`](crate::diagnosis::contain)), compare on every aspect both report ([`compare`](crate::diagnosis::compare)), count, and
-//!   note each divergence under its [`signature::Signature`], keeping the first few
+//!   note each departure under its [`signature::Signature`], keeping the first few
 //!   occurrences per batch.
 //! - The **collector** (the calling thread) merges batch results *in input order*, whatever
 //!   order the threads finish in, so the first occurrence of a signature, and so its
@@ -32,7 +32,7 @@ pub mod batch;
 pub mod budget;
 pub mod check;
 mod collector;
-pub mod divergence;
+pub mod finding_report;
 pub mod model;
 pub mod progress;
 pub mod report;
@@ -52,7 +52,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::corpus::Input;
 use crate::decoders::Decoder;
-use crate::engine::divergence::DivergenceReport;
+use crate::engine::finding_report::FindingReport;
 use crate::engine::summary::Summary;
 use crate::time;
 use batch::{BatchResult, Source};
@@ -63,7 +63,7 @@ use collector::Collector;
 use progress::{Progress, ProgressMode};
 use worker::{CorpusSource, Feed};
 
-pub use crate::engine::summary::{EXIT_CLEAN, EXIT_DIVERGENCES};
+pub use crate::engine::summary::{EXIT_CLEAN, EXIT_DEPARTURES};
 
 /// How a run is carried out.
 #[derive(Debug, Clone)]
@@ -151,7 +151,7 @@ pub struct RunResult {
     /// The summary, as written to `summary.json`.
     pub summary: Summary,
     /// The reports, as written to `divergences/<id>.json`, in order of first occurrence.
-    pub reports: Vec<DivergenceReport>,
+    pub reports: Vec<FindingReport>,
 }
 
 /// Why [`Engine::run`] failed.
@@ -252,9 +252,9 @@ impl Engine {
         let run_id = run_dir
             .file_name()
             .map_or(run_id, |name| name.to_string_lossy().into_owned());
-        let divergences = run_dir.join("divergences");
-        std::fs::create_dir_all(&divergences)
-            .map_err(|error| RunError::Setup(named(&divergences, error)))?;
+        let departures = run_dir.join("divergences");
+        std::fs::create_dir_all(&departures)
+            .map_err(|error| RunError::Setup(named(&departures, error)))?;
 
         let started = Instant::now();
         let mut collector = Collector::new(self, options, &run_id, &run_dir);

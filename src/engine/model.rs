@@ -1,7 +1,7 @@
 //! Filing a run's findings through each departing decoder's learned machine: the path
 //! `check` takes ([`crate::diagnosis::model::with_model`]), for `run` and `exhaustive`.
 //!
-//! While a run goes, each new divergence is minimised, diagnosed on its own and written
+//! While a run goes, each new departure is minimised, diagnosed on its own and written
 //! as a report, so that a run cut short still leaves what it found. At the end, each
 //! decoder that departed has its machine learned in process, within the budget
 //! (`--model-queries`, `--model-time`), and its reports are filed again as `check` files
@@ -15,7 +15,7 @@
 //! Counts. A report the machine explains is removed; its inputs are counted under the
 //! mechanism that names one of its categories, or else under the decoder's first
 //! mechanism (a consequence the abstract outputs fold into it), so that the decoder's
-//! reports still count every input it diverged on. A mechanism no input of the run
+//! reports still count every input it departed on. A mechanism no input of the run
 //! showed counts its own witness, which the learner decoded: one occurrence.
 
 use std::collections::HashSet;
@@ -25,7 +25,7 @@ use crate::corpus::Origin;
 use crate::decoders::Decoder;
 use crate::diagnosis::learn::{learn, ModelBudget};
 use crate::diagnosis::{decode_contained, Subject};
-use crate::engine::divergence::DivergenceReport;
+use crate::engine::finding_report::FindingReport;
 use crate::engine::summary::LearnedModel;
 use crate::finding::Finding;
 use crate::hex::parse_hex;
@@ -39,7 +39,7 @@ use crate::diagnosis::minimize::Minimized;
 pub struct Filing<'a> {
     /// The run id.
     pub run_id: &'a str,
-    /// The folder of the run's reports (`<run>/divergences`).
+    /// The folder of the run's reports (`<run>/departures`).
     pub report_dir: &'a Path,
     /// What learning one machine may cost; `None` skips the model (the reports stay as
     /// the run filed them).
@@ -66,7 +66,7 @@ pub struct Filed {
 pub fn file_through_models(
     decoders: &[Box<dyn Decoder>],
     departed: &[bool],
-    reports: &mut Vec<DivergenceReport>,
+    reports: &mut Vec<FindingReport>,
     filing: &Filing<'_>,
 ) -> Filed {
     let mut filed = Filed::default();
@@ -139,9 +139,9 @@ pub fn file_one(
     decoder: &dyn Decoder,
     model: &ModelReport,
     learned: &LearnedModel,
-    report: DivergenceReport,
+    report: FindingReport,
     filing: &Filing<'_>,
-) -> DivergenceReport {
+) -> FindingReport {
     let mut removed = Vec::new();
     let fallback = report.clone();
     let filed = filed_reports(decoder, model, vec![report], filing, &mut removed);
@@ -156,11 +156,11 @@ pub fn file_one(
     chosen
 }
 
-/// Per decoder, whether any of its comparisons diverged.
+/// Per decoder, whether any of its comparisons departed.
 pub fn departed(counters: &[crate::engine::summary::AspectCounters]) -> Vec<bool> {
     counters
         .iter()
-        .map(|aspects| aspects.iter().any(|count| count.divergences > 0))
+        .map(|aspects| aspects.iter().any(|count| count.departures > 0))
         .collect()
 }
 
@@ -182,7 +182,7 @@ pub fn remove_reports(run_dir: &Path, ids: &[String]) -> std::io::Result<()> {
     Ok(())
 }
 
-fn is_of(report: &DivergenceReport, decoder: &dyn Decoder) -> bool {
+fn is_of(report: &FindingReport, decoder: &dyn Decoder) -> bool {
     report
         .decoders
         .get(1)
@@ -194,14 +194,14 @@ fn is_of(report: &DivergenceReport, decoder: &dyn Decoder) -> bool {
 fn refile(
     decoder: &dyn Decoder,
     model: &ModelReport,
-    reports: &mut Vec<DivergenceReport>,
+    reports: &mut Vec<FindingReport>,
     filing: &Filing<'_>,
     removed: &mut Vec<String>,
 ) {
     let Some(first) = reports.iter().position(|r| is_of(r, decoder)) else {
         return;
     };
-    let (own, others): (Vec<DivergenceReport>, Vec<DivergenceReport>) = std::mem::take(reports)
+    let (own, others): (Vec<FindingReport>, Vec<FindingReport>) = std::mem::take(reports)
         .into_iter()
         .partition(|r| is_of(r, decoder));
     let own = filed_reports(decoder, model, own, filing, removed);
@@ -216,10 +216,10 @@ fn refile(
 fn filed_reports(
     decoder: &dyn Decoder,
     model: &ModelReport,
-    own: Vec<DivergenceReport>,
+    own: Vec<FindingReport>,
     filing: &Filing<'_>,
     removed: &mut Vec<String>,
-) -> Vec<DivergenceReport> {
+) -> Vec<FindingReport> {
     let no_command = |_: &[u8]| String::new();
     let subject = Subject {
         name: decoder.name(),
@@ -237,7 +237,7 @@ fn filed_reports(
         .iter()
         .filter(|f| !own_ids.contains(f.id.as_str()))
         .collect();
-    let (mut kept, explained): (Vec<DivergenceReport>, Vec<DivergenceReport>) = own
+    let (mut kept, explained): (Vec<FindingReport>, Vec<FindingReport>) = own
         .into_iter()
         .partition(|r| found_ids.contains(r.id.as_str()));
     if new.is_empty() && kept.is_empty() {
@@ -245,17 +245,17 @@ fn filed_reports(
         kept.extend(explained);
         return kept;
     }
-    let mut counted: Vec<Vec<&DivergenceReport>> = vec![Vec::new(); new.len()];
+    let mut counted: Vec<Vec<&FindingReport>> = vec![Vec::new(); new.len()];
     for report in &explained {
         removed.push(report.id.clone());
         let shares = |f: &&Finding| f.categories.iter().any(|c| report.categories.contains(c));
         match new.iter().position(shares) {
             Some(target) => counted[target].push(report),
             None if !new.is_empty() => counted[0].push(report),
-            None => kept[0].occurrences += report.occurrences,
+            None => kept[0].finding.occurrences += report.finding.occurrences,
         }
     }
-    let mut filed: Vec<DivergenceReport> = new
+    let mut filed: Vec<FindingReport> = new
         .iter()
         .enumerate()
         .filter_map(|(index, finding)| {
@@ -268,18 +268,22 @@ fn filed_reports(
 
 /// The report of one finding of the machine: first seen where the earliest report it
 /// explains was, else at its own witness (origin `model`); `None` when the decoder does
-/// not diverge on the witness after all.
+/// not depart on the witness after all.
 fn mechanism_report(
     decoder: &dyn Decoder,
     finding: &Finding,
     index: usize,
-    explained: &[&DivergenceReport],
+    explained: &[&FindingReport],
     filing: &Filing<'_>,
-) -> Option<DivergenceReport> {
+) -> Option<FindingReport> {
     let witness = parse_hex(&finding.witness_hex).ok()?;
     let signature = PairChecker::new(decoder).signature(&witness)?;
     let earliest = explained.iter().min_by_key(|r| r.first_input_index);
-    let occurrences = explained.iter().map(|r| r.occurrences).sum::<u64>().max(1);
+    let occurrences = explained
+        .iter()
+        .map(|r| r.finding.occurrences)
+        .sum::<u64>()
+        .max(1);
     let (input, origin, first_input) = match earliest {
         Some(report) => (
             parse_hex(&report.input_hex).unwrap_or_else(|_| witness.clone()),

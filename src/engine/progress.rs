@@ -2,7 +2,7 @@
 //!
 //! On a terminal: one line redrawn in place a few times a second, with a bar when the end
 //! is known (time budget, input budget, or a corpus of known size), the input count, the
-//! rate in inputs per second and the number of distinct divergences so far. Elsewhere (a CI
+//! rate in inputs per second and the number of distinct departures so far. Elsewhere (a CI
 //! log, a pipe): one plain line every few seconds, so that logs stay readable.
 
 use std::io::{IsTerminal, Write};
@@ -67,12 +67,12 @@ impl Progress {
     }
 
     /// Refreshes the display if it is due.
-    pub fn update(&mut self, inputs: u64, divergences: usize) {
+    pub fn update(&mut self, inputs: u64, departures: usize) {
         if self.mode == ProgressMode::Off || self.last_drawn.elapsed() < self.mode.interval() {
             return;
         }
         self.last_drawn = Instant::now();
-        self.draw(inputs, divergences);
+        self.draw(inputs, departures);
     }
 
     fn fraction(&self, inputs: u64) -> Option<f64> {
@@ -86,7 +86,7 @@ impl Progress {
         Some(by_corpus.map_or(by_budget, |c| c.max(by_budget)).min(1.0))
     }
 
-    fn draw(&mut self, inputs: u64, divergences: usize) {
+    fn draw(&mut self, inputs: u64, departures: usize) {
         let elapsed = self.started.elapsed().as_secs_f64();
         let rate = if elapsed > 0.0 {
             inputs as f64 / elapsed
@@ -94,12 +94,12 @@ impl Progress {
             0.0
         };
         let text = format!(
-            "{:>7.1}s  {} inputs  {}/s  {} divergence{}",
+            "{:>7.1}s  {} inputs  {}/s  {} departure{}",
             elapsed,
             group_digits(inputs),
             group_digits(rate as u64),
-            divergences,
-            if divergences == 1 { "" } else { "s" }
+            departures,
+            if departures == 1 { "" } else { "s" }
         );
         let mut stderr = std::io::stderr().lock();
         match self.mode {
@@ -120,11 +120,11 @@ impl Progress {
     }
 
     /// Draws the final state and ends the line.
-    pub fn finish(&mut self, inputs: u64, divergences: usize) {
+    pub fn finish(&mut self, inputs: u64, departures: usize) {
         if self.mode == ProgressMode::Off {
             return;
         }
-        self.draw(inputs, divergences);
+        self.draw(inputs, departures);
         if self.mode == ProgressMode::Redraw && self.drew_anything {
             let _ = writeln!(std::io::stderr());
         }

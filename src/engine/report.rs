@@ -1,4 +1,4 @@
-//! Building a divergence report: the one place a [`DivergenceReport`] is assembled, for
+//! Building a finding report: the one place a [`FindingReport`] is assembled, for
 //! `utf8conf run` and for the fuzz targets.
 
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
 use crate::decoders::Decoder;
-use crate::engine::divergence::{DivergenceReport, Failure, Minimization, DIVERGENCE_SCHEMA};
+use crate::engine::finding_report::{Failure, FindingReport, Minimization, FINDING_REPORT_SCHEMA};
 use crate::finding::Finding;
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
@@ -25,8 +25,8 @@ pub fn report_path(run_dir: &Path, id: &str) -> PathBuf {
     run_dir.join("divergences").join(format!("{id}.json"))
 }
 
-/// The facts of a report that depend on where its divergence was found (a run, a fuzz
-/// target), not on the divergence itself.
+/// The facts of a report that depend on where its departure was found (a run, a fuzz
+/// target), not on the departure itself.
 pub struct ReportContext<'a> {
     /// The run id (`fuzz-<target>` for fuzzing).
     pub run_id: &'a str,
@@ -36,7 +36,7 @@ pub struct ReportContext<'a> {
     pub origin: Origin,
     /// Where a few later occurrences came from.
     pub other_origins: Vec<Origin>,
-    /// How many inputs showed this divergence.
+    /// How many inputs showed this departure.
     pub occurrences: u64,
     /// The index of the first occurrence among the run's inputs.
     pub first_input: u64,
@@ -52,14 +52,14 @@ pub struct ReportContext<'a> {
 }
 
 /// Builds the report of `signature`, first seen in `input`, minimised to `minimized`: the
-/// one place a [`DivergenceReport`] is assembled, for `utf8conf run` and for `cargo fuzz`.
+/// one place a [`FindingReport`] is assembled, for `utf8conf run` and for `cargo fuzz`.
 pub fn build_report(
     decoder: &dyn Decoder,
     signature: &Signature,
     input: &[u8],
     minimized: &minimize::Minimized,
     context: ReportContext<'_>,
-) -> DivergenceReport {
+) -> FindingReport {
     let bytes = &minimized.bytes;
     // The reference's decode of the minimised input, made once for every part below.
     let reference = Reference::rfc3629().decode(bytes);
@@ -69,7 +69,7 @@ pub fn build_report(
     let (outcomes, failure) = outcomes_and_failure(decoder, &reference_outcome, &checker, &checked);
     let also_differs = checked
         .comparison
-        .diverged
+        .departed
         .iter()
         .filter(|&aspect| aspect != signature.aspect)
         .collect();
@@ -84,8 +84,7 @@ pub fn build_report(
     let id = finding.id.clone();
     let hex = format_hex(bytes);
     let path = context.report_dir.join(format!("{id}.json"));
-    let reproduce = reproduction::reproduce_command(&path, context.library);
-    finding.reproduce = reproduce.clone();
+    finding.reproduce = reproduction::reproduce_command(&path, context.library);
     finding.occurrences = context.occurrences;
     if finding.security.is_none() {
         let answer = security_answer(&checker, &checked);
@@ -97,13 +96,12 @@ pub fn build_report(
             answer,
         ));
     }
-    let security = finding.security.clone();
     let mut explanation = explain::explain(bytes, &reference);
     if let Some(conditions) = &context.conditions {
         explanation.push_str(&format!("\n({conditions})"));
     }
-    DivergenceReport {
-        schema: DIVERGENCE_SCHEMA.to_string(),
+    FindingReport {
+        schema: FINDING_REPORT_SCHEMA.to_string(),
         id,
         run_id: context.run_id.to_string(),
         decoders: vec![signature.reference.clone(), signature.decoder.clone()],
@@ -118,10 +116,8 @@ pub fn build_report(
         explanation,
         origin: context.origin,
         other_origins: context.other_origins,
-        occurrences: context.occurrences,
         first_seen: time::rfc3339(SystemTime::now()),
         first_input_index: context.first_input,
-        reproduce,
         reproduce_decode: reproduce_decode(signature, context.library, bytes),
         minimization: Minimization {
             input_len: input.len(),
@@ -130,7 +126,6 @@ pub fn build_report(
             budget_exhausted: minimized.budget_exhausted,
         },
         finding,
-        security,
         model: None,
     }
 }
@@ -205,7 +200,7 @@ fn reproduce_decode(
     ]
 }
 
-/// The finding of a divergence the decoder does not show again on its minimised input (a
+/// The finding of a departure the decoder does not show again on its minimised input (a
 /// flaky decoder): named by its signature, with no root cause beyond the first unit.
 fn unexplained_finding(
     decoder: &dyn Decoder,

@@ -1,6 +1,6 @@
-//! Signatures: what makes two divergences "the same".
+//! Signatures: what makes two departures "the same".
 //!
-//! A run may see the same bug a million times; it should write one report. Two divergences
+//! A run may see the same bug a million times; it should write one report. Two departures
 //! are the same when they have the same *signature*: the decoder pair, the primary aspect,
 //! the taxonomy categories of the bytes involved, and the coarse shape of the difference
 //! (see [`crate::diagnosis::compare::Difference`]). The report id is a stable hash of the signature's
@@ -33,7 +33,7 @@ use crate::aspect::{Aspect, Shape};
 use crate::diagnosis::compare::Difference;
 use crate::taxonomy::is_noncharacter;
 
-/// The identity of a divergence (see the module header).
+/// The identity of a departure (see the module header).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Signature {
     /// The oracle's name (`reference`).
@@ -68,7 +68,7 @@ impl Signature {
     }
 }
 
-/// The categories of a divergence with primary difference `difference` on `input`.
+/// The categories of a departure with primary difference `difference` on `input`.
 ///
 /// `outcome` is the decoder's outcome, absent when it failed.
 pub fn categorize(
@@ -99,7 +99,7 @@ pub fn categorize(
     vec![category]
 }
 
-/// The categories of a divergence on ill-formed `input`: those of the reference's error
+/// The categories of a departure on ill-formed `input`: those of the reference's error
 /// units that the difference is about (see the module header).
 fn categories_of_ill_formed(
     input: &[u8],

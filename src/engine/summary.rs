@@ -1,7 +1,7 @@
 //! `summary.json`: what one run did (docs/DESIGN.md §3.4), schema `schemas/summary.schema.json`.
 //!
 //! It answers: which decoders (and versions) were compared, on how many inputs from which
-//! sources, how many comparisons per decoder and aspect, how many of them diverged, which
+//! sources, how many comparisons per decoder and aspect, how many of them departed, which
 //! reports were written, how long it took and how fast it went.
 
 use std::collections::BTreeMap;
@@ -27,27 +27,29 @@ pub struct DecoderEntry {
     pub capabilities: Vec<String>,
 }
 
-/// Comparisons and divergences for one decoder and one aspect.
+/// Comparisons and departures for one decoder and one aspect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct AspectCount {
     /// Inputs on which both sides reported the aspect.
     pub compared: u64,
-    /// Of those, inputs on which they differed.
-    pub divergences: u64,
+    /// Of those, inputs on which they differed (JSON `divergences`, the name it was
+    /// published under).
+    #[serde(rename = "divergences")]
+    pub departures: u64,
 }
 
 /// Per-aspect counters of one decoder, indexed by [`Aspect::index`].
 pub type AspectCounters = [AspectCount; Aspect::ALL.len()];
 
-/// Counts `inputs` inputs whose comparison compared `compared` and diverged on
-/// `diverged`: every input under `crash` (the "did it answer" aspect, whatever was
-/// compared), every compared aspect, every divergence. The engine counts one input at a
+/// Counts `inputs` inputs whose comparison compared `compared` and departed on
+/// `departed`: every input under `crash` (the "did it answer" aspect, whatever was
+/// compared), every compared aspect, every departure. The engine counts one input at a
 /// time; the exhaustive checker counts agreeing inputs in bulk.
 #[inline]
 pub fn count_inputs(
     counters: &mut AspectCounters,
     compared: AspectSet,
-    diverged: AspectSet,
+    departed: AspectSet,
     inputs: u64,
 ) {
     counters[Aspect::Crash.index()].compared += inputs;
@@ -56,20 +58,20 @@ pub fn count_inputs(
             counters[aspect.index()].compared += inputs;
         }
     }
-    for aspect in diverged.iter() {
-        counters[aspect.index()].divergences += inputs;
+    for aspect in departed.iter() {
+        counters[aspect.index()].departures += inputs;
     }
 }
 
-/// Exit code of a run without divergences.
+/// Exit code of a run without departures.
 pub const EXIT_CLEAN: u8 = 0;
-/// Exit code of a run that found divergences.
-pub const EXIT_DIVERGENCES: u8 = 1;
+/// Exit code of a run that found departures.
+pub const EXIT_DEPARTURES: u8 = 1;
 
-/// A run's exit code, by whether any input diverged.
-pub fn exit_code(divergent_inputs: u64) -> u8 {
-    if divergent_inputs > 0 {
-        EXIT_DIVERGENCES
+/// A run's exit code, by whether any input departed.
+pub fn exit_code(departing_inputs: u64) -> u8 {
+    if departing_inputs > 0 {
+        EXIT_DEPARTURES
     } else {
         EXIT_CLEAN
     }
@@ -207,14 +209,15 @@ pub struct Summary {
     pub throughput_inputs_per_second: f64,
     /// Per decoder and aspect.
     pub comparisons: Vec<DecoderCounts>,
-    /// Inputs that diverged, over all pairs (one input counts once per pair).
-    pub divergent_inputs: u64,
+    /// Inputs that departed, over all pairs (one input counts once per pair).
+    #[serde(rename = "divergent_inputs")]
+    pub departing_inputs: u64,
     /// The ids of the reports written (one per finding).
     pub reports: Vec<String>,
-    /// Distinct divergences found after the report limit was reached (counted in
+    /// Distinct departures found after the report limit was reached (counted in
     /// `divergent_inputs`, but not minimised or written).
     pub unreported_signatures: u64,
-    /// The process exit code (0: no divergence, 1: divergences).
+    /// The process exit code (0: no departure, 1: departures).
     pub exit_code: u8,
     /// `utf8conf run`'s encoder comparison: each built-in encoder graded against the
     /// reference encoder (absent from summaries that ran no encoder).
@@ -248,9 +251,10 @@ pub struct EncoderComparison {
     pub inputs: u64,
     /// One entry per encoder.
     pub encoders: Vec<EncoderCount>,
-    /// Inputs on which an encoder diverged from the reference beyond its policy, over
+    /// Inputs on which an encoder departed from the reference beyond its policy, over
     /// all encoders (zero for the built-in ones).
-    pub divergent_inputs: u64,
+    #[serde(rename = "divergent_inputs")]
+    pub departing_inputs: u64,
 }
 
 /// One encoder's comparison with the reference encoder.
@@ -265,7 +269,8 @@ pub struct EncoderCount {
     /// Its policy above U+10FFFF, for an encoder of code points.
     pub out_of_range_policy: Option<String>,
     /// Inputs it encoded otherwise than the reference, beyond its policy.
-    pub divergent_inputs: u64,
+    #[serde(rename = "divergent_inputs")]
+    pub departing_inputs: u64,
     /// Its findings' titles.
     pub findings: Vec<String>,
 }

@@ -1,6 +1,6 @@
 //! The workers: each takes batches of inputs from the shared feed, decodes every input
 //! once with the reference and once with each decoder (contained), compares, counts, and
-//! notes each divergence under its signature, keeping the first occurrence per batch.
+//! notes each departure under its signature, keeping the first occurrence per batch.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -176,7 +176,7 @@ impl<'e> Worker<'e> {
                 count_inputs(
                     &mut result.counters[index],
                     checked.comparison.compared,
-                    checked.comparison.diverged,
+                    checked.comparison.departed,
                     1,
                 );
                 let Some(signature) =

@@ -4,7 +4,7 @@
 //! machines); [`merge`] reads their run directories, checks that they cover the same
 //! space with the same decoders and that every shard `1/N` .. `N/N` is there exactly
 //! once and complete, and writes one run directory whose `summary.json` adds them up:
-//! inputs, bytes, per-decoder and per-aspect counts, divergent inputs, and the reports
+//! inputs, bytes, per-decoder and per-aspect counts, departing inputs, and the reports
 //! (one per id, occurrences summed). The files read are other people's: every problem is
 //! a one-line [`MergeError`], and report ids are checked before they name a file.
 //!
@@ -99,7 +99,7 @@ pub fn merge(dirs: &[PathBuf], out_dir: &Path) -> Result<Finished, MergeError> {
     merged.budget.text = Budget::Inputs(merged.budget.amount as u64).describe();
     merged.throughput_inputs_per_second =
         summary::throughput(merged.total_inputs, merged.duration_seconds);
-    merged.exit_code = summary::exit_code(merged.divergent_inputs);
+    merged.exit_code = summary::exit_code(merged.departing_inputs);
     for (id, report) in &reports {
         write_json_atomically(&report_path(&run_dir, id), report).map_err(io_error)?;
     }
@@ -223,7 +223,7 @@ fn emptied(first: &Summary) -> Summary {
     merged.sources.clear();
     merged.total_inputs = 0;
     merged.total_bytes = 0;
-    merged.divergent_inputs = 0;
+    merged.departing_inputs = 0;
     merged.unreported_signatures = 0;
     merged.reports.clear();
     merged.models.clear();
@@ -244,7 +244,7 @@ fn add_counts(merged: &mut Summary, summary: &Summary) {
     }
     merged.total_inputs += summary.total_inputs;
     merged.total_bytes += summary.total_bytes;
-    merged.divergent_inputs += summary.divergent_inputs;
+    merged.departing_inputs += summary.departing_inputs;
     merged.unreported_signatures += summary.unreported_signatures;
     merged.threads += summary.threads;
     merged.duration_seconds = merged.duration_seconds.max(summary.duration_seconds);
@@ -255,12 +255,12 @@ fn add_counts(merged: &mut Summary, summary: &Summary) {
         for (aspect, count) in &part.aspects {
             let entry = total.aspects.entry(aspect.clone()).or_default();
             entry.compared += count.compared;
-            entry.divergences += count.divergences;
+            entry.departures += count.departures;
         }
     }
 }
 
-/// Adds one part's divergence reports: a new id is kept, a known one adds its occurrences.
+/// Adds one part's finding reports: a new id is kept, a known one adds its occurrences.
 fn add_reports(
     merged: &mut Summary,
     reports: &mut BTreeMap<String, serde_json::Value>,
@@ -288,9 +288,9 @@ fn add_reports(
             Some(_) if only_witnessed(&report) => {}
             Some(existing) if only_witnessed(existing) => *existing = report,
             Some(existing) => {
-                let add = report["occurrences"].as_u64().unwrap_or(0);
-                let total = existing["occurrences"].as_u64().unwrap_or(0) + add;
-                existing["occurrences"] = total.into();
+                let add = report["finding"]["occurrences"].as_u64().unwrap_or(0);
+                let total = existing["finding"]["occurrences"].as_u64().unwrap_or(0) + add;
+                existing["finding"]["occurrences"] = total.into();
             }
             None => {
                 merged.reports.push(id.clone());

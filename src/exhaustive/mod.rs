@@ -16,13 +16,13 @@
 //!    [`compared_if_agreeing`](crate::diagnosis::compare::compared_if_agreeing) names); only an input that departs is [`compare`](crate::diagnosis::compare::compare)d in
 //!    full. A batch runs inside one panic containment; only when a decoder
 //!    panics is that batch replayed input by input through the engine's
-//!    [`check_decoder`](crate::engine::check::check_decoder), so a panic is still one `crash` divergence on the input that
+//!    [`check_decoder`](crate::engine::check::check_decoder), so a panic is still one `crash` departure on the input that
 //!    caused it.
 //!
 //! Nothing is allocated per input. The blocks are an engine batch source
 //! ([`crate::engine::batch::Source`]): the engine's run loop merges their results in
 //! block order with the collector of `utf8conf run`, which minimises and writes each new
-//! divergence ([`crate::engine::Minimise::BySignature`]) and writes `summary.json`; this
+//! departure ([`crate::engine::Minimise::BySignature`]) and writes `summary.json`; this
 //! module adds `exhaustive.json` (the space and the shard) so that shard summaries can be merged
 //! ([`merge::merge`]).
 
@@ -61,9 +61,9 @@ pub struct ExhaustiveOptions {
     pub threads: usize,
     /// How progress is shown.
     pub progress: ProgressMode,
-    /// Predicate calls allowed when minimising one divergence.
+    /// Predicate calls allowed when minimising one departure.
     pub minimization_calls: usize,
-    /// Reports written at most (further distinct divergences are only counted).
+    /// Reports written at most (further distinct departures are only counted).
     pub max_reports: usize,
     /// Raised to stop early (Ctrl-C): blocks already taken are finished.
     pub stop: Arc<AtomicBool>,

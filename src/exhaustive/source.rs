@@ -93,8 +93,8 @@ struct Worker<'d> {
     outcome: Outcome,
     /// Per decoder: the counts of the block so far.
     tallies: Vec<Tally>,
-    /// Per decoder: the block's divergent inputs so far (index in the block).
-    divergent: Vec<Vec<(usize, Checked)>>,
+    /// Per decoder: the block's departing inputs so far (index in the block).
+    departing: Vec<Vec<(usize, Checked)>>,
 }
 
 impl<'d> Worker<'d> {
@@ -114,7 +114,7 @@ impl<'d> Worker<'d> {
             decoded: Vec::new(),
             outcome: Outcome::verdict("", true),
             tallies: decoders.iter().map(|_| Tally::new()).collect(),
-            divergent: decoders.iter().map(|_| Vec::new()).collect(),
+            departing: decoders.iter().map(|_| Vec::new()).collect(),
         }
     }
 
@@ -152,8 +152,8 @@ impl<'d> Worker<'d> {
             found: Vec::new(),
         };
         for index in 0..self.decoders.len() {
-            let divergent = std::mem::take(&mut self.divergent[index]);
-            self.note_divergences(index, &block, divergent, &mut result);
+            let departing = std::mem::take(&mut self.departing[index]);
+            self.note_departures(index, &block, departing, &mut result);
         }
         result.found.sort_by_key(|found| found.first_input);
         result
@@ -168,8 +168,8 @@ impl<'d> Worker<'d> {
         let agreeing = self.agreeing[index];
         let (inputs, decoded) = (&self.inputs, &self.decoded);
         let mut tally = Tally::new();
-        let divergent = &mut self.divergent[index];
-        let divergent_before = divergent.len();
+        let departing = &mut self.departing[index];
+        let departing_before = departing.len();
         let outcome = &mut self.outcome;
         let start = range.start;
         let batch = contained(|| {
@@ -201,40 +201,40 @@ impl<'d> Worker<'d> {
                         }
                     }
                 };
-                divergent.push((i, checked));
+                departing.push((i, checked));
             }
         });
         if batch.is_err() {
             // A panic: replay the batch input by input, each contained.
             *outcome = Outcome::verdict(decoder.name(), true);
             tally = Tally::new();
-            divergent.truncate(divergent_before);
+            departing.truncate(departing_before);
             for i in range {
                 let input = &inputs[i * len..(i + 1) * len];
                 let checked =
                     check_decoder(decoder, capabilities, input, &decoded[i - start], outcome);
                 tally.add(&checked.comparison);
                 if checked.comparison.primary.is_some() {
-                    divergent.push((i, checked));
+                    departing.push((i, checked));
                 }
             }
         }
         self.tallies[index].absorb(&tally);
     }
 
-    /// Files the divergent inputs of one decoder's batch under their signatures.
-    fn note_divergences(
+    /// Files the departing inputs of one decoder's batch under their signatures.
+    fn note_departures(
         &mut self,
         index: usize,
         block: &Block,
-        divergent: Vec<(usize, Checked)>,
+        departing: Vec<(usize, Checked)>,
         result: &mut BatchResult,
     ) {
         let decoder = self.decoders[index].as_ref();
         let len = block.len;
         let mut slot_of: HashMap<Signature, usize> = HashMap::new();
         let mut reference = Decoded::default();
-        for (i, checked) in divergent {
+        for (i, checked) in departing {
             let input = &self.inputs[i * len..(i + 1) * len];
             // The batch's reference outcomes are gone: decode this one again.
             Reference::rfc3629().decode_into(input, &mut reference);

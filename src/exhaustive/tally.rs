@@ -1,12 +1,12 @@
 //! Per-aspect counts of one decoder's batch, without touching eight counters per input.
 //!
 //! The engine counts every input under `crash` (the "did it answer" aspect), every
-//! compared aspect, and every divergence ([`count_comparison`]). Over the 4.3 billion
+//! compared aspect, and every departure ([`count_comparison`]). Over the 4.3 billion
 //! inputs of an exhaustive run that loop over an [`AspectSet`] per input was a sizeable
 //! part of the harness's own time. Almost every input agrees with the reference, and an
 //! agreeing comparison is fully described by the set of aspects compared (at most 2^8 of
 //! them), so [`Tally`] counts agreeing inputs per set, one increment each, and expands
-//! the counts into [`AspectCounters`] once per batch. Divergent inputs take the engine's
+//! the counts into [`AspectCounters`] once per batch. Departing inputs take the engine's
 //! path. The result is the same counters, added in another order.
 
 use crate::aspect::AspectSet;
@@ -17,7 +17,7 @@ use crate::engine::summary::{count_inputs, AspectCounters};
 pub(super) struct Tally {
     /// Agreeing inputs, by the bits of their compared set.
     agreeing: [u64; 256],
-    /// Inputs with at least one divergence (or a failure), counted in full.
+    /// Inputs with at least one departure (or a failure), counted in full.
     counters: AspectCounters,
 }
 
@@ -43,7 +43,7 @@ impl Tally {
         }
         for (total, count) in self.counters.iter_mut().zip(&other.counters) {
             total.compared += count.compared;
-            total.divergences += count.divergences;
+            total.departures += count.departures;
         }
     }
 
@@ -58,13 +58,13 @@ impl Tally {
     /// Counts one input's comparison.
     #[inline]
     pub(super) fn add(&mut self, comparison: &Comparison) {
-        if comparison.diverged.is_empty() {
+        if comparison.departed.is_empty() {
             self.agreeing[usize::from(comparison.compared.bits())] += 1;
         } else {
             count_inputs(
                 &mut self.counters,
                 comparison.compared,
-                comparison.diverged,
+                comparison.departed,
                 1,
             );
         }
@@ -93,7 +93,7 @@ mod tests {
     use crate::reference::Reference;
 
     /// The tally's counters equal the per-input counting of the engine, on agreeing and
-    /// divergent inputs alike (the mutants diverge on some, one by panicking).
+    /// departing inputs alike (the mutants depart on some, one by panicking).
     #[test]
     fn tally_counts_as_per_input_counting_does() {
         let reference = Reference::rfc3629();
@@ -114,7 +114,7 @@ mod tests {
             let mut expected = AspectCounters::default();
             let mut outcome = Outcome::verdict(decoder.name(), true);
             for (i, input) in inputs.into_iter().enumerate() {
-                // Contained: a mutant panics on FF, a `crash` divergence.
+                // Contained: a mutant panics on FF, a `crash` departure.
                 let comparison = check_decoder(
                     decoder.as_ref(),
                     capabilities,
@@ -128,7 +128,7 @@ mod tests {
                 } else {
                     half.add(&comparison);
                 }
-                count_inputs(&mut expected, comparison.compared, comparison.diverged, 1);
+                count_inputs(&mut expected, comparison.compared, comparison.departed, 1);
             }
             tally.absorb(&half);
             assert_eq!(tally.counters(), expected, "{}", decoder.name());

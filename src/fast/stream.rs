@@ -29,6 +29,13 @@ use super::dfa;
 use super::{validate_with, Backend, Utf8Error};
 
 /// One error unit: a maximal subpart, decoded as one U+FFFD.
+///
+/// The streaming decoder's own unit, not `outcome::ErrorUnit`: its offset counts from the
+/// start of a stream that may outgrow `usize` on 32-bit targets (`u64`), it knows whether
+/// the end of the stream cut it off (`at_end`), and it names no taxonomy category, which
+/// would cost a classification per error on the hot path. It is `Copy` and depends on
+/// nothing above `fast/`, so the fast decoder stays usable on its own; the harness maps it
+/// to the outcome's unit where it compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ErrorUnit {
     /// Offset of its first byte from the start of the stream.

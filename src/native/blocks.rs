@@ -10,7 +10,7 @@
 //! decodes the whole block in the worker's batches of [`BATCH_INPUTS`] and keeps the
 //! outcomes in a *window* that the next 65,535 calls read from. Each thread works on its
 //! own block, so one window per thread (plus one) is kept. Any other input (a re-run of a
-//! divergent input after its window was dropped, the shrunken inputs of minimisation) is
+//! departing input after its window was dropped, the shrunken inputs of minimisation) is
 //! decoded on its own, as [`NativeDecoder`] would.
 
 use std::collections::VecDeque;

@@ -47,6 +47,12 @@ pub struct Reference {
 }
 
 /// One error unit found by the reference decoder.
+///
+/// A unit of the reference's own parse, not the reported `outcome::ErrorUnit`: beside its
+/// place it keeps how far the partial derivation got and the matcher's live states, which
+/// [`Reference::explain`] turns into grammar terms, and whether more input could complete
+/// it (`incomplete`). The reference's outcome reports each as an `outcome::ErrorUnit`
+/// with its category.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorSpan {
     /// Byte offset of the unit.

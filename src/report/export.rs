@@ -1,6 +1,6 @@
 //! What the CI formats (`--format sarif|junit`) say about a run or a check, in one shape.
 //!
-//! `utf8conf run` writes one divergence report per finding and `utf8conf check` lists its
+//! `utf8conf run` writes one finding report per finding and `utf8conf check` lists its
 //! findings first ([`crate::finding::Finding`]: one bug of one decoder, named by its root
 //! cause). Code scanning (SARIF) and test-report viewers (JUnit) want a few facts about
 //! each: its stable id, the decoder, the taxonomy categories of its root cause, its title,
@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 
+use crate::aspect::Aspect;
 use crate::conformance::report::ConformanceReport;
 use crate::corpus::{vectors, Origin};
-use crate::engine::divergence::DivergenceReport;
+use crate::engine::finding_report::FindingReport;
 use crate::finding::Finding;
 use crate::taxonomy::Category;
 
@@ -60,8 +61,9 @@ pub struct ExportedFinding {
     pub id: String,
     /// The decoder under test.
     pub decoder: String,
-    /// The aspects that differ (`valid`, `scalars`, `crash`, ...), comma-separated.
-    pub aspect: String,
+    /// The aspects that differ (`valid`, `scalars`, `crash`, ...), in [`Aspect`] order;
+    /// SARIF writes them as a list, so a reader never splits a string.
+    pub aspects: Vec<Aspect>,
     /// The taxonomy categories of the root-cause unit.
     pub categories: Vec<Category>,
     /// One line in plain words.
@@ -94,7 +96,6 @@ impl ExportedFinding {
         other_origins: Vec<Origin>,
         report_path: &Path,
     ) -> ExportedFinding {
-        let aspects: Vec<&str> = finding.aspects.iter().map(|a| a.as_str()).collect();
         let failure_kind = finding
             .decoder_answer
             .get("failure")
@@ -103,7 +104,7 @@ impl ExportedFinding {
         ExportedFinding {
             id: finding.id.clone(),
             decoder: finding.decoder.clone(),
-            aspect: aspects.join(","),
+            aspects: finding.aspects.clone(),
             categories: finding.categories.clone(),
             title: format!("{}: {}", finding.decoder, finding.title),
             witness_hex: finding.witness_hex.clone(),
@@ -120,9 +121,9 @@ impl ExportedFinding {
         }
     }
 
-    /// A divergence report of `utf8conf run` (one report per finding), written at
+    /// A finding report of `utf8conf run` (one report per finding), written at
     /// `report_path`.
-    pub fn from_divergence(report: &DivergenceReport, report_path: &Path) -> ExportedFinding {
+    pub fn from_finding_report(report: &FindingReport, report_path: &Path) -> ExportedFinding {
         let mut exported = ExportedFinding::from_finding(
             &report.finding,
             report.origin.clone(),
@@ -130,7 +131,7 @@ impl ExportedFinding {
             report_path,
         );
         // The report's own command re-runs the pair from the report file.
-        exported.reproduce = Some(report.reproduce.clone());
+        exported.reproduce = Some(report.finding.reproduce.clone());
         exported
     }
 

@@ -263,6 +263,7 @@ pub fn write_junit(path: &Path, suites: &[TestSuite]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aspect::Aspect;
     use crate::corpus::Origin;
     use crate::report::export::SourceLocation;
 
@@ -270,7 +271,7 @@ mod tests {
         ExportedFinding {
             id: "00000000000000aa".to_string(),
             decoder: decoder.to_string(),
-            aspect: "valid".to_string(),
+            aspects: vec![Aspect::Valid],
             categories: Vec::new(),
             title: "stops <early> & \"quietly\"".to_string(),
             witness_hex: "00 41".to_string(),

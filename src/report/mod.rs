@@ -1,6 +1,6 @@
 //! Reports: the files a run leaves behind (docs/DESIGN.md §3.4).
 //!
-//! - [`crate::engine::divergence::DivergenceReport`]: one JSON file per finding,
+//! - [`crate::engine::finding_report::FindingReport`]: one JSON file per finding,
 //!   `reports/<run-id>/divergences/<id>.json`, schema `schemas/divergence.schema.json`
 //!   (built by the engine while it runs, so its type lives there).
 //! - [`directory`]: an explicit `--out` directory, claimed at the start and replaced

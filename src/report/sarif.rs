@@ -141,6 +141,7 @@ fn result(finding: &ExportedFinding, rule: &str, rule_index: usize) -> Value {
         text.push_str(&format!(". Reproduce: {command}"));
     }
     let categories: Vec<&str> = finding.categories.iter().map(|c| c.as_str()).collect();
+    let aspects: Vec<&str> = finding.aspects.iter().map(|a| a.as_str()).collect();
     json!({
         "ruleId": rule,
         "ruleIndex": rule_index,
@@ -150,7 +151,7 @@ fn result(finding: &ExportedFinding, rule: &str, rule_index: usize) -> Value {
         "partialFingerprints": {FINGERPRINT_KEY: finding.id},
         "properties": {
             "decoder": finding.decoder,
-            "aspect": finding.aspect,
+            "aspects": aspects,
             "categories": categories,
             "witnessHex": finding.witness_hex,
             "reproduce": finding.reproduce,
@@ -194,13 +195,14 @@ pub fn write_sarif(path: &Path, findings: &[ExportedFinding]) -> io::Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aspect::Aspect;
     use crate::corpus::Origin;
 
     fn finding(categories: Vec<Category>, failure_kind: Option<&str>) -> ExportedFinding {
         ExportedFinding {
             id: "0123456789abcdef".to_string(),
             decoder: "mutant-cesu8".to_string(),
-            aspect: "valid".to_string(),
+            aspects: vec![Aspect::Valid],
             categories,
             title: "mutant-cesu8 differs from the reference on valid".to_string(),
             witness_hex: "ED A0 BD ED B8 80".to_string(),
@@ -242,6 +244,16 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("[ED A0 BD ED B8 80]"));
+    }
+
+    #[test]
+    fn the_aspects_are_a_list_of_aspect_names() {
+        let mut two = finding(vec![Category::Cesu8Pair], None);
+        two.aspects = vec![Aspect::Valid, Aspect::Scalars];
+        let log = sarif_log(&[two]);
+        let properties = &log["runs"][0]["results"][0]["properties"];
+        assert_eq!(properties["aspects"], json!(["valid", "scalars"]));
+        assert!(properties.get("aspect").is_none());
     }
 
     #[test]

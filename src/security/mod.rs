@@ -303,7 +303,12 @@ impl SecuritySummary {
     }
 }
 
-/// What the decoder gave for the departure's input.
+/// What the decoder gave for the departure's input, as the classification reads it.
+///
+/// A borrowed view of a [`crate::decoders::Answer`] ([`AnswerView::of`]) that keeps only
+/// what the classes need: the outcome, or whether the failure was a crash or an
+/// unresponsive decoder. It is its own type because `run` classifies from a pair checker's
+/// last outcome and failure, where no `Answer` value exists to borrow.
 #[derive(Debug, Clone, Copy)]
 pub enum AnswerView<'a> {
     /// An outcome.

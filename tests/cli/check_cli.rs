@@ -145,7 +145,7 @@ fn a_per_byte_decoder_is_recognised_as_one_policy_finding() {
     assert_eq!(policy["recognised"], "per-byte");
     assert_eq!(policy["hypotheses"][1]["explains"], policy["observations"]);
     assert!(policy["differing_from_maximal_subpart"].as_u64().unwrap() > 1000);
-    // One finding, not thousands of divergences: no category fails.
+    // One finding, not thousands of departures: no category fails.
     assert_eq!(report["departures"].as_array().unwrap().len(), 0);
     let findings = report["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 1, "{findings:#?}");

@@ -97,7 +97,7 @@ fn reproduce_refuses_an_unknown_aspect_in_one_escaped_line() {
     // The aspect is typed: a hostile value fails the read, and the error that quotes it
     // reaches the terminal escaped, on one line.
     let path = std::env::temp_dir().join(format!("utf8conf-aspect-{}.json", std::process::id()));
-    let schema = utf8conf::engine::divergence::DIVERGENCE_SCHEMA;
+    let schema = utf8conf::engine::finding_report::FINDING_REPORT_SCHEMA;
     std::fs::write(
         &path,
         format!(r#"{{"schema": "{schema}", "aspect": "\u001b[2J\nvalid"}}"#),

@@ -108,9 +108,9 @@ fn run_stops_at_the_first_failed_report_and_still_prints_what_it_found() {
     );
     assert_eq!(stderr.lines().count(), 1, "one error line: {stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
-    let divergences = out.to_str().unwrap();
+    let departures = out.to_str().unwrap();
     assert!(
-        stderr.contains(divergences) && stderr.contains("divergences") && stderr.contains(".json"),
+        stderr.contains(departures) && stderr.contains("divergences") && stderr.contains(".json"),
         "the report path is named: {stderr}"
     );
     // Nothing half-written is left: no report, no temporary; the summary is the stub

@@ -1,4 +1,4 @@
-//! `utf8conf exhaustive`: a clean run over every input up to 2 bytes, a divergent one
+//! `utf8conf exhaustive`: a clean run over every input up to 2 bytes, a departing one
 //! with reports written as `utf8conf run` writes them, shards that merge into the
 //! unsharded result, and merges that must be refused.
 
@@ -63,7 +63,7 @@ fn every_input_up_to_two_bytes_through_every_builtin_decoder() {
 }
 
 #[test]
-fn divergences_are_reported_as_run_reports_them() {
+fn departures_are_reported_as_run_reports_them() {
     let out = out_dir("divergent");
     // mutant-panic panics on any input holding FF; mutant-cesu8 never differs on 2 bytes.
     let output = utf8conf(&[
@@ -90,7 +90,7 @@ fn divergences_are_reported_as_run_reports_them() {
     schema_valid("divergence.schema.json", &report);
     assert_eq!(report["aspect"], "crash");
     assert_eq!(report["minimized_hex"], "FF");
-    assert_eq!(report["occurrences"], 512);
+    assert_eq!(report["finding"]["occurrences"], 512);
     // The first input with FF is the one-byte input FF: index 1 + 0xFF.
     assert_eq!(report["origin"]["name"], "exhaustive-upto-2");
     assert_eq!(report["origin"]["index"], 256);
@@ -166,7 +166,7 @@ fn shards_merge_into_the_whole_run() {
     assert_eq!(coverage["shards"].as_array().unwrap().len(), 3);
     let id = merged["reports"][0].as_str().unwrap();
     let report = read_json(&merged_dir.join("divergences").join(format!("{id}.json")));
-    assert_eq!(report["occurrences"], whole["divergent_inputs"]);
+    assert_eq!(report["finding"]["occurrences"], whole["divergent_inputs"]);
 
     // A missing shard, a shard given twice, and a directory that is not a run.
     let refused = [

@@ -127,13 +127,13 @@ fn a_library_or_symbol_that_cannot_be_loaded_is_one_line_and_exit_2() {
 }
 
 /// `exhaustive --lib` over every input up to 2 bytes: the library's two crashing inputs
-/// (`FF FF` segfaults, `C0 AF` aborts) are its only divergences, each on exactly that
+/// (`FF FF` segfaults, `C0 AF` aborts) are its only departures, each on exactly that
 /// input, and every other input is compared like a built-in decoder's. The learned
 /// machine is skipped: it would also find the hang on `ED A0 80`, outside the space,
 /// through some 137,000 decodes in the worker (a library's reports filed through its
 /// machine are `reproductions`' test).
 #[test]
-fn exhaustive_runs_a_library_block_by_block_and_a_crash_is_one_divergence() {
+fn exhaustive_runs_a_library_block_by_block_and_a_crash_is_one_finding() {
     let dir = scratch("exhaustive");
     let library = build_library("misbehaving", &dir);
     let out = dir.join("runs");

@@ -136,7 +136,7 @@ fn exhaustive_lib_reports_reproduce_with_their_library() {
             &run.join("divergences")
                 .join(format!("{}.json", id.as_str().unwrap())),
         );
-        let command = report["reproduce"].as_str().unwrap();
+        let command = report["finding"]["reproduce"].as_str().unwrap();
         assert!(
             command.ends_with(" --lib ./liblenient.so --symbol lenient_decode"),
             "{command}"

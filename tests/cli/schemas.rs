@@ -22,7 +22,7 @@ fn out_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// Inputs that make the mutants diverge in several ways, from every kind of origin.
+/// Inputs that make the mutants depart in several ways, from every kind of origin.
 fn corpus() -> Vec<Input> {
     let cases = [
         "61 ED A0 BD ED B8 80 62",
@@ -118,7 +118,7 @@ fn the_binarys_output_validates_against_the_schemas() {
     let written = read_json(&run_dir.join("summary.json"));
     assert_valid(&summary, &written, "summary.json");
     // The run also grades the built-in encoders against the reference encoder: none
-    // diverges.
+    // departs.
     let encoders = &written["encoders"];
     assert_eq!(encoders["divergent_inputs"], 0);
     assert!(encoders["encoders"].as_array().unwrap().len() >= 4);

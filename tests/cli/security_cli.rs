@@ -159,10 +159,10 @@ fn fail_on_high_fails_a_decoder_that_drops_stray_continuation_bytes() {
 }
 
 /// `run --fail-on`: the CESU-8 mutant's findings are `surrogates-accepted` (medium), so
-/// the run fails a `medium` threshold and passes a `critical` one, and its divergence
+/// the run fails a `medium` threshold and passes a `critical` one, and its departure
 /// reports carry the impact.
 #[test]
-fn run_fail_on_follows_the_severity_of_the_divergences() {
+fn run_fail_on_follows_the_severity_of_the_findings() {
     let out = std::env::temp_dir().join(format!("utf8conf-sec-run-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let run = |severity: &str| {
@@ -186,11 +186,16 @@ fn run_fail_on_follows_the_severity_of_the_divergences() {
     assert_eq!(run("critical"), Some(0));
     let mut impacts = Vec::new();
     for entry in std::fs::read_dir(&out).unwrap() {
-        let divergences = entry.unwrap().path().join("divergences");
-        for report in std::fs::read_dir(divergences).unwrap() {
+        let departures = entry.unwrap().path().join("divergences");
+        for report in std::fs::read_dir(departures).unwrap() {
             let report: Value =
                 serde_json::from_slice(&std::fs::read(report.unwrap().path()).unwrap()).unwrap();
-            impacts.push(report["security"]["class"].as_str().unwrap().to_string());
+            impacts.push(
+                report["finding"]["security"]["class"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
         }
     }
     assert!(!impacts.is_empty());

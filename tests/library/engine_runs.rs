@@ -186,7 +186,7 @@ fn a_cesu8_decoder_gives_exactly_one_minimised_reproducible_report() {
     assert_eq!(minimized.len(), 6, "{}", report.minimized_hex);
     assert_eq!(minimized[0], 0xED);
     assert_eq!(minimized[3], 0xED);
-    assert_eq!(report.occurrences, pair_inputs);
+    assert_eq!(report.finding.occurrences, pair_inputs);
     assert_eq!(result.summary.exit_code, 1);
     assert_eq!(result.summary.reports, vec![report.id.clone()]);
     assert_eq!(report.outcomes["reference"]["valid"], false);
@@ -199,7 +199,7 @@ fn a_cesu8_decoder_gives_exactly_one_minimised_reproducible_report() {
 
     // The report's own command reproduces it with the real binary: exit 1.
     let (code, stdout, stderr) = binary(
-        &command_args(&report.reproduce)
+        &command_args(&report.finding.reproduce)
             .iter()
             .map(String::as_str)
             .collect::<Vec<_>>(),
@@ -273,7 +273,7 @@ fn a_panicking_decoder_is_reported_as_a_crash_and_the_run_goes_on() {
     assert_eq!(report.decoders[1], "mutant-panic");
     assert_eq!(report.minimized_hex, "FF");
     assert_eq!(report.categories, vec![Category::InvalidLead]);
-    assert_eq!(report.occurrences, 50);
+    assert_eq!(report.finding.occurrences, 50);
     let failure = report.failure.as_ref().expect("a crash has a failure");
     assert_eq!(failure.kind, Aspect::Crash);
     assert!(failure.message.contains("byte FF"), "{}", failure.message);
@@ -290,12 +290,12 @@ fn a_panicking_decoder_is_reported_as_a_crash_and_the_run_goes_on() {
     };
     let panicking = counts("mutant-panic");
     assert_eq!(panicking.inputs, 500);
-    assert_eq!(panicking.aspects["crash"].divergences, 50);
+    assert_eq!(panicking.aspects["crash"].departures, 50);
     assert_eq!(panicking.aspects["valid"].compared, 450);
     let healthy = counts("std-from_utf8");
     assert_eq!(healthy.inputs, 500);
     assert_eq!(healthy.aspects["valid"].compared, 500);
-    assert_eq!(healthy.aspects["valid"].divergences, 0);
+    assert_eq!(healthy.aspects["valid"].departures, 0);
 }
 
 #[test]
@@ -323,7 +323,7 @@ fn one_panic_beside_unrelated_errors_is_one_report() {
     assert_eq!(report.aspect, Aspect::Crash);
     assert_eq!(report.minimized_hex, "FF");
     assert_eq!(report.categories, vec![Category::InvalidLead]);
-    assert_eq!(report.occurrences, 40);
+    assert_eq!(report.finding.occurrences, 40);
 }
 
 #[test]
@@ -346,7 +346,7 @@ fn the_binary_contains_panics_silently() {
 }
 
 #[test]
-fn divergences_are_deduplicated_and_independent_of_threads_and_batches() {
+fn departures_are_deduplicated_and_independent_of_threads_and_batches() {
     let mut inputs = Vec::new();
     for index in 0..60u64 {
         let mut bytes = format!("case {index}: ").into_bytes();
@@ -366,7 +366,7 @@ fn divergences_are_deduplicated_and_independent_of_threads_and_batches() {
     for result in &results {
         assert_eq!(result.reports.len(), 1);
         let report = &result.reports[0];
-        assert_eq!(report.occurrences, 60);
+        assert_eq!(report.finding.occurrences, 60);
         assert_eq!(report.first_input_index, 0);
         assert_eq!(report.other_origins.len(), 4, "origins kept are bounded");
         assert_eq!(
@@ -468,7 +468,7 @@ fn reports_are_written_whole_with_no_temporary_files_left() {
         let path = utf8conf::engine::report_path(&result.run_dir, &report.id);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.ends_with("}\n"));
-        let written: utf8conf::engine::divergence::DivergenceReport =
+        let written: utf8conf::engine::finding_report::FindingReport =
             serde_json::from_str(&text).unwrap();
         assert_eq!(&written, report, "the file holds the final report");
     }

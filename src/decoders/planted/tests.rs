@@ -2,7 +2,7 @@
 //! categories: a report a reader can act on names each cause once.
 
 use super::*;
-use crate::conformance::inputs::{probes, BOUNDARY_BYTES};
+use crate::conformance::inputs::{probes, BOUNDARY_3_4_ALPHABET};
 use crate::corpus::faults::FaultGenerator;
 use crate::corpus::generator::Generator;
 use crate::corpus::placement::PlacementGenerator;
@@ -15,11 +15,11 @@ use crate::reference::Reference;
 /// generated faults and placements (errors at block boundaries and past byte 64).
 pub(crate) fn inputs() -> Vec<Vec<u8>> {
     let mut inputs: Vec<Vec<u8>> = probes().collect();
-    for &a in &BOUNDARY_BYTES {
+    for &a in &BOUNDARY_3_4_ALPHABET {
         inputs.push(vec![a]);
-        for &b in &BOUNDARY_BYTES {
+        for &b in &BOUNDARY_3_4_ALPHABET {
             inputs.push(vec![a, b]);
-            for &c in &BOUNDARY_BYTES {
+            for &c in &BOUNDARY_3_4_ALPHABET {
                 inputs.push(vec![a, b, c]);
             }
         }

@@ -1,7 +1,17 @@
-//! The divergence report: one JSON file per finding (one bug, named by its root cause,
-//! [`crate::finding::Finding`], held in `finding`), schema `schemas/divergence.schema.json`.
-//! Its `aspect`, `categories` and `shape` are the signature of the minimised witness, which
-//! `utf8conf reproduce` checks.
+//! The finding report of `utf8conf run`: one JSON file per finding, schema
+//! `schemas/divergence.schema.json` (the file keeps the name it was published under).
+//!
+//! The finding ([`crate::finding::Finding`], one bug of one decoder named by its root
+//! cause) is held whole in `finding`: its id, title, cause, categories, witness,
+//! occurrences, reproduction command and security impact are read there and nowhere else.
+//! The report adds only what is about this run and its pair, which the finding does not
+//! hold: the report's `id` (the finding's, repeated because it names the file and the
+//! summary's `reports` list), the run, the *departure* that showed the finding (the
+//! signature of the minimised input: `aspect`, `shape`, `categories`, which `utf8conf
+//! reproduce` checks; the aspects it `also_differs` on), where it was first seen
+//! (`input_hex`, `origin`, `first_seen`, `first_input_index`), both sides' outcomes on the
+//! minimised input, the explanation of that input with the run's conditions, the `decode`
+//! commands, how the input was minimised and the learned machine.
 //!
 //! ```json
 //! {
@@ -15,23 +25,22 @@
 //!   "outcomes": {"reference": {...}, "mutant-cesu8": {...}},
 //!   "explanation": "...",
 //!   "origin": {"kind": "vector", "file": "...", "id": "..."},
-//!   "reproduce": "utf8conf reproduce reports/<run>/divergences/3f1c0d2a9b8e7f60.json",
+//!   "finding": {"id": "3f1c0d2a9b8e7f60", "occurrences": 12, "reproduce": "...", ...},
 //!   ...
 //! }
 //! ```
 //!
 //! `outcomes` are for the *minimised* input, the one a reader should look at; `input_hex`
-//! and `origin` say where the divergence was first seen.
+//! and `origin` say where the departure was first seen.
 
 use serde::{Deserialize, Serialize};
 
 use crate::aspect::Aspect;
 use crate::corpus::Origin;
-use crate::security::SecurityImpact;
 use crate::taxonomy::Category;
 
-/// The `schema` value of a divergence report.
-pub const DIVERGENCE_SCHEMA: &str = "utf8conf/divergence/1";
+/// The `schema` value of a finding report.
+pub const FINDING_REPORT_SCHEMA: &str = "utf8conf/divergence/1";
 
 /// A decoder that gave no outcome on the minimised input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +56,7 @@ pub struct Failure {
 /// How the minimised input was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Minimization {
-    /// Length of the input the divergence was first seen in.
+    /// Length of the input the departure was first seen in.
     pub input_len: usize,
     /// Length of the minimised input.
     pub minimized_len: usize,
@@ -59,10 +68,10 @@ pub struct Minimization {
 
 /// The report of one finding (see the module header).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DivergenceReport {
-    /// Always [`DIVERGENCE_SCHEMA`].
+pub struct FindingReport {
+    /// Always [`FINDING_REPORT_SCHEMA`].
     pub schema: String,
-    /// The stable signature hash (16 hex digits).
+    /// The finding's id (16 hex digits), which names the report's file.
     pub id: String,
     /// The run that wrote this report.
     pub run_id: String,
@@ -77,7 +86,7 @@ pub struct DivergenceReport {
     pub categories: Vec<Category>,
     /// Other aspects on which the pair also differs for the minimised input.
     pub also_differs: Vec<Aspect>,
-    /// The input the divergence was first seen in.
+    /// The input the departure was first seen in.
     pub input_hex: String,
     /// The minimised input.
     pub minimized_hex: String,
@@ -92,15 +101,10 @@ pub struct DivergenceReport {
     pub origin: Origin,
     /// Where a few later occurrences came from.
     pub other_origins: Vec<Origin>,
-    /// How many inputs of the run showed this divergence.
-    pub occurrences: u64,
     /// When the first occurrence was found (RFC 3339, UTC).
     pub first_seen: String,
     /// The first occurrence's position in the run's input sequence.
     pub first_input_index: u64,
-    /// A command that re-runs the pair on the minimised input and exits 1 while the
-    /// divergence is still there.
-    pub reproduce: String,
     /// `utf8conf decode` commands that show each side's outcome.
     pub reproduce_decode: Vec<String>,
     /// How the minimised input was found.
@@ -108,10 +112,6 @@ pub struct DivergenceReport {
     /// The finding this report is about (one report per finding): its root cause, title
     /// and categories, and the signatures met as its manifestations.
     pub finding: crate::finding::Finding,
-    /// The finding's security impact (docs/SECURITY-IMPACT.md), repeated at the top level
-    /// for readers that filter on severity; absent only in reports written before it existed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub security: Option<SecurityImpact>,
     /// The learned machine of the decoder, which the finding was filed through (absent
     /// when the run did not learn it: learning skipped, or its budget could not be met).
     #[serde(default, skip_serializing_if = "Option::is_none")]
