@@ -1,7 +1,7 @@
 //! Lossy UTF-8 to UTF-16 over the SIMD registers: the input is cut into chunks at safe
 //! points; each chunk is decoded lossily as UTF-8 by the backend's block loop
 //! (`lossy_run`, which writes U+FFFD for each error unit inside its SIMD loop), into a
-//! buffer that stays in L1, and that well-formed UTF-8 is converted to code units by the
+//! buffer that is still in cache, and that well-formed UTF-8 is converted to code units by the
 //! backend's [`ConvertValid16`] kernel in one call.
 //!
 //! The Unicode Standard, §3.9, U+FFFD Substitution of Maximal Subparts: "An increasingly
@@ -12,7 +12,7 @@
 //! Why not convert from the input between errors: that stops the conversion kernel at
 //! each error and starts it again after the error unit, with its setup, its partial
 //! last group and a branch or two that no predictor learns on text with errors at
-//! random places (at 1 MiB of 1%-corrupt text, about 70 ns per error). Here the kernel
+//! random places (at 1 MiB of 1%-corrupt text, about 75 ns per error). Here the kernel
 //! runs over whole chunks whatever their errors, and an error costs what it costs in
 //! lossy UTF-8 decoding.
 //!
