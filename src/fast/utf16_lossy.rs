@@ -5,9 +5,6 @@
 //! Standard's "best practice" of §3.9 (D93b, U+FFFD Substitution of Maximal Subparts);
 //! the two agree.
 //!
-//! This is the scalar backend's driver; the SIMD backends decode each chunk as lossy
-//! UTF-8 with their block loop and convert it in one call (`simd::utf16_lossy`).
-//!
 //! The driver has the shape of the UTF-8 one (`lossy`), with a backend's strict
 //! decoder in the place of its validator: the strict decoder converts the well-formed
 //! run up to the next error (in one pass over ASCII, and with the conversion of each

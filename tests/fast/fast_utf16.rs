@@ -143,10 +143,10 @@ fn an_error_at_every_offset_around_stretch_and_chunk_boundaries() {
     }
 }
 
-/// Lossy decoding cuts its input into 8 KiB chunks before a byte no maximal subpart can
-/// extend over: subparts that a cut in the wrong place would split (a lead and its
-/// tails, a truncated lead, runs of 4 to 9 stray tails, a lead before stray tails)
-/// placed at every offset around the first cut, after 1- and 2-byte text.
+/// Lossy decoding checks and converts its input in 8 KiB chunks, each cut before a byte
+/// that is not a tail where it can: subparts that a cut in the wrong place would split
+/// (a lead and its tails, a truncated lead, runs of 4 to 9 stray tails, a lead before
+/// stray tails) placed at every offset around the first cut, after 1- and 2-byte text.
 #[test]
 fn lossy_subparts_across_the_chunk_cut() {
     let pieces: [&[u8]; 7] = [

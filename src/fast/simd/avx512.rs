@@ -255,9 +255,12 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
     // SAFETY: the instruction sets are available (this function's contract), so the
-    // conversion and the lossy block loop may be called.
+    // lossy step may be called, and it agrees with std (the strict decoder's contract).
     unsafe {
-        super::utf16_lossy::decode_utf16_lossy_by::<__m512i, Avx512Convert16>(bytes, out, lossy_run)
+        let lookup = super::validate::Lookup::new();
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16_lossy::lossy_step::<__m512i, Avx512Convert16>(&lookup, run, out, scratch)
+        })
     }
 }
 

@@ -369,12 +369,15 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "neon")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its
-    // conversion and its lossy block loop may be called.
+    // SAFETY: the backend is available (this function's contract), so its lossy
+    // step may be called, and it agrees with std (the strict decoder's contract).
     unsafe {
-        super::utf16_lossy::decode_utf16_lossy_by::<uint8x16_t, Narrowed<NeonKernel>>(
-            bytes, out, lossy_run,
-        )
+        let lookup = super::validate::Lookup::new();
+        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
+            super::utf16_lossy::lossy_step::<uint8x16_t, Narrowed<NeonKernel>>(
+                &lookup, run, out, scratch,
+            )
+        })
     }
 }
 

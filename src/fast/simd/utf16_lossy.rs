@@ -1,97 +1,107 @@
-//! Lossy UTF-8 to UTF-16 over the SIMD registers: the input is cut into chunks at safe
-//! points; each chunk is decoded lossily as UTF-8 by the backend's block loop
-//! (`lossy_run`, which writes U+FFFD for each error unit inside its SIMD loop), into a
-//! buffer that is still in cache, and that well-formed UTF-8 is converted to code units by the
-//! backend's [`ConvertValid16`] kernel in one call.
+//! The SIMD step of lossy UTF-8 to UTF-16 decoding: the driver (`fast/utf16_lossy.rs`)
+//! calls [`lossy_step`] after each error unit, and it converts the well-formed run up
+//! to the next error and reports that error.
 //!
-//! The Unicode Standard, §3.9, U+FFFD Substitution of Maximal Subparts: "An increasingly
-//! common practice is to replace each maximal subpart of an ill-formed subsequence by a
-//! single U+FFFD." U+FFFD is one UTF-16 code unit (D91), so the UTF-16 of the lossy
-//! UTF-8 decoding is the lossy UTF-16 decoding.
-//!
-//! Why not convert from the input between errors: that stops the conversion kernel at
-//! each error and starts it again after the error unit, with its setup, its partial
-//! last group and a branch or two that no predictor learns on text with errors at
-//! random places (at 1 MiB of 1%-corrupt text, about 75 ns per error). Here the kernel
-//! runs over whole chunks whatever their errors, and an error costs what it costs in
-//! lossy UTF-8 decoding.
-//!
-//! Where the chunks are cut: a maximal subpart is at most 4 bytes, a lead and up to 3
-//! tails, so it never goes on past a byte that is not a tail, nor past a tail 4 bytes
-//! after its start. `chunk_end` cuts before a byte that is not a tail, or else (4 tails
-//! in a row) before a tail that at least 3 tails precede, where no subpart can be cut.
-//! The lossy decoding of the input is then that of its chunks, one after the other,
-//! and a character or subpart cut by the end of a chunk is one cut by the end of input.
+//! Unlike the strict decoder ([`super::utf16::decode_utf16_by`]), which the step
+//! replaces in the driver, it has no per-call setup: the lookup tables are broadcast
+//! once per decoding, blocks are scanned from wherever the run starts (no alignment
+//! head), and the first flagged byte of the first flagged block (from the block's error
+//! vectors, already in registers) locates the error to within 3 bytes, where the DFA
+//! takes over: no second scan of the block, no scalar walk of the run. The run before
+//! the error is converted by the backend's [`ConvertValid16`] while it is still in L1.
 
-use super::lossy_run::HEADROOM;
-use super::utf16::ConvertValid16;
-use super::utf32::chunk_end;
-use super::validate::first_bad_block;
+use super::lossy_run::{block_error, error_near, first_flagged};
+use super::utf16::{convert_runs, ConvertValid16};
+use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::Vector;
 use crate::fast::dfa;
+use crate::fast::Utf8Error;
 
-/// Input bytes decoded per chunk: the chunk and its repaired UTF-8 (as long, or up to
-/// three times as long on random bytes) are still in cache for the conversion. 4 KiB
-/// measured the same on `mixed` and `mixed-1%-errors` (`cargo bench --bench ratios --
-/// utf16-lossy`).
-const LOSSY_CHUNK: usize = 8 * 1024;
+/// Input bytes scanned, then converted, per step of [`lossy_step`]: small enough to
+/// stay in L1 between the two passes.
+const STEP_CHUNK: usize = 8 * 1024;
 
-/// Appends the lossy UTF-16 decoding of `bytes` to `out`: each chunk of at most
-/// [`LOSSY_CHUNK`] bytes (after leading ASCII blocks, widened straight to code units)
-/// checked by `V`, its well-formed prefix converted by `C`, the rest decoded by `lossy_run(chunk, 0, buffer)` (the backend's lossy UTF-8 block loop:
-/// appends `String::from_utf8_lossy(chunk)` to the buffer), then converted by `C`.
+/// Appends the UTF-16 encoding of `bytes` to `out`; on error, that of the well-formed
+/// prefix, and returns the error (std's shape): the strict decoder's contract, with the
+/// lookup tables (`lookup`) and the conversion's buffer (`scratch`) from the caller.
 ///
 /// # Safety
-/// The instruction sets of `V` and `C` must be available, and `lossy_run` safe to call (its backend
-/// available) and append the lossy UTF-8 decoding of its input, given a buffer with
-/// [`HEADROOM`] bytes of room beyond the input's length.
+/// The instruction sets of `V` and `C` must be available.
 #[inline(always)]
-pub(crate) unsafe fn decode_utf16_lossy_by<V: Vector, C: ConvertValid16>(
+pub(crate) unsafe fn lossy_step<V: Vector, C: ConvertValid16>(
+    lookup: &Lookup<V>,
     bytes: &[u8],
     out: &mut Vec<u16>,
-    lossy_run: unsafe fn(&[u8], usize, &mut Vec<u8>),
-) {
-    let len = bytes.len();
-    // The output has at most one code unit per input byte (an error unit of one byte or
-    // more is one U+FFFD); the kernel reserves room for one unit per byte of the UTF-8
-    // it is given, up to three per input byte of the chunk: one reservation up front
-    // covers that, so the output is never moved.
-    out.reserve(len + 2 * len.min(LOSSY_CHUNK));
-    let mut repaired: Vec<u8> = Vec::new();
-    let mut scratch = Vec::new();
-    let mut pos = 0;
-    // SAFETY: the caller meets this function's `# Safety` contract; `repaired` holds
-    // the lossy UTF-8 decoding of a chunk, which is well-formed, as `C` requires.
+    scratch: &mut Vec<u32>,
+) -> Result<(), Utf8Error> {
+    // SAFETY: the caller meets this function's `# Safety` contract; `first_flag` and
+    // the DFA agree with std, as `convert_runs` requires.
     unsafe {
-        while pos < len {
-            pos += C::convert_ascii(&bytes[pos..], out);
-            if pos == len {
-                break;
+        convert_runs::<C>(bytes, out, scratch, STEP_CHUNK, |start, end| {
+            let flagged = first_flag(lookup, bytes, start, end)?;
+            // The error unit is a few bytes before `flagged` at most (see `error_near`);
+            // a position at `end` is a character cut by `end`, which only the DFA's
+            // walk over the rest of the input can tell apart from an error.
+            Some(match error_near(bytes, start, flagged.min(end)) {
+                Ok(error) => Err(error),
+                Err(restart) => dfa::validate_from(bytes, restart),
+            })
+        })
+    }
+}
+
+/// The first byte of `bytes[start..end]` the lookup flags, `start` a character boundary
+/// and the bytes after `end` taken as ASCII (a position at or past `end` then means a
+/// character cut by `end`); `None` if `bytes[start..end]` is well-formed.
+///
+/// # Safety
+/// `V`'s instruction set must be available.
+#[inline(always)]
+unsafe fn first_flag<V: Vector>(
+    lookup: &Lookup<V>,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    // SAFETY: loads read `pos..pos + BLOCK <= end` or the zero-padded copy of the rest.
+    unsafe {
+        let mut previous = V::splat(0);
+        let mut pos = start;
+        while pos + BLOCK <= end {
+            let mut inputs = [V::splat(0); 4];
+            let mut any = V::splat(0);
+            let mut i = 0;
+            while i < BLOCK / V::BYTES {
+                inputs[i] = V::load_unaligned(bytes.as_ptr().add(pos + i * V::BYTES));
+                any = any.or(inputs[i]);
+                i += 1;
             }
-            let end = chunk_end(bytes, pos, LOSSY_CHUNK);
-            let chunk = &bytes[pos..end];
-            // The chunk's well-formed prefix is converted from the input; a character
-            // boundary after well-formed text is a safe cut too.
-            let clean = first_bad_block::<V>(chunk)
-                .map_or(chunk.len(), |block| dfa::boundary_before(chunk, block));
-            // One call site of the conversion kernel, which is large once inlined: the
-            // well-formed prefix, then (if there is a rest) the rest's lossy decoding.
-            for repair in [false, true] {
-                let piece = if repair {
-                    if clean == chunk.len() {
-                        break;
-                    }
-                    repaired.clear();
-                    repaired.reserve(chunk.len() - clean + HEADROOM);
-                    lossy_run(&chunk[clean..], 0, &mut repaired);
-                    debug_assert!(core::str::from_utf8(&repaired).is_ok());
-                    &repaired[..]
-                } else {
-                    &chunk[..clean]
-                };
-                C::convert_valid(piece, out, &mut scratch);
+            let flagged = if any.any_high_bit() {
+                block_error(lookup, &inputs, previous).any_bit_set()
+            } else {
+                incomplete_tail(previous).any_bit_set()
+            };
+            if flagged {
+                return Some(pos + first_flagged(lookup, &inputs, previous));
             }
-            pos = end;
+            previous = inputs[BLOCK / V::BYTES - 1];
+            pos += BLOCK;
         }
+        if pos == end {
+            return incomplete_tail(previous).any_bit_set().then_some(end);
+        }
+        // The last partial block, followed by zeros (ASCII), which the lookup flags
+        // after a character cut by `end`.
+        let mut padded = [0u8; BLOCK];
+        padded[..end - pos].copy_from_slice(&bytes[pos..end]);
+        let mut inputs = [V::splat(0); 4];
+        let mut i = 0;
+        while i < BLOCK / V::BYTES {
+            inputs[i] = V::load_unaligned(padded.as_ptr().add(i * V::BYTES));
+            i += 1;
+        }
+        block_error(lookup, &inputs, previous)
+            .any_bit_set()
+            .then(|| pos + first_flagged(lookup, &inputs, previous))
     }
 }
