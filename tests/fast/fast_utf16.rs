@@ -7,6 +7,7 @@
 //!   validation chunks;
 //! * an error at every offset of a block, in text with and without 4-byte characters,
 //!   and errors every `k` bytes for lossy decoding;
+//! * maximal subparts at every offset around the 8 KiB chunk cut of lossy decoding;
 //!
 //! each checked as a whole and cut at every offset of its first 64 bytes.
 //! `fast_backends` covers the rest (short inputs, error vectors, random inputs).
@@ -135,6 +136,35 @@ fn an_error_at_every_offset_around_stretch_and_chunk_boundaries() {
                 let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
                 let mut bytes = text.as_bytes()[..at].to_vec();
                 bytes.extend_from_slice(error);
+                bytes.extend_from_slice(&text.as_bytes()[at..]);
+                check_cuts(&bytes, 1);
+            }
+        }
+    }
+}
+
+/// Lossy decoding checks and converts its input in 8 KiB chunks, each cut before a byte
+/// that is not a tail where it can: subparts that a cut in the wrong place would split
+/// (a lead and its tails, a truncated lead, runs of 4 to 9 stray tails, a lead before
+/// stray tails) placed at every offset around the first cut, after 1- and 2-byte text.
+#[test]
+fn lossy_subparts_across_the_chunk_cut() {
+    let pieces: [&[u8]; 7] = [
+        b"\xE1\x80\x80",
+        b"\xF0\x90\x80\x80",
+        b"\xF0\x90\x80",
+        b"\x80\x80\x80\x80",
+        b"\x80\x80\x80\x80\x80\x80\x80\x80\x80",
+        b"\xE1\x80\x80\x80\x80\x80",
+        b"\xF4\x90\x80\x80\x80",
+    ];
+    for background in ["a", "é"] {
+        let text = repeat(background, 8300);
+        for at in 8180..8200 {
+            for piece in pieces {
+                let mut bytes = text.as_bytes()[..at].to_vec();
+                // A lone tail where `at` cuts a 2-byte character: one more subpart.
+                bytes.extend_from_slice(piece);
                 bytes.extend_from_slice(&text.as_bytes()[at..]);
                 check_cuts(&bytes, 1);
             }
