@@ -173,10 +173,13 @@ fn filed_at(
         (Some(there), _) => Some(there),
         (None, Some(home)) if follows && !own_check && !rejects => Some(home),
         // Else a family whose change shows at the same place (a character swallowed
-        // after a lead byte, behind an overlong form accepted before it).
-        _ => {
+        // after a lead byte, behind an overlong form accepted before it), unless the
+        // decoder gives the bytes a value or rejects a well-formed input there: those
+        // are checks of their own.
+        _ if !valued && !rejects => {
             (0..groups.len()).find(|&h| groups[h].mechanism == Mechanism::Transition && explains(h))
         }
+        _ => None,
     }
 }
 
