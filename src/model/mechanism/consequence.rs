@@ -58,6 +58,26 @@ fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> 
     })
 }
 
+/// The steps of `word` on which the two machines' outputs differ: the byte's position,
+/// the pair of states it is read in, and the two outputs.
+fn departing_steps(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    word: &[u8],
+) -> Vec<(usize, (usize, usize), StepOutput, StepOutput)> {
+    let (mut d, mut r) = (0, 0);
+    let mut steps = Vec::new();
+    for (at, &byte) in word.iter().enumerate() {
+        let (dn, dout) = decoder.step(d, byte);
+        let (rn, rout) = reference.step(r, byte);
+        if !agree(dout, rout) {
+            steps.push((at, (d, r), dout, rout));
+        }
+        (d, r) = (dn, rn);
+    }
+    steps
+}
+
 /// The difference taken last along `word` before its last byte: the departure the last
 /// step is reached through (a bug behind another bug is reached through that bug, which
 /// may itself be behind the first departure).
@@ -67,26 +87,19 @@ pub(super) fn last_departure(
     differences: &[Difference],
     word: &[u8],
 ) -> Option<usize> {
-    let (mut d, mut r) = (0, 0);
-    let mut last = None;
-    for &byte in &word[..word.len().saturating_sub(1)] {
-        let (dn, dout) = decoder.step(d, byte);
-        let (rn, rout) = reference.step(r, byte);
-        if !agree(dout, rout) {
-            last = differences
-                .iter()
-                .position(|x| {
-                    x.decoder_state == d
-                        && x.reference_state == r
-                        && x.decoder == dout
-                        && x.reference == rout
-                        && x.bytes.contains(&byte)
-                })
-                .or(last);
-        }
-        (d, r) = (dn, rn);
-    }
-    last
+    departing_steps(decoder, reference, word)
+        .into_iter()
+        .rev()
+        .filter(|&(at, ..)| at + 1 < word.len())
+        .find_map(|(at, (d, r), dout, rout)| {
+            differences.iter().position(|x| {
+                x.decoder_state == d
+                    && x.reference_state == r
+                    && x.decoder == dout
+                    && x.reference == rout
+                    && x.bytes.contains(&word[at])
+            })
+        })
 }
 
 /// The primary difference taken first along `word`: where the machines part.
@@ -96,21 +109,12 @@ pub(super) fn first_difference(
     differences: &[Difference],
     word: &[u8],
 ) -> Option<usize> {
-    let (mut d, mut r) = (0, 0);
-    for &byte in word {
-        let (dn, dout) = decoder.step(d, byte);
-        let (rn, rout) = reference.step(r, byte);
-        if !agree(dout, rout) {
-            return differences.iter().position(|x| {
-                x.primary
-                    && x.decoder_state == d
-                    && x.reference_state == r
-                    && x.bytes.contains(&byte)
-            });
-        }
-        (d, r) = (dn, rn);
-    }
-    None
+    let (at, (d, r), ..) = departing_steps(decoder, reference, word)
+        .into_iter()
+        .next()?;
+    differences.iter().position(|x| {
+        x.primary && x.decoder_state == d && x.reference_state == r && x.bytes.contains(&word[at])
+    })
 }
 
 /// The category of the bytes a decoder gives a value to at the last step of `d`'s
