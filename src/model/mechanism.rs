@@ -143,6 +143,10 @@ pub fn findings(
         .iter()
         .map(|d| decoder.run(&d.witness))
         .collect();
+    let expected: Vec<Vec<StepOutput>> = differences
+        .iter()
+        .map(|d| reference.run(&d.witness))
+        .collect();
     let mut candidates: Vec<Candidate> = Vec::new();
     // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
     // scalars alone): a convention is compared with it on the scalars alone too.
@@ -157,15 +161,15 @@ pub fn findings(
             let mut oracle = Oracle::new(&subject, capabilities);
             let explains = differences
                 .iter()
-                .zip(&observed)
-                .map(|(d, seen)| {
+                .zip(observed.iter().zip(&expected))
+                .map(|(d, (seen, expected))| {
                     let mut outputs = oracle.outputs(&d.witness);
                     if lossy_only {
                         for output in &mut outputs {
                             output.strict = Strict::Valid;
                         }
                     }
-                    explains_steps(&outputs, seen, &reference.run(&d.witness))
+                    explains_steps(&outputs, seen, expected)
                 })
                 .collect();
             candidates.push(Candidate {

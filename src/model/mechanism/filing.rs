@@ -41,24 +41,21 @@ pub(super) fn file(
         let home = origin.and_then(|o| home_of[o]);
         let previous = origin.map(|o| &differences[o]);
         let valued = gives_a_value(d, previous);
+        let valued_kind = kind(valued_category(d));
         let filed = filed_at(
             differences,
             groups,
             candidates,
             findings,
             (index, home, previous),
-            consequences[index],
+            (consequences[index], valued, valued_kind),
         );
         // A value given behind another bug to bytes of the kind a family is about, with
         // the family's change of behaviour, is that family's check missing there too
         // (a 4-byte overlong form accepted behind an error at its lead byte, beside
         // the family of 2-byte ones).
         let filed = filed.or_else(|| {
-            let own = (
-                valued,
-                kind(valued_category(d)),
-                behaviour(d.reference, d.decoder),
-            );
+            let own = (valued, valued_kind, behaviour(d.reference, d.decoder));
             (0..groups.len()).find(|&h| {
                 own.0
                     && groups[h].mechanism == Mechanism::Transition
@@ -73,7 +70,7 @@ pub(super) fn file(
             }
             None => {
                 let key = if valued {
-                    (None, kind(valued_category(d)))
+                    (None, valued_kind)
                 } else {
                     behind_key(d)
                 };
@@ -114,17 +111,19 @@ pub(super) fn file(
 
 /// The finding a difference that is not primary is a manifestation of, or `None` for a bug
 /// behind another bug. `at` is the difference's index, the finding of the departure it is
-/// reached through (its home) and that departure; `follows` says whether it follows from
-/// that departure.
+/// reached through (its home) and that departure; `seen` says whether it follows from that
+/// departure, whether the decoder gives its bytes a value ([`gives_a_value`]) and the
+/// kind of bytes given one.
 fn filed_at(
     differences: &[Difference],
     groups: &[Group],
     candidates: &[Candidate],
     findings: &[Finding],
     at: (usize, Option<usize>, Option<&Difference>),
-    follows: bool,
+    seen: (bool, bool, Option<Category>),
 ) -> Option<usize> {
     let (index, home, previous) = at;
+    let (follows, valued, valued_kind) = seen;
     let d = &differences[index];
     let explains = |h: usize| {
         groups
@@ -138,7 +137,6 @@ fn filed_at(
         (0..groups.len())
             .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention { .. }) && explains(h))
     });
-    let valued = gives_a_value(d, previous);
     // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
     // values) are that convention's wherever they show, also behind another bug.
     let explained_by = explained_by.or_else(|| {
@@ -160,8 +158,7 @@ fn filed_at(
     // A decoder that gives ill-formed bytes a value of its own (or accepts them) does
     // so because it lacks a check, not because of an earlier departure on bytes of
     // another kind: that is a bug behind the earlier one.
-    let own_check =
-        valued && home.is_some_and(|h| kind(findings[h].category) != kind(valued_category(d)));
+    let own_check = valued && home.is_some_and(|h| kind(findings[h].category) != valued_kind);
     // A well-formed input rejected is reported whatever came before it, unless the
     // departure it is reached through rejected well-formed bytes too (the same
     // rejection going on): how a decoder reported the input's incomplete prefix
