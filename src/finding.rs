@@ -82,7 +82,7 @@ pub enum DecoderAction {
         /// The U+FFFD policy that predicts the decoder's count, when one does
         /// (`per-byte`, `per-run`, `per-lead-sized-sequence`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        policy: Option<String>,
+        policy: Option<crate::policy::ReplacementPolicy>,
     },
     /// Reports the error unit longer than it is: it runs into the next unit.
     MergesWithNext,
@@ -237,9 +237,9 @@ impl RootCause {
     pub fn key(&self) -> String {
         let action = self.decoder_does.name();
         let detail = match &self.decoder_does {
-            DecoderAction::Replacements { policy, .. } => {
-                policy.clone().unwrap_or_else(|| "unrecognised".to_string())
-            }
+            DecoderAction::Replacements { policy, .. } => policy
+                .map_or("unrecognised", |policy| policy.as_str())
+                .to_string(),
             DecoderAction::ValidUpToOff { by } => by.to_string(),
             // A position-dependent rejection is about the position, not the character.
             DecoderAction::Stops | DecoderAction::RejectsCharacter => match &self.unit.unit {
@@ -310,8 +310,9 @@ pub struct Finding {
     pub explanation: String,
     /// The reference's outcome on the witness.
     pub reference_outcome: serde_json::Value,
-    /// The decoder's answer on the witness (or its failure).
-    pub decoder_answer: serde_json::Value,
+    /// The decoder's answer on the witness (or its failure); `null` in a run's report,
+    /// where the witness is the reference's side only.
+    pub decoder_answer: Option<crate::outcome::RecordedAnswer>,
     /// A command that reproduces it.
     pub reproduce: String,
     /// A few inputs where the same cause shows in other categories.

@@ -48,7 +48,8 @@
 //! - [`policy`]: the U+FFFD policies and what each predicts for an input.
 //!
 //! The vocabulary every layer shares:
-//! - [`outcome`], [`taxonomy`], [`aspect`], [`verdict`]: what a decoder said, what kind of
+//! - [`outcome`], [`taxonomy`], [`aspect`], [`verdict`]: what a decoder said (or why it
+//!   said nothing: [`outcome::Answer`] is every layer's one type for an answer), what kind of
 //!   ill-formed byte something is, the aspects a decoder is compared on, what a check
 //!   concludes.
 //! - [`byte_class`]: the byte classes of Unicode Table 3-7 and RFC 2279's leads, which the

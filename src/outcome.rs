@@ -180,6 +180,100 @@ pub fn scalars_of(text: &str) -> Vec<u32> {
     text.chars().map(u32::from).collect()
 }
 
+/// A decoder's answer to one input: what it said, or why it said nothing. The one name
+/// for it from the decoders to the reports.
+pub type Answer = Result<Outcome, DecoderFailure>;
+
+/// Why a decoder gave no outcome (external decoders; in-process panics are caught by the
+/// engine and reported the same way).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecoderFailure {
+    /// `crash`, `timeout` or `protocol` (docs/DESIGN.md §3.4 aspects).
+    pub kind: FailureKind,
+    /// What happened, in one line.
+    pub message: String,
+}
+
+/// The kinds of decoder failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureKind {
+    /// The decoder panicked or its process died.
+    Crash,
+    /// No answer within the time limit.
+    Timeout,
+    /// The answer broke the adapter protocol.
+    Protocol,
+}
+
+impl FailureKind {
+    /// The aspect name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Crash => "crash",
+            FailureKind::Timeout => "timeout",
+            FailureKind::Protocol => "protocol",
+        }
+    }
+
+    /// The aspect that reports a decoder failure of this kind.
+    pub fn aspect(self) -> crate::aspect::Aspect {
+        match self {
+            FailureKind::Crash => crate::aspect::Aspect::Crash,
+            FailureKind::Timeout => crate::aspect::Aspect::Timeout,
+            FailureKind::Protocol => crate::aspect::Aspect::Protocol,
+        }
+    }
+}
+
+impl std::fmt::Display for DecoderFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind.as_str(), self.message)
+    }
+}
+
+/// An [`Answer`] as the reports write it: the outcome itself, or the failure as
+/// `{"failure": "crash", "message": "..."}` (the `failure` of the conformance schema).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RecordedAnswer {
+    /// The decoder gave no outcome.
+    Failed {
+        /// Why: `crash`, `timeout` or `protocol`.
+        failure: FailureKind,
+        /// What happened, in one line.
+        message: String,
+    },
+    /// What the decoder said.
+    Decoded(Outcome),
+}
+
+impl RecordedAnswer {
+    /// The record of `answer`.
+    pub fn of(answer: &Answer) -> RecordedAnswer {
+        match answer {
+            Ok(outcome) => RecordedAnswer::Decoded(outcome.clone()),
+            Err(failure) => RecordedAnswer::Failed {
+                failure: failure.kind,
+                message: failure.message.clone(),
+            },
+        }
+    }
+
+    /// The failure's kind, when the decoder gave no outcome.
+    pub fn failure(&self) -> Option<FailureKind> {
+        match self {
+            RecordedAnswer::Failed { failure, .. } => Some(*failure),
+            RecordedAnswer::Decoded(_) => None,
+        }
+    }
+
+    /// The record as one line of JSON, as the Markdown and HTML reports quote it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("answers serialise")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,14 +24,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::outcome::REPLACEMENT;
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy;
 
 /// A U+FFFD policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReplacementPolicy {
     /// One U+FFFD per maximal subpart (Unicode §3.9, WHATWG): the reference's policy.

@@ -14,7 +14,8 @@
 //! uses it only when built with `--features buggy-above-max`; the replay tests use it to
 //! check that the regression file for this bug still catches it.
 
-use utf8conf::decoders::{Capabilities, Decoder, DecoderFailure};
+use utf8conf::decoders::{Capabilities, Decoder};
+use utf8conf::outcome::DecoderFailure;
 use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The decoder's name in reports.

@@ -104,7 +104,7 @@ pub fn parse_hello(line: &[u8]) -> Result<Hello, String> {
     })
 }
 
-/// One parsed answer line: the wire form of a [`crate::decoders::Answer`].
+/// One parsed answer line: the wire form of a [`crate::outcome::Answer`].
 ///
 /// Beside the outcome it holds what only the protocol has (protocol 2's `seq`, streaming
 /// mode's emitted scalars); the adapter checks `seq` and streaming against the frame it

@@ -5,9 +5,9 @@
 
 use super::answer::StreamAnswer;
 use super::process::AdapterProcess;
-use crate::decoders::{DecoderFailure, FailureKind};
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
+use crate::outcome::{DecoderFailure, FailureKind};
 
 /// Why a batch stopped before every input was answered.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! tested with the probe input. The adapter client ([`super::ExternalDecoder`]) and the
 //! library worker's supervisor (`NativeDecoder`, in `native/`) both use it.
 
-use crate::decoders::{DecoderFailure, FailureKind};
+use crate::outcome::{DecoderFailure, FailureKind};
 
 /// Failed inputs in a row that make the circuit breaker test the adapter.
 pub const BREAKER_FAILURES: u32 = 8;

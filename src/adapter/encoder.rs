@@ -12,8 +12,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::{AdapterConfig, AdapterError, BatchAnswers, ExternalDecoder, Stop};
-use crate::decoders::Answer;
 use crate::encoders::{CodeUnits, Encoded, Encoder, Form};
+use crate::outcome::Answer;
 
 /// What carries the frames: an adapter process, or a library worker
 /// (the library worker's supervisor in `native/` implements it beside its decoder).
@@ -166,7 +166,7 @@ impl Encoder for ExternalEncoder {
         self.encode_batch(&[input])
             .pop()
             .unwrap_or_else(|| Encoded::Failed {
-                kind: crate::decoders::FailureKind::Crash,
+                kind: crate::outcome::FailureKind::Crash,
                 message: self.stopped().unwrap_or_default(),
             })
     }

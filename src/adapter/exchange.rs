@@ -14,10 +14,11 @@ use super::start::{start_process, stderr_suffix};
 use super::{
     ExternalDecoder, State, FIRST_BATCH_GRACE, MAX_CONSECUTIVE_FAILED_RESTARTS, PROBE_INPUT,
 };
-use crate::decoders::{Capabilities, DecoderFailure, FailureKind};
+use crate::decoders::Capabilities;
 use crate::encoders::Form;
 use crate::hex::format_hex;
 use crate::outcome::Outcome;
+use crate::outcome::{DecoderFailure, FailureKind};
 
 impl ExternalDecoder {
     pub(super) fn exchange(&self, requests: &[Request]) -> BatchAnswers<ParsedAnswer> {

@@ -74,8 +74,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::decoders::Answer;
-use crate::decoders::{Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{Capabilities, Decoder};
+use crate::outcome::Answer;
+use crate::outcome::DecoderFailure;
 use crate::outcome::Outcome;
 use answer::{excerpt, Hello};
 use breaker::Breaker;

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::decoders::DecoderFailure;
+use crate::outcome::DecoderFailure;
 
 /// Inputs remembered at most; past it, new failures are not remembered (the check
 /// goes on as without the memory).
@@ -58,7 +58,7 @@ impl StandingFailures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decoders::FailureKind;
+    use crate::outcome::FailureKind;
 
     fn hang() -> DecoderFailure {
         DecoderFailure {

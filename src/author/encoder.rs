@@ -32,12 +32,12 @@ use std::collections::BTreeSet;
 
 use crate::conformance::report::utc_now;
 use crate::corpus::code_units::encoder_inputs;
-use crate::decoders::FailureKind;
 use crate::diagnosis::encoder::report::{
     policy_name, EncoderReport, EncoderSubject, GradedEncoder,
 };
 use crate::diagnosis::encoder::{grade, EncoderBehaviour, EncoderPolicy};
 use crate::encoders::{CodeUnits, Encoded, Encoder, Form};
+use crate::outcome::FailureKind;
 
 /// Your encoder, as the harness calls it. Implement the entry points your API has; the
 /// others answer `None` ("not offered") and are not graded.

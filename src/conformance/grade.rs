@@ -17,8 +17,9 @@
 //!   or dropped the U+FEFF (dropping it is the WHATWG `decode` wrapper, not decoding).
 
 use crate::aspect::Shape;
-use crate::decoders::{Answer, Capabilities};
+use crate::decoders::Capabilities;
 use crate::diagnosis::compare::compare;
+use crate::outcome::Answer;
 use crate::outcome::{ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
@@ -355,8 +356,8 @@ fn scalar_at(input: &[u8], scalars: &[u32], offset: usize) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decoders::DecoderFailure;
     use crate::hex::parse_hex;
+    use crate::outcome::DecoderFailure;
     use crate::outcome::REPLACEMENT;
 
     fn grade(text: &str, answer: Outcome) -> Evaluation {
@@ -466,7 +467,7 @@ mod tests {
     fn failures_are_departures_about_the_input_categories() {
         let input = parse_hex("41 FF").unwrap();
         let failure = DecoderFailure {
-            kind: crate::decoders::FailureKind::Crash,
+            kind: crate::outcome::FailureKind::Crash,
             message: "died".into(),
         };
         let evaluation = evaluate(&input, &ReferenceView::of(&input), &Err(failure));

@@ -45,11 +45,11 @@ use std::time::{Duration, Instant};
 
 use crate::adapter::Stop;
 use crate::corpus::{Input, Origin};
-use crate::decoders::Answer;
 use crate::decoders::Capabilities;
 use crate::diagnosis::learn::ModelBudget;
 use crate::diagnosis::{self, DepartureLog};
 use crate::finding::Finding;
+use crate::outcome::Answer;
 use crate::reproduction;
 use crate::taxonomy::Category;
 use grade::{evaluate, BomObservation, Departure, ReferenceView};

@@ -175,7 +175,7 @@ pub struct DepartureEntry {
     /// Where the (unshrunk) input came from.
     pub origin: Origin,
     /// The decoder's answer to `input_hex`.
-    pub decoder_answer: Value,
+    pub decoder_answer: crate::outcome::RecordedAnswer,
     /// The reference's outcome for `input_hex`.
     pub reference: Value,
     /// The reference's explanation, in the grammar's terms.

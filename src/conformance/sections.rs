@@ -14,9 +14,9 @@ use super::report::{
 };
 use super::{CategoryStatus, CheckRun, Example};
 use crate::aspect::Aspect;
-use crate::diagnosis::answer_json;
 use crate::finding::{DecoderAction, Finding};
 use crate::hex::format_hex;
+use crate::outcome::RecordedAnswer;
 use crate::policy::ReplacementPolicy;
 use crate::policy::{policies_matching_error_len, policy_predictions};
 use crate::reference::{Decoded, Reference};
@@ -41,7 +41,7 @@ pub(super) fn departure_entries(run: &CheckRun) -> Vec<DepartureEntry> {
                 input_hex: format_hex(input),
                 minimised: group.minimised,
                 origin: group.smallest.origin.clone(),
-                decoder_answer: answer_json(answer),
+                decoder_answer: RecordedAnswer::of(answer),
                 explanation: explanation(input, &decoded),
                 summary: departure_summary(departure.aspect, input, &reference, answer),
                 reference: serde_json::to_value(reference).expect("outcomes serialise"),
@@ -285,7 +285,7 @@ fn is_policy_finding(finding: &Finding) -> bool {
 fn finding_of_departure(
     findings: &[Finding],
     input: &[u8],
-    answer: &crate::decoders::Answer,
+    answer: &crate::outcome::Answer,
     capabilities: crate::decoders::Capabilities,
 ) -> Option<String> {
     let diagnosis = crate::diagnosis::diagnose_input(input, answer, capabilities)?;
@@ -358,7 +358,7 @@ fn departure_summary(
     aspect: Aspect,
     input: &[u8],
     reference: &crate::outcome::Outcome,
-    answer: &crate::decoders::Answer,
+    answer: &crate::outcome::Answer,
 ) -> String {
     let outcome = match answer {
         Err(failure) => return format!("the decoder failed: {failure}"),

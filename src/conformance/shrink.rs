@@ -9,8 +9,8 @@ use super::grade::{evaluate, Departure, ReferenceView};
 use super::{CheckRun, DepartureGroup, Example, Subject, MINIMISE_BUDGET, SHOWN_WITHOUT_SHRINKING};
 use crate::adapter::Stop;
 use crate::aspect::Aspect;
-use crate::decoders::Answer;
 use crate::diagnosis::minimize::minimize_batched;
+use crate::outcome::Answer;
 
 /// Shrinks the departures whose smallest input is long, keeping aspect and categories
 /// (the categories may narrow to a subset), then merges groups that became equal.

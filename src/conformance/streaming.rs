@@ -28,8 +28,8 @@ use serde::Serialize;
 use crate::adapter::{ExternalDecoder, Stop, StreamedOutcome};
 use crate::corpus::vectors;
 use crate::decoders::chunk_plan::{chunking_count, chunkings, chunks, SEEDED_SPLITTINGS};
-use crate::decoders::DecoderFailure;
 use crate::hex::format_hex;
+use crate::outcome::DecoderFailure;
 use crate::outcome::REPLACEMENT;
 use crate::reference::Reference;
 

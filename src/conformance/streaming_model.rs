@@ -21,11 +21,12 @@ use serde::Serialize;
 
 use crate::adapter::ExternalDecoder;
 use crate::decoders::chunk_plan::chunks;
-use crate::decoders::{Answer, Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{Capabilities, Decoder};
 use crate::diagnosis::learn::{learn, ModelBudget};
 use crate::model::mechanism::Finding;
 use crate::model::{LearnedMachine, ModelReport};
 use crate::outcome::Outcome;
+use crate::outcome::{Answer, DecoderFailure};
 
 /// An adapter's streaming mode with every input fed one byte per chunk, as a decoder.
 /// Its capabilities are those of the adapter that its chunked answers carry: a chunked

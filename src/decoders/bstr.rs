@@ -9,9 +9,8 @@ use std::cell::RefCell;
 
 use bstr::ByteSlice;
 
-use super::{
-    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The locked bstr version, recorded by the build script.

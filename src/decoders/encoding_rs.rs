@@ -28,9 +28,8 @@ use std::cell::RefCell;
 use encoding_rs::{CoderResult, DecoderResult, UTF_8};
 
 use super::streaming::StreamingDecoder;
-use super::{
-    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The locked encoding_rs version, recorded by the build script.

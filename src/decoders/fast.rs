@@ -20,11 +20,10 @@
 use std::cell::RefCell;
 
 use super::streaming::{Chunked, StreamingDecoder};
-use super::{
-    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
 use crate::fast::stream::{ErrorUnit as StreamUnit, Sink, StreamDecoder};
 use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend, Utf8Error};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
 
 /// The version string of the fast decoder: it is part of this crate.
@@ -90,7 +89,7 @@ impl Decoder for FastDecoder {
         reset_outcome(outcome, &self.name);
         outcome.errors = None;
         let unavailable = || DecoderFailure {
-            kind: super::FailureKind::Crash,
+            kind: crate::outcome::FailureKind::Crash,
             message: format!("backend {} is not available", self.backend),
         };
         // Each result is taken apart where it is returned, in each branch, not moved into

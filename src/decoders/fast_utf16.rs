@@ -15,8 +15,9 @@
 
 use std::cell::RefCell;
 
-use super::{reset_outcome, reuse_scalars, Capabilities, Decoder, DecoderFailure, FailureKind};
+use super::{reset_outcome, reuse_scalars, Capabilities, Decoder};
 use crate::fast::{decode_utf16_lossy_with, decode_utf16_with, Backend};
+use crate::outcome::{DecoderFailure, FailureKind};
 use crate::outcome::{ErrorLen, Outcome};
 
 thread_local! {

@@ -9,8 +9,8 @@
 //! The files, one job each:
 //!
 //! - this module: the [`Decoder`] trait (implement [`Decoder::decode_into`]; `decode` and
-//!   `decode_batch` are provided), what a decoder reports ([`Capabilities`]) and how it
-//!   fails ([`DecoderFailure`]), and the registry of built-in decoders ([`builtin`],
+//!   `decode_batch` are provided), what a decoder reports ([`Capabilities`]; how it fails is
+//!   [`DecoderFailure`], in the vocabulary layer), and the registry of built-in decoders ([`builtin`],
 //!   [`by_name`]);
 //! - [`chunk_plan`]: how an input is cut into chunks for a streaming decoder (the engine's
 //!   per-input plan, the fuzz crate's cycled sizes and their byte format);
@@ -48,7 +48,7 @@ pub mod streaming;
 
 use serde::Serialize;
 
-use crate::outcome::{ErrorUnit, Outcome};
+use crate::outcome::{Answer, DecoderFailure, ErrorUnit, Outcome};
 
 /// Which fields of an [`Outcome`] a decoder reports (`valid` is always reported).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
@@ -119,58 +119,6 @@ impl Capabilities {
             }
         }
         names
-    }
-}
-
-/// A decoder's answer to one input: what it said, or why it said nothing. The one name
-/// for it from the decoders to the reports.
-pub type Answer = Result<Outcome, DecoderFailure>;
-
-/// Why a decoder gave no outcome (external decoders; in-process panics are caught by the
-/// engine and reported the same way).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecoderFailure {
-    /// `crash`, `timeout` or `protocol` (docs/DESIGN.md §3.4 aspects).
-    pub kind: FailureKind,
-    /// What happened, in one line.
-    pub message: String,
-}
-
-/// The kinds of decoder failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FailureKind {
-    /// The decoder panicked or its process died.
-    Crash,
-    /// No answer within the time limit.
-    Timeout,
-    /// The answer broke the adapter protocol.
-    Protocol,
-}
-
-impl FailureKind {
-    /// The aspect name used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::Crash => "crash",
-            FailureKind::Timeout => "timeout",
-            FailureKind::Protocol => "protocol",
-        }
-    }
-
-    /// The aspect that reports a decoder failure of this kind.
-    pub fn aspect(self) -> crate::aspect::Aspect {
-        match self {
-            FailureKind::Crash => crate::aspect::Aspect::Crash,
-            FailureKind::Timeout => crate::aspect::Aspect::Timeout,
-            FailureKind::Protocol => crate::aspect::Aspect::Protocol,
-        }
-    }
-}
-
-impl std::fmt::Display for DecoderFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.kind.as_str(), self.message)
     }
 }
 

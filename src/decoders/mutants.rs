@@ -14,7 +14,8 @@
 //! - `mutant-panic` is Rust std (`from_utf8` + `from_utf8_lossy`) except that it panics on
 //!   any input containing the byte FF, to test that a crash is contained and reported.
 
-use super::{reset_outcome, reuse_scalars, Capabilities, Decoder, DecoderFailure};
+use super::{reset_outcome, reuse_scalars, Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 
 /// The mutants, for [`super::by_name`].

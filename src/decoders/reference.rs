@@ -1,6 +1,7 @@
 //! The ABNF reference decoder as a [`Decoder`].
 
-use super::{Capabilities, Decoder, DecoderFailure};
+use super::{Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::Outcome;
 use crate::reference::Reference;
 

@@ -18,9 +18,8 @@
 
 use std::borrow::Cow;
 
-use super::{
-    push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder, DecoderFailure,
-};
+use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
 
 /// The rustc version that built std, recorded by the build script.

@@ -8,7 +8,8 @@
 //! Both pick their SIMD implementation at run time (AVX2, SSE 4.2, NEON, or a scalar
 //! fallback), so the result is that of whichever path this machine takes.
 
-use super::{reset_outcome, Capabilities, Decoder, DecoderFailure};
+use super::{reset_outcome, Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, Outcome};
 
 /// The locked simdutf8 version, recorded by the build script.

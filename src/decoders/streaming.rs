@@ -9,7 +9,8 @@
 //! decoder is written once.
 
 use super::chunk_plan::ChunkPlan;
-use super::{Capabilities, Decoder, DecoderFailure};
+use super::{Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::Outcome;
 
 /// A decoder that takes its input in chunks.

@@ -20,11 +20,11 @@
 //! or the first character of well-formed input.
 
 use crate::aspect::Aspect;
-use crate::decoders::Answer;
 use crate::decoders::Capabilities;
 use crate::diagnosis::compare::compare;
 use crate::finding::{row_byte_classes, table_row, CauseUnit, DecoderAction, RootCause, UnitKind};
 use crate::hex::format_hex;
+use crate::outcome::Answer;
 use crate::outcome::{ErrorLen, Outcome};
 use crate::policy::ReplacementPolicy;
 use crate::reference::{Decoded, Reference};

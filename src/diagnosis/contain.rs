@@ -73,10 +73,10 @@ impl crate::decoders::Decoder for Contained<'_> {
         &self,
         input: &[u8],
         outcome: &mut crate::outcome::Outcome,
-    ) -> Result<(), crate::decoders::DecoderFailure> {
+    ) -> Result<(), crate::outcome::DecoderFailure> {
         contained(|| self.0.decode_into(input, outcome)).unwrap_or_else(|message| {
-            Err(crate::decoders::DecoderFailure {
-                kind: crate::decoders::FailureKind::Crash,
+            Err(crate::outcome::DecoderFailure {
+                kind: crate::outcome::FailureKind::Crash,
                 message: format!("panicked: {message}"),
             })
         })
@@ -85,7 +85,7 @@ impl crate::decoders::Decoder for Contained<'_> {
     /// batches (an adapter process, a C library's worker) still does; when something in
     /// it panics, the batch is asked again input by input, each contained, so that the
     /// panic is the `crash` answer of the input that caused it.
-    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::decoders::Answer> {
+    fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::outcome::Answer> {
         contained(|| self.0.decode_batch(inputs))
             .unwrap_or_else(|_| inputs.iter().map(|input| self.decode(input)).collect())
     }
@@ -127,12 +127,12 @@ mod tests {
             &self,
             input: &[u8],
             outcome: &mut crate::outcome::Outcome,
-        ) -> Result<(), crate::decoders::DecoderFailure> {
+        ) -> Result<(), crate::outcome::DecoderFailure> {
             assert!(!input.contains(&0xFF), "FF");
             crate::decoders::reset_outcome(outcome, "panics-on-ff");
             Ok(())
         }
-        fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::decoders::Answer> {
+        fn decode_batch(&self, inputs: &[&[u8]]) -> Vec<crate::outcome::Answer> {
             self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             inputs.iter().map(|input| self.decode(input)).collect()
         }
@@ -153,7 +153,7 @@ mod tests {
         let answers = decoder.decode_batch(&[b"A", b"\xFF", b"B"]);
         assert!(answers[0].is_ok() && answers[2].is_ok());
         let failure = answers[1].as_ref().unwrap_err();
-        assert_eq!(failure.kind, crate::decoders::FailureKind::Crash);
+        assert_eq!(failure.kind, crate::outcome::FailureKind::Crash);
         assert!(failure.message.contains("FF"), "{}", failure.message);
     }
 }

@@ -17,8 +17,8 @@
 
 use serde::Serialize;
 
-use crate::decoders::FailureKind;
 use crate::encoders::{CodeUnits, Encoded, Encoder};
+use crate::outcome::FailureKind;
 use crate::reference::encode::{distribute_bits, Unencodable};
 use crate::reference::Reference;
 use crate::security::Severity;

@@ -37,9 +37,10 @@ pub mod round_trip;
 use std::collections::BTreeMap;
 
 use crate::aspect::Aspect;
-use crate::decoders::{Answer, Capabilities};
+use crate::decoders::Capabilities;
 use crate::finding::{DecoderAction, Finding, Manifestation, RootCause, UnitKind};
 use crate::hex::format_hex;
+use crate::outcome::{Answer, RecordedAnswer};
 use crate::policy::{expected_scalars, segments, ReplacementPolicy};
 use crate::reference::Reference;
 use crate::taxonomy::Category;
@@ -408,7 +409,7 @@ fn name_one_policy(witnessed: &mut [Witnessed]) {
         if let DecoderAction::Replacements { policy: named, .. } =
             &mut w.diagnosis.cause.decoder_does
         {
-            *named = Some(policy.as_str().to_string());
+            *named = Some(policy);
         }
     }
 }
@@ -459,7 +460,7 @@ fn finding_of(subject: &Subject<'_>, members: Vec<Witnessed>) -> Finding {
         explanation: explain::explain(bytes, &reference),
         reference_outcome: serde_json::to_value(reference.to_outcome("reference", bytes))
             .expect("outcomes serialise"),
-        decoder_answer: answer_json(&representative.answer),
+        decoder_answer: Some(RecordedAnswer::of(&representative.answer)),
         reproduce: (subject.reproduce)(bytes),
         manifestations,
         cause,
@@ -478,16 +479,6 @@ fn unit_categories(cause: &RootCause) -> Vec<Category> {
     }
 }
 
-/// A decoder's answer as JSON: its outcome, or `{"failure": kind, "message": ...}`.
-pub fn answer_json(answer: &Answer) -> serde_json::Value {
-    match answer {
-        Ok(outcome) => serde_json::to_value(outcome).expect("outcomes serialise"),
-        Err(failure) => {
-            serde_json::json!({"failure": failure.kind.as_str(), "message": failure.message})
-        }
-    }
-}
-
 /// Decodes a batch in process, each input contained ([`contain::contained`]): a panic is a
 /// `crash` answer.
 pub fn decode_contained(decoder: &dyn crate::decoders::Decoder, inputs: &[Vec<u8>]) -> Vec<Answer> {
@@ -495,8 +486,8 @@ pub fn decode_contained(decoder: &dyn crate::decoders::Decoder, inputs: &[Vec<u8
         .iter()
         .map(|input| match contain::contained(|| decoder.decode(input)) {
             Ok(answer) => answer,
-            Err(message) => Err(crate::decoders::DecoderFailure {
-                kind: crate::decoders::FailureKind::Crash,
+            Err(message) => Err(crate::outcome::DecoderFailure {
+                kind: crate::outcome::FailureKind::Crash,
                 message: format!("panicked: {message}"),
             }),
         })

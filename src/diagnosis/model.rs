@@ -22,12 +22,12 @@
 //! A machine that is not complete (its learning budget ran out) explains nothing: the
 //! rule-based findings are then the whole diagnosis.
 
-use crate::decoders::Answer;
 use crate::finding::{Finding, Manifestation, ModelBasis};
 use crate::hex::format_hex;
 use crate::model::mechanism::{self, Mechanism};
 use crate::model::oracle::Oracle;
 use crate::model::{title, ModelReport};
+use crate::outcome::Answer;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::Category;
 
@@ -115,7 +115,7 @@ fn categories_of_its_inputs(finding: &mut Finding, decoder: &dyn crate::decoders
 /// Whether the decoder harmed well-formed text in `input`: the input is well-formed, or
 /// the decoder rejects earlier than the reference's first error, or a character the
 /// reference decodes is not among the decoder's scalars in order (changed or lost).
-fn harms_well_formed(input: &[u8], answer: &crate::decoders::Answer) -> bool {
+fn harms_well_formed(input: &[u8], answer: &crate::outcome::Answer) -> bool {
     let Ok(outcome) = answer else { return true };
     let reference = crate::reference::Reference::rfc3629().decode(input);
     let Some((error, _)) = reference.first_error() else {

@@ -12,10 +12,10 @@
 
 use serde::Serialize;
 
-use crate::decoders::Answer;
 use crate::decoders::Decoder;
 use crate::encoders::{CodeUnits, Encoded, Encoder, Form};
 use crate::hex::format_hex;
+use crate::outcome::Answer;
 
 /// Scalars per input in the scalar direction.
 pub const RUN: usize = 256;

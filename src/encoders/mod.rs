@@ -25,7 +25,7 @@ pub mod planted;
 
 use std::fmt;
 
-use crate::decoders::FailureKind;
+use crate::outcome::FailureKind;
 use crate::reference::encode::{utf16_scalar, Unencodable};
 use crate::reference::Reference;
 

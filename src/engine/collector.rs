@@ -22,7 +22,7 @@ use super::check::PairChecker;
 use super::model::{departed, file_through_models, remove_reports, Filing};
 use super::report::{build_report, report_path, ReportContext};
 use super::signature::Signature;
-use super::summary::AspectCounters;
+use super::summary::{AspectCounters, RunStop};
 use super::{Engine, Minimise, RunOptions, RunResult};
 use crate::aspect::Aspect;
 use crate::diagnosis::minimize;
@@ -299,7 +299,7 @@ impl<'e> Collector<'e> {
     /// crash of the machine) still leaves a summary that says it was cut short. The
     /// summary written at the end replaces it atomically.
     pub(super) fn write_stub(&mut self, started_at: SystemTime, threads: usize) {
-        let stub = self.summary(started_at, 0.0, threads, "incomplete");
+        let stub = self.summary(started_at, 0.0, threads, RunStop::Incomplete);
         self.write(&self.run_dir.join("summary.json"), &stub);
     }
 
@@ -310,11 +310,11 @@ impl<'e> Collector<'e> {
         started_at: SystemTime,
         duration_seconds: f64,
         threads: usize,
-        stopped_by: &str,
+        stopped_by: RunStop,
     ) -> (RunResult, Option<io::Error>) {
         // A run stopped by a signal or a full disk ends at once: its reports stay as
         // filed, without the machines.
-        let explained = if self.write_error.is_none() && stopped_by != "interrupted" {
+        let explained = if self.write_error.is_none() && stopped_by != RunStop::Interrupted {
             self.file_through_models(threads)
         } else {
             Vec::new()
@@ -371,7 +371,7 @@ impl<'e> Collector<'e> {
         started_at: SystemTime,
         duration_seconds: f64,
         threads: usize,
-        stopped_by: &str,
+        stopped_by: RunStop,
     ) -> Summary {
         let comparisons = DecoderCounts::of_each(&self.engine.decoders, &self.counters);
         let exit_code = summary::exit_code(self.departing_inputs);
@@ -393,7 +393,7 @@ impl<'e> Collector<'e> {
                 kind: budget_kind.to_string(),
                 amount: budget_amount,
             },
-            stopped_by: stopped_by.to_string(),
+            stopped_by,
             started: time::rfc3339(started_at),
             finished: time::rfc3339(SystemTime::now()),
             duration_seconds,

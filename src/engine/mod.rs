@@ -53,7 +53,7 @@ use std::time::{Instant, SystemTime};
 use crate::corpus::Input;
 use crate::decoders::Decoder;
 use crate::engine::finding_report::FindingReport;
-use crate::engine::summary::Summary;
+use crate::engine::summary::{RunStop, Summary};
 use crate::time;
 use batch::{BatchResult, Source};
 
@@ -264,13 +264,13 @@ impl Engine {
         let duration = started.elapsed();
         let stopped_by = if collector.write_error.is_some() {
             // Stopped by the disk, not by a signal (which also sets the stop flag).
-            "disk-error"
+            RunStop::DiskError
         } else if source.exhausted() {
-            "corpus-exhausted"
+            RunStop::CorpusExhausted
         } else if options.stop.load(Ordering::Relaxed) {
-            "interrupted"
+            RunStop::Interrupted
         } else {
-            "budget"
+            RunStop::Budget
         };
         match collector.finish(started_at, duration.as_secs_f64(), threads, stopped_by) {
             (result, None) => Ok(result),

@@ -208,8 +208,8 @@ fn unexplained_finding(
     bytes: &[u8],
     reference: &Decoded,
 ) -> Finding {
-    let failure = Err(crate::decoders::DecoderFailure {
-        kind: crate::decoders::FailureKind::Crash,
+    let failure = Err(crate::outcome::DecoderFailure {
+        kind: crate::outcome::FailureKind::Crash,
         message: "did not depart again on the minimised input".to_string(),
     });
     let mut cause = crate::diagnosis::diagnose(bytes, reference, &failure, decoder.capabilities())
@@ -236,7 +236,7 @@ fn unexplained_finding(
         explanation: explain::explain(bytes, reference),
         reference_outcome: serde_json::to_value(reference.to_outcome(REFERENCE_NAME, bytes))
             .expect("outcomes serialise"),
-        decoder_answer: serde_json::Value::Null,
+        decoder_answer: None,
         reproduce: String::new(),
         manifestations: Vec::new(),
         cause,

@@ -170,6 +170,41 @@ pub struct BudgetEntry {
     pub amount: f64,
 }
 
+/// Why a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunStop {
+    /// The time or input budget ran out.
+    Budget,
+    /// Every source had given all its inputs.
+    CorpusExhausted,
+    /// A signal (Ctrl-C, SIGTERM) stopped it.
+    Interrupted,
+    /// A report could not be written.
+    DiskError,
+    /// The stub written when the run starts: only a run killed before its end leaves it.
+    Incomplete,
+}
+
+impl RunStop {
+    /// The kebab-case name, as in `summary.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStop::Budget => "budget",
+            RunStop::CorpusExhausted => "corpus-exhausted",
+            RunStop::Interrupted => "interrupted",
+            RunStop::DiskError => "disk-error",
+            RunStop::Incomplete => "incomplete",
+        }
+    }
+}
+
+impl std::fmt::Display for RunStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One run (see the module header).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -186,7 +221,7 @@ pub struct Summary {
     /// Why the run ended: `budget`, `corpus-exhausted`, `interrupted` (a signal) or
     /// `disk-error` (a report could not be written); `incomplete` in the stub written when
     /// the run starts, which only a run killed before its end leaves behind.
-    pub stopped_by: String,
+    pub stopped_by: RunStop,
     /// Start time (RFC 3339, UTC).
     pub started: String,
     /// End time (RFC 3339, UTC).

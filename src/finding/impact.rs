@@ -11,7 +11,7 @@
 //! than the action's name (bytes deleted where the action says "accepts"), that wins.
 
 use crate::aspect::Aspect;
-use crate::decoders::Answer;
+use crate::outcome::Answer;
 use crate::reference::Decoded;
 use crate::security::{acceptance_class, classify, AnswerView, SecurityClass, SecurityImpact};
 use crate::taxonomy::Category;

@@ -15,7 +15,10 @@ impl RootCause {
             DecoderAction::Replacements {
                 policy: Some(policy),
                 ..
-            } => format!("emits U+FFFD {policy} instead of per maximal subpart"),
+            } => format!(
+                "emits U+FFFD {} instead of per maximal subpart",
+                policy.as_str()
+            ),
             DecoderAction::Replacements {
                 emitted, expected, ..
             } => format!("emits {emitted} U+FFFD where maximal subparts give {expected}"),

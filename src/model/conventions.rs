@@ -15,7 +15,8 @@
 //! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
 //! one per byte of each ill-formed sequence).
 
-use crate::decoders::{Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 use crate::policy::{
     expected_scalars, first_unit_len, lead_sized_len, segments, ReplacementPolicy, Segment,

@@ -9,8 +9,8 @@
 //! sends every prefix not yet answered in one [`Decoder::decode_batch`] call per
 //! [`BATCH`] inputs, so that an adapter pipe or a C library's worker answers many at once.
 
-use crate::decoders::Answer;
 use crate::decoders::{Capabilities, Decoder};
+use crate::outcome::Answer;
 
 use super::output::{step_output, StepOutput};
 

@@ -19,8 +19,8 @@
 
 use serde::Serialize;
 
-use crate::decoders::Answer;
 use crate::decoders::Capabilities;
+use crate::outcome::Answer;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 
 /// Error lengths and distances above this are reported as this (so that the output

@@ -10,7 +10,8 @@ use super::mechanism::{Behaviour, Finding, Mechanism};
 use super::{compare_with, learn_machine, LearnedMachine, ModelReport};
 use crate::automaton::grammar::Grammar;
 use crate::decoders::reference::ReferenceDecoder;
-use crate::decoders::{self, Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{self, Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{Outcome, REPLACEMENT};
 use crate::taxonomy::Category;
 

@@ -18,9 +18,10 @@ use std::sync::Mutex;
 
 use super::NativeDecoder;
 use crate::adapter::AdapterError;
-use crate::decoders::Answer;
-use crate::decoders::{Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{Capabilities, Decoder};
 use crate::exhaustive::space::{inputs_per_block, Block};
+use crate::outcome::Answer;
+use crate::outcome::DecoderFailure;
 use crate::outcome::Outcome;
 
 /// Inputs per batch sent to the library worker (as `check --lib` sends them): a crash

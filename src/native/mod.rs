@@ -50,8 +50,9 @@ use crate::adapter::standing::StandingFailures;
 use crate::adapter::{
     AdapterError, BatchAnswers, ProcessStatistics, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
 };
-use crate::decoders::Answer;
-use crate::decoders::{Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{Capabilities, Decoder};
+use crate::outcome::Answer;
+use crate::outcome::DecoderFailure;
 use crate::outcome::Outcome;
 use process::WorkerProcess;
 

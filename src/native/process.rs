@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 use super::wire::{self, Record};
 use super::worker::MEMORY_MARK;
 use crate::adapter::{interrupt, tree, Stop};
-use crate::decoders::Answer;
-use crate::decoders::{DecoderFailure, FailureKind};
 use crate::encoders::Form;
+use crate::outcome::Answer;
+use crate::outcome::{DecoderFailure, FailureKind};
 
 /// Bytes of the worker's stderr kept for messages.
 const STDERR_TAIL_BYTES: usize = 2048;

@@ -7,9 +7,9 @@ use std::time::Instant;
 use super::process::{Death, Ending};
 use super::{start_worker, NativeDecoder, State};
 use crate::adapter::{interrupt, probe_frame, shown_input, Stop};
-use crate::decoders::Answer;
-use crate::decoders::{DecoderFailure, FailureKind};
 use crate::hex::format_hex;
+use crate::outcome::Answer;
+use crate::outcome::{DecoderFailure, FailureKind};
 
 /// Restarts that fail one after the other before the library is declared unusable.
 const MAX_CONSECUTIVE_FAILED_RESTARTS: usize = 3;

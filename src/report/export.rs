@@ -98,9 +98,9 @@ impl ExportedFinding {
     ) -> ExportedFinding {
         let failure_kind = finding
             .decoder_answer
-            .get("failure")
-            .and_then(|kind| kind.as_str())
-            .map(str::to_string);
+            .as_ref()
+            .and_then(|answer| answer.failure())
+            .map(|kind| kind.as_str().to_string());
         ExportedFinding {
             id: finding.id.clone(),
             decoder: finding.decoder.clone(),

@@ -305,7 +305,7 @@ impl SecuritySummary {
 
 /// What the decoder gave for the departure's input, as the classification reads it.
 ///
-/// A borrowed view of a [`crate::decoders::Answer`] ([`AnswerView::of`]) that keeps only
+/// A borrowed view of a [`crate::outcome::Answer`] ([`AnswerView::of`]) that keeps only
 /// what the classes need: the outcome, or whether the failure was a crash or an
 /// unresponsive decoder. It is its own type because `run` classifies from a pair checker's
 /// last outcome and failure, where no `Answer` value exists to borrow.
@@ -322,12 +322,10 @@ pub enum AnswerView<'a> {
 impl<'a> AnswerView<'a> {
     /// What the classification reads of a decoder's answer: its outcome, or whether its
     /// failure was a crash or an unresponsive decoder.
-    pub fn of(answer: &'a crate::decoders::Answer) -> AnswerView<'a> {
+    pub fn of(answer: &'a crate::outcome::Answer) -> AnswerView<'a> {
         match answer {
             Ok(outcome) => AnswerView::Outcome(outcome),
-            Err(failure) if failure.kind == crate::decoders::FailureKind::Crash => {
-                AnswerView::Crash
-            }
+            Err(failure) if failure.kind == crate::outcome::FailureKind::Crash => AnswerView::Crash,
             Err(_) => AnswerView::Unresponsive,
         }
     }

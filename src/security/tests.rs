@@ -199,7 +199,7 @@ fn severities_parse_and_order() {
 /// Answers as a decoder with the given lossy decode function would give them.
 fn answers_of(
     decode: impl Fn(&[u8]) -> (bool, Vec<u32>),
-) -> Vec<Result<Outcome, crate::decoders::DecoderFailure>> {
+) -> Vec<Result<Outcome, crate::outcome::DecoderFailure>> {
     probe_inputs()
         .into_iter()
         .map(|input| {

@@ -20,8 +20,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{SecurityClass, Severity};
-use crate::decoders::Answer;
 use crate::hex::format_hex;
+use crate::outcome::Answer;
 use crate::outcome::{Outcome, REPLACEMENT};
 
 /// One probe: a name and its bytes.

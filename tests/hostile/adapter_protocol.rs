@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use utf8conf::adapter::{AdapterConfig, ExternalDecoder};
-use utf8conf::decoders::{Decoder, FailureKind};
+use utf8conf::decoders::Decoder;
+use utf8conf::outcome::FailureKind;
 use utf8conf::reference::Reference;
 
 fn test_adapter(script: &str) -> Vec<String> {

@@ -12,6 +12,7 @@ use utf8conf::aspect::Aspect;
 use utf8conf::corpus::{Input, Origin};
 use utf8conf::decoders::{self, Decoder};
 use utf8conf::engine::budget::Budget;
+use utf8conf::engine::summary::RunStop;
 use utf8conf::engine::{Engine, RunOptions, RunResult};
 use utf8conf::hex::parse_hex;
 use utf8conf::taxonomy::Category;
@@ -414,7 +415,7 @@ fn the_summary_counts_inputs_per_source_and_respects_the_budget() {
     let whole = run(&engine, inputs.clone(), &options);
     let summary = &whole.summary;
     assert_eq!(summary.total_inputs, 60);
-    assert_eq!(summary.stopped_by, "corpus-exhausted");
+    assert_eq!(summary.stopped_by, RunStop::CorpusExhausted);
     let sources: Vec<(&str, u64)> = summary
         .sources
         .iter()
@@ -438,7 +439,7 @@ fn the_summary_counts_inputs_per_source_and_respects_the_budget() {
     options.budget = Budget::Inputs(45);
     let cut = run(&engine, inputs, &options);
     assert_eq!(cut.summary.total_inputs, 45);
-    assert_eq!(cut.summary.stopped_by, "budget");
+    assert_eq!(cut.summary.stopped_by, RunStop::Budget);
     assert_eq!(cut.summary.sources.values().sum::<u64>(), 45);
     assert_ne!(
         cut.run_dir, whole.run_dir,
@@ -501,7 +502,7 @@ fn a_stop_request_ends_the_run_with_a_summary() {
         .stop
         .store(true, std::sync::atomic::Ordering::SeqCst);
     let result = run(&engine, cesu8_corpus(), &options);
-    assert_eq!(result.summary.stopped_by, "interrupted");
+    assert_eq!(result.summary.stopped_by, RunStop::Interrupted);
     assert_eq!(result.summary.total_inputs, 0);
     assert!(result.run_dir.join("summary.json").is_file());
 }

@@ -10,7 +10,8 @@
 //! the error length, the replacement policy, the verdict) are applied in turn.
 
 use super::bugs::Bug;
-use crate::decoders::{Capabilities, Decoder, DecoderFailure};
+use crate::decoders::{Capabilities, Decoder};
+use crate::outcome::DecoderFailure;
 use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
 use crate::policy::{expected_scalars, segments, ReplacementPolicy, Segment};
 use crate::taxonomy::{self, Category};

@@ -92,7 +92,7 @@ fn whole_input_cause(
                     DecoderAction::Replacements {
                         emitted,
                         expected: reference.errors.len(),
-                        policy: Some(policy.as_str().to_string()),
+                        policy: Some(*policy),
                     },
                 ));
             }

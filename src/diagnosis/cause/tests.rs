@@ -1,7 +1,8 @@
 use super::*;
-use crate::decoders::DecoderFailure;
 use crate::hex::parse_hex;
+use crate::outcome::DecoderFailure;
 use crate::outcome::REPLACEMENT;
+use crate::policy::ReplacementPolicy;
 
 fn with_scalars(text: &str, scalars: Vec<u32>) -> (Vec<u8>, Answer) {
     let input = parse_hex(text).unwrap();
@@ -38,9 +39,13 @@ fn stops_policies_acceptance_and_misdecoding() {
         (DecoderAction::Stops, vec![Category::OutputCutShort])
     );
     let (per_byte, categories) = action("E1 80", vec![REPLACEMENT, REPLACEMENT]);
-    assert!(
-        matches!(per_byte, DecoderAction::Replacements { policy: Some(ref p), .. } if p == "per-byte")
-    );
+    assert!(matches!(
+        per_byte,
+        DecoderAction::Replacements {
+            policy: Some(ReplacementPolicy::PerByte),
+            ..
+        }
+    ));
     assert_eq!(categories, vec![Category::TruncatedAtEnd]);
     assert_eq!(
         action("ED A0 BD ED B8 80", vec![0x1F600]).1,
@@ -95,7 +100,7 @@ fn error_len_and_failures() {
         vec![Category::TruncatedInterrupted]
     );
     let failure = Err(DecoderFailure {
-        kind: crate::decoders::FailureKind::Crash,
+        kind: crate::outcome::FailureKind::Crash,
         message: "boom".into(),
     });
     let diagnosis = diagnose_input(&[0x41, 0xFF], &failure, Capabilities::ALL).unwrap();

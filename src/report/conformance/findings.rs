@@ -9,6 +9,13 @@ use std::fmt::Write;
 use crate::finding::Finding;
 use crate::sanitize::{html as escape_html, markdown_code};
 
+/// The decoder's answer as one line of JSON (`null` where a run's report has none).
+fn answer_json(answer: &Option<crate::outcome::RecordedAnswer>) -> String {
+    answer
+        .as_ref()
+        .map_or_else(|| "null".to_string(), |answer| answer.to_json())
+}
+
 fn categories_text(finding: &Finding) -> String {
     finding
         .categories
@@ -56,7 +63,7 @@ pub fn markdown(out: &mut String, findings: &[Finding]) {
             super::counted(finding.occurrences as usize, "input", "inputs"),
             finding.witness_hex,
             finding.cause.reference_does,
-            markdown_code(&finding.decoder_answer.to_string()),
+            markdown_code(&answer_json(&finding.decoder_answer)),
             markdown_code(&finding.reproduce),
         );
         for manifestation in &finding.manifestations {
@@ -107,7 +114,7 @@ pub fn html(out: &mut String, findings: &[Finding]) {
             finding.occurrences,
             escape_html(&finding.witness_hex),
             escape_html(&finding.cause.reference_does),
-            escape_html(&finding.decoder_answer.to_string()),
+            escape_html(&answer_json(&finding.decoder_answer)),
             escape_html(&finding.reproduce),
             if manifestations.is_empty() {
                 String::new()

@@ -232,7 +232,9 @@ fn html_departures(out: &mut String, report: &ConformanceReport) {
                 departure.count,
                 escape_html(&departure.summary),
                 escape_html(&departure.explanation),
-                escape_html(&readable_json(&departure.decoder_answer)),
+                escape_html(&readable_json(
+                    &serde_json::to_value(&departure.decoder_answer).expect("answers serialise"),
+                )),
                 escape_html(&readable_json(&departure.reference)),
                 n = index + 1
             );

@@ -194,7 +194,7 @@ fn write_departures(out: &mut String, report: &ConformanceReport) {
             if departure.minimised { " (shrunk)" } else { "" },
             super::counted(departure.count as usize, "input", "inputs"),
             departure.summary,
-            markdown_code(&departure.decoder_answer.to_string()),
+            markdown_code(&departure.decoder_answer.to_json()),
             departure.reference,
             departure.explanation
         );
