@@ -172,6 +172,31 @@ pub fn lead_sized_len(input: &[u8], offset: usize) -> usize {
     1 + continuation_bytes
 }
 
+/// One U+FFFD per lead-sized unit where only the lead bytes of well-formed sequences,
+/// `C2..F4`, announce a length: `C0`, `C1` and `F5..FF` are one unit each, a byte, as a
+/// stray continuation byte is. A policy some decoders have and none of the four above:
+/// they size an error by its lead byte only when the lead could start a character.
+pub fn valid_lead_sized_scalars(input: &[u8], segments: &[Segment]) -> Vec<u32> {
+    let mut scalars = Vec::with_capacity(segments.len());
+    let mut covered_until = 0;
+    for segment in segments {
+        match *segment {
+            Segment::Char { scalar } => scalars.push(scalar),
+            Segment::Error { offset, .. } if offset >= covered_until => {
+                scalars.push(REPLACEMENT);
+                covered_until = offset
+                    + if matches!(input[offset], 0xC2..=0xF4) {
+                        lead_sized_len(input, offset)
+                    } else {
+                        1
+                    };
+            }
+            Segment::Error { .. } => {}
+        }
+    }
+    scalars
+}
+
 /// The length of the first replacement unit under `policy` starting at the first error,
 /// i.e. the `error_len` a strict decoder following that policy would report.
 pub fn first_unit_len(

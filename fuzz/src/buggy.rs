@@ -15,8 +15,7 @@
 //! check that the regression file for this bug still catches it.
 
 use utf8conf::decoders::{Capabilities, Decoder};
-use utf8conf::outcome::DecoderFailure;
-use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome};
+use utf8conf::outcome::{DecoderFailure, ErrorLen, ErrorUnit, Outcome};
 
 /// The decoder's name in reports.
 pub const NAME: &str = "buggy-above-max";

@@ -34,8 +34,7 @@ use utf8conf::decoders::chunk_plan::{ChunkPlan, CycledSizes};
 use utf8conf::decoders::streaming::{Chunked, StreamingDecoder};
 use utf8conf::decoders::{Capabilities, Decoder};
 use utf8conf::engine::check::departs;
-use utf8conf::outcome::DecoderFailure;
-use utf8conf::outcome::Outcome;
+use utf8conf::outcome::{DecoderFailure, Outcome};
 use utf8conf::reference::{Decoded, Reference};
 
 use crate::program::Program;

@@ -20,8 +20,7 @@
 use utf8conf::decoders::fast::FastDecoder;
 use utf8conf::decoders::{reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
 use utf8conf::fast::{self, Backend};
-use utf8conf::outcome::{DecoderFailure, FailureKind};
-use utf8conf::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
+use utf8conf::outcome::{DecoderFailure, ErrorLen, ErrorUnit, FailureKind, Outcome, REPLACEMENT};
 
 /// The backends this CPU can run, in `Backend::all()` order.
 pub fn available_backends() -> Vec<Backend> {

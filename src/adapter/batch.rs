@@ -6,8 +6,7 @@
 use super::answer::StreamAnswer;
 use super::process::AdapterProcess;
 use crate::hex::format_hex;
-use crate::outcome::Outcome;
-use crate::outcome::{DecoderFailure, FailureKind};
+use crate::outcome::{DecoderFailure, FailureKind, Outcome};
 
 /// Why a batch stopped before every input was answered.
 #[derive(Debug, Clone, PartialEq, Eq)]

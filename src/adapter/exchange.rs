@@ -17,8 +17,7 @@ use super::{
 use crate::decoders::Capabilities;
 use crate::encoders::Form;
 use crate::hex::format_hex;
-use crate::outcome::Outcome;
-use crate::outcome::{DecoderFailure, FailureKind};
+use crate::outcome::{DecoderFailure, FailureKind, Outcome};
 
 impl ExternalDecoder {
     pub(super) fn exchange(&self, requests: &[Request]) -> BatchAnswers<ParsedAnswer> {

@@ -75,9 +75,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::decoders::{Capabilities, Decoder};
-use crate::outcome::Answer;
-use crate::outcome::DecoderFailure;
-use crate::outcome::Outcome;
+use crate::outcome::{Answer, DecoderFailure, Outcome};
 use answer::{excerpt, Hello};
 use breaker::Breaker;
 use process::AdapterProcess;

@@ -397,8 +397,23 @@ impl Verdict {
     }
 }
 
-/// A pair of states of the product automaton.
-type Pair = (usize, usize);
+/// A pair of states of a product automaton.
+pub type Pair = (usize, usize);
+/// For each pair a breadth-first search of a product reached, the pair and byte it was
+/// first reached from (`None` for the start).
+pub type Parents = HashMap<Pair, Option<(Pair, u8)>>;
+
+/// The input that leads from the start to `pair` along `parent`: the shortest, when
+/// `parent` was filled breadth-first.
+pub fn path_to(parent: &Parents, mut pair: Pair) -> Vec<u8> {
+    let mut input = Vec::new();
+    while let Some(&Some((previous, byte))) = parent.get(&pair) {
+        input.push(byte);
+        pair = previous;
+    }
+    input.reverse();
+    input
+}
 
 /// Searches the product of `a` and `b` breadth-first for an input on which their outputs
 /// differ. `settled(sa, sb)` may declare a pair equal on every continuation (for
@@ -413,17 +428,8 @@ where
     E: Copy + Eq + Hash,
 {
     // parent[pair] = (previous pair, byte) for the path back to the start.
-    let mut parent: HashMap<Pair, Option<(Pair, u8)>> = HashMap::from([((0, 0), None)]);
+    let mut parent: Parents = HashMap::from([((0, 0), None)]);
     let mut queue = VecDeque::from([(0usize, 0usize)]);
-    let path_to = |parent: &HashMap<Pair, Option<(Pair, u8)>>, mut pair| {
-        let mut input = Vec::new();
-        while let Some(&Some((previous, byte))) = parent.get(&pair) {
-            input.push(byte);
-            pair = previous;
-        }
-        input.reverse();
-        input
-    };
     while let Some((sa, sb)) = queue.pop_front() {
         if a.end(sa) != b.end(sb) {
             return Verdict::Differs(Counterexample {

@@ -19,8 +19,7 @@
 use crate::aspect::Shape;
 use crate::decoders::Capabilities;
 use crate::diagnosis::compare::compare;
-use crate::outcome::Answer;
-use crate::outcome::{ErrorLen, Outcome};
+use crate::outcome::{Answer, ErrorLen, Outcome};
 use crate::reference::{Decoded, Reference};
 use crate::taxonomy::{self, Category};
 

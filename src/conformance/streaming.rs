@@ -29,8 +29,7 @@ use crate::adapter::{ExternalDecoder, Stop, StreamedOutcome};
 use crate::corpus::vectors;
 use crate::decoders::chunk_plan::{chunking_count, chunkings, chunks, SEEDED_SPLITTINGS};
 use crate::hex::format_hex;
-use crate::outcome::DecoderFailure;
-use crate::outcome::REPLACEMENT;
+use crate::outcome::{DecoderFailure, REPLACEMENT};
 use crate::reference::Reference;
 
 use super::inputs::probes;

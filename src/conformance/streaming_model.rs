@@ -25,8 +25,7 @@ use crate::decoders::{Capabilities, Decoder};
 use crate::diagnosis::learn::{learn, ModelBudget};
 use crate::model::mechanism::Finding;
 use crate::model::{LearnedMachine, ModelReport};
-use crate::outcome::Outcome;
-use crate::outcome::{Answer, DecoderFailure};
+use crate::outcome::{Answer, DecoderFailure, Outcome};
 
 /// An adapter's streaming mode with every input fed one byte per chunk, as a decoder.
 /// Its capabilities are those of the adapter that its chunked answers carry: a chunked

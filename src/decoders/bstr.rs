@@ -10,8 +10,7 @@ use std::cell::RefCell;
 use bstr::ByteSlice;
 
 use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
+use crate::outcome::{DecoderFailure, ErrorLen, ErrorUnit, Outcome};
 
 /// The locked bstr version, recorded by the build script.
 pub const VERSION: &str = env!("UTF8CONF_VERSION_bstr");

@@ -29,8 +29,7 @@ use encoding_rs::{CoderResult, DecoderResult, UTF_8};
 
 use super::streaming::StreamingDecoder;
 use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
+use crate::outcome::{DecoderFailure, ErrorLen, ErrorUnit, Outcome};
 
 /// The locked encoding_rs version, recorded by the build script.
 pub const VERSION: &str = env!("UTF8CONF_VERSION_encoding_rs");

@@ -23,8 +23,7 @@ use super::streaming::{Chunked, StreamingDecoder};
 use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
 use crate::fast::stream::{ErrorUnit as StreamUnit, Sink, StreamDecoder};
 use crate::fast::{decode_lossy_into_with, decode_utf32_with, validate_with, Backend, Utf8Error};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, ErrorUnit, Outcome};
+use crate::outcome::{DecoderFailure, ErrorLen, ErrorUnit, Outcome};
 
 /// The version string of the fast decoder: it is part of this crate.
 fn own_version(backend: Backend) -> String {

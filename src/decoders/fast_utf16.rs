@@ -17,8 +17,7 @@ use std::cell::RefCell;
 
 use super::{reset_outcome, reuse_scalars, Capabilities, Decoder};
 use crate::fast::{decode_utf16_lossy_with, decode_utf16_with, Backend};
-use crate::outcome::{DecoderFailure, FailureKind};
-use crate::outcome::{ErrorLen, Outcome};
+use crate::outcome::{DecoderFailure, ErrorLen, FailureKind, Outcome};
 
 thread_local! {
     /// The strict and lossy code units, reused from input to input.

@@ -15,8 +15,7 @@
 //!   any input containing the byte FF, to test that a crash is contained and reported.
 
 use super::{reset_outcome, reuse_scalars, Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::outcome::{DecoderFailure, ErrorLen, Outcome, REPLACEMENT};
 
 /// The mutants, for [`super::by_name`].
 pub fn all() -> Vec<Box<dyn Decoder>> {

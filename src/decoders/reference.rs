@@ -1,8 +1,7 @@
 //! The ABNF reference decoder as a [`Decoder`].
 
 use super::{Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::Outcome;
+use crate::outcome::{DecoderFailure, Outcome};
 use crate::reference::Reference;
 
 /// RFC 3629 §4 interpreted from the grammar text (see [`crate::reference`]).

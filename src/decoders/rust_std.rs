@@ -19,8 +19,7 @@
 use std::borrow::Cow;
 
 use super::{push_scalars, reset_outcome, reuse_errors, reuse_scalars, Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
+use crate::outcome::{DecoderFailure, ErrorLen, ErrorUnit, Outcome, REPLACEMENT};
 
 /// The rustc version that built std, recorded by the build script.
 pub const RUSTC_VERSION: &str = env!("UTF8CONF_RUSTC_VERSION");

@@ -9,8 +9,7 @@
 //! fallback), so the result is that of whichever path this machine takes.
 
 use super::{reset_outcome, Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, Outcome};
+use crate::outcome::{DecoderFailure, ErrorLen, Outcome};
 
 /// The locked simdutf8 version, recorded by the build script.
 pub const VERSION: &str = env!("UTF8CONF_VERSION_simdutf8");

@@ -10,8 +10,7 @@
 
 use super::chunk_plan::ChunkPlan;
 use super::{Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::Outcome;
+use crate::outcome::{DecoderFailure, Outcome};
 
 /// A decoder that takes its input in chunks.
 pub trait StreamingDecoder: Send + Sync {

@@ -16,10 +16,10 @@
 //! one per byte of each ill-formed sequence).
 
 use crate::decoders::{Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::outcome::{DecoderFailure, ErrorLen, Outcome};
 use crate::policy::{
-    expected_scalars, first_unit_len, lead_sized_len, segments, ReplacementPolicy, Segment,
+    expected_scalars, first_unit_len, segments, valid_lead_sized_scalars, ReplacementPolicy,
+    Segment,
 };
 use crate::reference::{Decoded, Reference};
 
@@ -118,7 +118,7 @@ impl Convention {
             Convention::Policy(policy) | Convention::Reported(policy) => {
                 expected_scalars(input, segments, policy)
             }
-            Convention::LeadSizedValidLeads => valid_lead_sized(input, segments),
+            Convention::LeadSizedValidLeads => valid_lead_sized_scalars(input, segments),
             Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars.clone(),
             Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
             // A literal `EF BF BD` is a character and stays.
@@ -141,28 +141,6 @@ impl Convention {
                 .collect(),
         }
     }
-}
-
-fn valid_lead_sized(input: &[u8], segments: &[Segment]) -> Vec<u32> {
-    let mut scalars = Vec::with_capacity(segments.len());
-    let mut covered_until = 0;
-    for segment in segments {
-        match *segment {
-            Segment::Char { scalar } => scalars.push(scalar),
-            Segment::Error { offset, .. } if offset >= covered_until => {
-                scalars.push(REPLACEMENT);
-                let sized = matches!(input[offset], 0xC2..=0xF4);
-                covered_until = offset
-                    + if sized {
-                        lead_sized_len(input, offset)
-                    } else {
-                        1
-                    };
-            }
-            Segment::Error { .. } => {}
-        }
-    }
-    scalars
 }
 
 /// A convention as a [`Decoder`]: the reference's strict answer (its first error sized by
@@ -209,6 +187,7 @@ impl Decoder for ConventionDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::REPLACEMENT;
 
     #[test]
     fn valid_leads_alone_size_a_unit() {

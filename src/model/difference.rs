@@ -14,6 +14,8 @@ use serde::Serialize;
 
 use super::learner::Hypothesis;
 use super::output::StepOutput;
+// The product's pairs are (decoder state, reference state).
+use crate::automaton::machine::{path_to, Pair, Parents};
 use crate::taxonomy::Category;
 
 /// One differing transition family: at one pair of states, the bytes on which the
@@ -44,11 +46,6 @@ pub struct Difference {
 pub fn agree(a: StepOutput, b: StepOutput) -> bool {
     a.strict == b.strict && (a.lossy.is_none() || b.lossy.is_none() || a.lossy == b.lossy)
 }
-
-/// A pair of states (decoder, reference) of the product.
-type Pair = (usize, usize);
-/// For each pair reached, the pair and byte it was first reached from.
-type Parents = HashMap<Pair, Option<(Pair, u8)>>;
 
 /// The order bytes are tried in: the representatives of both machines first, so that
 /// witnesses are made of the bytes the classes are known by (`41` rather than `00`).
@@ -107,16 +104,6 @@ pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Differe
         found.extend(groups);
     }
     (found, parent.len())
-}
-
-fn path_to(parent: &Parents, mut pair: Pair) -> Vec<u8> {
-    let mut input = Vec::new();
-    while let Some(&Some((previous, byte))) = parent.get(&pair) {
-        input.push(byte);
-        pair = previous;
-    }
-    input.reverse();
-    input
 }
 
 /// The pairs reachable from the start through transitions with equal outputs.

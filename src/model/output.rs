@@ -20,8 +20,7 @@
 use serde::Serialize;
 
 use crate::decoders::Capabilities;
-use crate::outcome::Answer;
-use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
+use crate::outcome::{Answer, ErrorLen, Outcome, REPLACEMENT};
 
 /// Error lengths and distances above this are reported as this (so that the output
 /// stays finite).

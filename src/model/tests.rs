@@ -11,8 +11,7 @@ use super::{compare_with, learn_machine, LearnedMachine, ModelReport};
 use crate::automaton::grammar::Grammar;
 use crate::decoders::reference::ReferenceDecoder;
 use crate::decoders::{self, Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{Outcome, REPLACEMENT};
+use crate::outcome::{DecoderFailure, Outcome, REPLACEMENT};
 use crate::taxonomy::Category;
 
 fn grammar() -> &'static Grammar {

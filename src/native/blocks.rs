@@ -20,9 +20,7 @@ use super::NativeDecoder;
 use crate::adapter::AdapterError;
 use crate::decoders::{Capabilities, Decoder};
 use crate::exhaustive::space::{inputs_per_block, Block};
-use crate::outcome::Answer;
-use crate::outcome::DecoderFailure;
-use crate::outcome::Outcome;
+use crate::outcome::{Answer, DecoderFailure, Outcome};
 
 /// Inputs per batch sent to the library worker (as `check --lib` sends them): a crash
 /// makes the rest of its batch go one input at a time, so batches stay moderate.

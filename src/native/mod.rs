@@ -51,9 +51,7 @@ use crate::adapter::{
     AdapterError, BatchAnswers, ProcessStatistics, DEFAULT_ANSWER_TIMEOUT, DEFAULT_HELLO_TIMEOUT,
 };
 use crate::decoders::{Capabilities, Decoder};
-use crate::outcome::Answer;
-use crate::outcome::DecoderFailure;
-use crate::outcome::Outcome;
+use crate::outcome::{Answer, DecoderFailure, Outcome};
 use process::WorkerProcess;
 
 /// How to run a C decoder.

@@ -20,8 +20,7 @@ use super::wire::{self, Record};
 use super::worker::MEMORY_MARK;
 use crate::adapter::{interrupt, tree, Stop};
 use crate::encoders::Form;
-use crate::outcome::Answer;
-use crate::outcome::{DecoderFailure, FailureKind};
+use crate::outcome::{Answer, DecoderFailure, FailureKind};
 
 /// Bytes of the worker's stderr kept for messages.
 const STDERR_TAIL_BYTES: usize = 2048;

@@ -8,8 +8,7 @@ use super::process::{Death, Ending};
 use super::{start_worker, NativeDecoder, State};
 use crate::adapter::{interrupt, probe_frame, shown_input, Stop};
 use crate::hex::format_hex;
-use crate::outcome::Answer;
-use crate::outcome::{DecoderFailure, FailureKind};
+use crate::outcome::{Answer, DecoderFailure, FailureKind};
 
 /// Restarts that fail one after the other before the library is declared unusable.
 const MAX_CONSECUTIVE_FAILED_RESTARTS: usize = 3;

@@ -21,8 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{SecurityClass, Severity};
 use crate::hex::format_hex;
-use crate::outcome::Answer;
-use crate::outcome::{Outcome, REPLACEMENT};
+use crate::outcome::{Answer, Outcome, REPLACEMENT};
 
 /// One probe: a name and its bytes.
 struct Probe {

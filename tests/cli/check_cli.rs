@@ -4,23 +4,12 @@
 
 use crate::common::{python_available, scratch};
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
 /// Runs `utf8conf check` from the repository root; returns (exit code, stdout, stderr).
 pub(crate) fn check(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .arg("check")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("utf8conf runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    crate::common::outputs(crate::common::utf8conf().arg("check").args(args))
 }
 
 fn validated_report(directory: &Path) -> Value {

@@ -7,15 +7,7 @@ use std::process::{Command, Stdio};
 
 /// Runs the binary; returns (exit code, stdout, stderr).
 fn utf8conf(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(args)
-        .output()
-        .expect("utf8conf runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    crate::common::outputs(crate::common::utf8conf().args(args))
 }
 
 fn assert_usage_error(args: &[&str], expected: &str) {

@@ -11,22 +11,15 @@
 
 use crate::common::scratch;
 use std::path::Path;
-use std::process::Command;
 
 use utf8conf::atomic_file::FAIL_WRITES_AFTER_VARIABLE;
 
 /// Runs the binary with the disk full after `writes_allowed` writes: (exit, stdout, stderr).
 fn utf8conf_on_full_disk(writes_allowed: u32, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(args)
-        .env(FAIL_WRITES_AFTER_VARIABLE, writes_allowed.to_string())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("utf8conf runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+    crate::common::outputs(
+        crate::common::utf8conf()
+            .args(args)
+            .env(FAIL_WRITES_AFTER_VARIABLE, writes_allowed.to_string()),
     )
 }
 

@@ -16,6 +16,25 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The built `utf8conf` binary as a command that runs in the repository root, so that
+/// the paths the tests pass (`adapters/…`, `tests/adapters/…`) resolve.
+pub fn utf8conf() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_utf8conf"));
+    command.current_dir(root());
+    command
+}
+
+/// Runs `command` to its end: (exit code, stdout, stderr), the code -1 when a signal
+/// ended it.
+pub fn outputs(command: &mut Command) -> (i32, String, String) {
+    let output = command.output().expect("the command starts");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 /// True when `python3` is on PATH; says on stderr that the test is skipped otherwise.
 pub fn python_available() -> bool {
     let found = utf8conf::adapter::list::find_on_path("python3").is_some();

@@ -20,19 +20,13 @@ fn adapter_command(script_and_args: &str) -> String {
 /// (exit code, stdout, stderr, seconds taken).
 fn check(cmd: &str, out: &Path, args: &[&str]) -> (i32, String, String, f64) {
     let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(["check", "--quiet", "--cmd", cmd, "--out"])
-        .arg(out)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("utf8conf runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        started.elapsed().as_secs_f64(),
-    )
+    let (code, stdout, stderr) = crate::common::outputs(
+        crate::common::utf8conf()
+            .args(["check", "--quiet", "--cmd", cmd, "--out"])
+            .arg(out)
+            .args(args),
+    );
+    (code, stdout, stderr, started.elapsed().as_secs_f64())
 }
 
 /// Each of these once effectively hung `check` for 9 hours to 20 days.

@@ -9,11 +9,20 @@
 use crate::common::{
     build_c_library, conformance_report as report, processes_with, scratch_dir as scratch,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+/// A scratch folder named `name` with its own build of tests/c-lib/unreliable.c (its own
+/// path, so that a test sees only its own workers), and the report folder in it.
+fn unreliable_library(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let library = build_c_library("unreliable", &dir);
+    let out = dir.join("report");
+    (dir, library, out)
+}
 
 fn start_check(library: &Path, symbol: &str, out: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_utf8conf"))
@@ -64,9 +73,7 @@ fn failure_departures(report: &Value) -> usize {
 
 #[test]
 fn a_library_that_hangs_on_every_call_is_unusable_within_seconds() {
-    let dir = scratch("hang");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (_, library, out) = unreliable_library("hang");
     let (code, stderr, seconds) = check(
         &library,
         "unreliable_hang_always",
@@ -84,9 +91,7 @@ fn a_library_that_hangs_on_every_call_is_unusable_within_seconds() {
 
 #[test]
 fn max_time_stops_a_call_that_never_returns() {
-    let dir = scratch("max-time");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (_, library, out) = unreliable_library("max-time");
     let (code, stderr, seconds) = check(
         &library,
         "unreliable_hang_always",
@@ -104,8 +109,7 @@ fn max_time_stops_a_call_that_never_returns() {
 
 #[test]
 fn sigterm_during_a_hung_call_writes_a_partial_report_within_2_seconds() {
-    let dir = scratch("sigterm");
-    let library = build_c_library("unreliable", &dir);
+    let (dir, library, _) = unreliable_library("sigterm");
     // (A library that exits on every call is unusable within about a second, before any
     // signal: `failures_every_nth_call_are_...` checks that.)
     let symbol = "unreliable_hang_always";
@@ -131,8 +135,7 @@ fn sigterm_during_a_hung_call_writes_a_partial_report_within_2_seconds() {
 
 #[test]
 fn the_worker_dies_with_the_harness_even_when_its_call_never_returns() {
-    let dir = scratch("sigkill");
-    let library = build_c_library("unreliable", &dir);
+    let (dir, library, _) = unreliable_library("sigkill");
     let mut child = start_check(
         &library,
         "unreliable_hang_always",
@@ -151,8 +154,7 @@ fn the_worker_dies_with_the_harness_even_when_its_call_never_returns() {
 
 #[test]
 fn failures_every_nth_call_are_a_pattern_not_departures_of_innocent_inputs() {
-    let dir = scratch("every-nth");
-    let library = build_c_library("unreliable", &dir);
+    let (dir, library, _) = unreliable_library("every-nth");
     for (symbol, calls) in [
         ("unreliable_crash_every_100", "100"),
         ("unreliable_exit_at_1000", "1000"),
@@ -187,9 +189,7 @@ fn failures_every_nth_call_are_a_pattern_not_departures_of_innocent_inputs() {
 
 #[test]
 fn a_leaking_library_dies_at_its_memory_limit_and_is_unusable() {
-    let dir = scratch("leak");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (_, library, out) = unreliable_library("leak");
     let (code, stderr, seconds) = check(
         &library,
         "unreliable_leak",
@@ -212,9 +212,7 @@ fn a_leaking_library_dies_at_its_memory_limit_and_is_unusable() {
 /// a leaking library stops within 30 s at the default limits, as unusable).
 #[test]
 fn a_leaking_library_is_unusable_at_the_default_limits() {
-    let dir = scratch("leak-default");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (_, library, out) = unreliable_library("leak-default");
     let (code, stderr, seconds) = check(&library, "unreliable_leak", &out, &[]);
     assert_eq!(code, 2, "{stderr}");
     assert!(seconds < 30.0, "took {seconds} s");
@@ -227,9 +225,7 @@ fn a_leaking_library_is_unusable_at_the_default_limits() {
 
 #[test]
 fn a_function_that_fails_on_every_input_is_unusable_not_deviating() {
-    let dir = scratch("fail");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (_, library, out) = unreliable_library("fail");
     let (code, stderr, _) = check(&library, "unreliable_fail_always", &out, &[]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("adapter unusable"), "{stderr}");
@@ -239,9 +235,7 @@ fn a_function_that_fails_on_every_input_is_unusable_not_deviating() {
 
 #[test]
 fn a_correct_library_at_50_ms_an_answer_is_slow_never_unusable() {
-    let dir = scratch("slow");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (_, library, out) = unreliable_library("slow");
     // A time limit per call of 0.5 s: a batch takes far longer, but every call is 50 ms.
     let (code, stderr, _) = check(
         &library,
@@ -262,9 +256,7 @@ fn a_correct_library_at_50_ms_an_answer_is_slow_never_unusable() {
 
 #[test]
 fn an_explicit_out_is_never_overwritten_without_force_nor_claimed_twice() {
-    let dir = scratch("out");
-    let library = build_c_library("unreliable", &dir);
-    let out = dir.join("report");
+    let (dir, library, out) = unreliable_library("out");
     let fail = "unreliable_fail_always";
     let (code, stderr, _) = check(&library, fail, &out, &[]);
     assert_eq!(code, 2, "{stderr}");

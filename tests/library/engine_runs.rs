@@ -6,7 +6,6 @@
 //! that no half-written file is left behind.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use utf8conf::aspect::Aspect;
 use utf8conf::corpus::{Input, Origin};
@@ -134,15 +133,7 @@ fn run(engine: &Engine, inputs: Vec<Input>, options: &RunOptions) -> RunResult {
 
 /// Runs the built binary with `args`, returning (exit code, stdout, stderr).
 fn binary(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_utf8conf"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    crate::common::outputs(crate::common::utf8conf().args(args))
 }
 
 /// Splits a report's command (`utf8conf ARG...`, arguments without shell quoting or

@@ -3,6 +3,9 @@
 //! spaces. Long sweeps are `#[ignore]`d beside a quick form; CI runs them in release mode
 //! with `--include-ignored`.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod author_api;
 mod engine_runs;
 mod properties;

@@ -19,7 +19,7 @@
 
 use proptest::prelude::*;
 use utf8conf::engine::check::PairChecker;
-use utf8conf::outcome::ErrorLen;
+use utf8conf::outcome::{ErrorLen, Outcome};
 use utf8conf::reference::Reference;
 
 #[path = "../../fuzz/src/fast_backends.rs"]
@@ -29,7 +29,6 @@ use utf8conf::decoders::chunk_plan::CycledSizes;
 use utf8conf::decoders::encoding_rs::EncodingRsStream;
 use utf8conf::decoders::fast::FastStream;
 use utf8conf::decoders::streaming::StreamingDecoder;
-use utf8conf::outcome::Outcome;
 
 /// One byte, biased toward the bytes that decide UTF-8 well-formedness.
 fn utf8ish_byte() -> impl Strategy<Value = u8> {

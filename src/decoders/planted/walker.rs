@@ -11,9 +11,8 @@
 
 use super::bugs::Bug;
 use crate::decoders::{Capabilities, Decoder};
-use crate::outcome::DecoderFailure;
-use crate::outcome::{ErrorLen, Outcome, REPLACEMENT};
-use crate::policy::{expected_scalars, segments, ReplacementPolicy, Segment};
+use crate::outcome::{DecoderFailure, ErrorLen, Outcome, REPLACEMENT};
+use crate::policy::{expected_scalars, segments, valid_lead_sized_scalars, ReplacementPolicy};
 use crate::taxonomy::{self, Category};
 
 /// A correct decoder with planted bugs, some of which may be switched off (the tests
@@ -334,7 +333,10 @@ impl Planted {
         let has = |bug| self.has_in(bug, input.len());
         let decoded = || crate::reference::Reference::rfc3629().decode(input);
         if has(Bug::PerLeadSizedValidLeads) {
-            return Some(per_valid_lead_sized(input, &segments(input, &decoded())));
+            return Some(valid_lead_sized_scalars(
+                input,
+                &segments(input, &decoded()),
+            ));
         }
         let policy = [
             (Bug::PerBytePolicy, ReplacementPolicy::PerByte),
@@ -353,35 +355,6 @@ impl Planted {
             policy.1,
         ))
     }
-}
-
-/// One U+FFFD per lead-sized unit where only `C2..F4` announce a length
-/// ([`Bug::PerLeadSizedValidLeads`]).
-fn per_valid_lead_sized(input: &[u8], segments: &[Segment]) -> Vec<u32> {
-    let mut scalars = Vec::with_capacity(segments.len());
-    let mut covered_until = 0;
-    for segment in segments {
-        match *segment {
-            Segment::Char { scalar } => scalars.push(scalar),
-            Segment::Error { offset, .. } if offset >= covered_until => {
-                scalars.push(REPLACEMENT);
-                let lead = input[offset];
-                let announced = if (0xC2..=0xF4).contains(&lead) {
-                    taxonomy::announced_len(lead)
-                } else {
-                    1
-                };
-                let tail = input[offset + 1..]
-                    .iter()
-                    .take(announced - 1)
-                    .take_while(|&&b| b & 0xC0 == 0x80)
-                    .count();
-                covered_until = offset + 1 + tail;
-            }
-            Segment::Error { .. } => {}
-        }
-    }
-    scalars
 }
 
 impl Decoder for Planted {

@@ -1,7 +1,6 @@
 use super::*;
 use crate::hex::parse_hex;
-use crate::outcome::DecoderFailure;
-use crate::outcome::REPLACEMENT;
+use crate::outcome::{DecoderFailure, REPLACEMENT};
 use crate::policy::ReplacementPolicy;
 
 fn with_scalars(text: &str, scalars: Vec<u32>) -> (Vec<u8>, Answer) {
