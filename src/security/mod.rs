@@ -381,12 +381,20 @@ fn classify_class(
         };
     }
     let first = reference.first_error();
+    // Here the lossy decode, when the decoder reports one, showed no value for the bytes
+    // (they became U+FFFD as the reference's did): the decoder calls them valid but
+    // does not turn them into a character, so no class of a decoded value applies.
+    // Without a lossy decode, what it calls valid is taken to be decoded.
+    let accepted = || match outcome.scalars {
+        Some(_) => SecurityClass::IllFormedAccepted,
+        None => acceptance_class(categories),
+    };
     match aspect {
         // Ill-formed input called valid: the decoder took the bytes as characters.
-        Aspect::Valid if outcome.valid => acceptance_class(categories),
+        Aspect::Valid if outcome.valid => accepted(),
         Aspect::ValidUpTo => match (first, outcome.valid_up_to) {
             (Some((expected, _)), Some(reported)) if reported > expected => {
-                match acceptance_class(categories) {
+                match accepted() {
                     // Only these categories decode to a value a decoder could emit;
                     // anything else past the error is an offset bug.
                     class @ (SecurityClass::NonShortestAccepted

@@ -46,6 +46,17 @@ fn overlong_slash_accepted_is_critical() {
     assert_eq!(impact.class, SecurityClass::NonShortestAccepted);
 }
 
+/// A decoder that calls `C0 AF` valid but replaces it, as the reference does, with two
+/// U+FFFD (a lossy decoder whose verdict is always "valid") decodes no `/`: the bytes
+/// are accepted, not read as a non-shortest form.
+#[test]
+fn called_valid_but_replaced_is_accepted_not_decoded() {
+    let impact = class_of("valid", "C0 AF", &answer(true, &[F, F]), &[]);
+    assert_eq!(impact.class, SecurityClass::IllFormedAccepted);
+    let impact = class_of("valid", "ED A0 80", &answer(true, &[F, F, F]), &[]);
+    assert_eq!(impact.class, SecurityClass::IllFormedAccepted);
+}
+
 #[test]
 fn a_quote_consumed_by_an_error_is_swallowed() {
     // Unicode §3.9: C2 is a maximal subpart; the 22 after it is a character of its own.
