@@ -177,18 +177,30 @@ pub fn lead_sized_len(input: &[u8], offset: usize) -> usize {
 /// stray continuation byte is. A policy some decoders have and none of the four above:
 /// they size an error by its lead byte only when the lead could start a character.
 pub fn valid_lead_sized_scalars(input: &[u8], segments: &[Segment]) -> Vec<u32> {
+    lead_sized_scalars(input, segments, |lead| matches!(lead, 0xC2..=0xF4))
+}
+
+/// One U+FFFD per lead-sized unit ([`lead_sized_len`]) for an error that starts with a
+/// byte `sizes` accepts, and one per maximal subpart for any other: the family the
+/// per-lead-sized policies are members of (every lead sizes a unit, or only valid leads
+/// do), over any set of sizing leads.
+pub fn lead_sized_scalars(
+    input: &[u8],
+    segments: &[Segment],
+    sizes: impl Fn(u8) -> bool,
+) -> Vec<u32> {
     let mut scalars = Vec::with_capacity(segments.len());
     let mut covered_until = 0;
     for segment in segments {
         match *segment {
             Segment::Char { scalar } => scalars.push(scalar),
-            Segment::Error { offset, .. } if offset >= covered_until => {
+            Segment::Error { offset, len } if offset >= covered_until => {
                 scalars.push(REPLACEMENT);
                 covered_until = offset
-                    + if matches!(input[offset], 0xC2..=0xF4) {
-                        lead_sized_len(input, offset)
+                    + if sizes(input[offset]) {
+                        lead_sized_len(input, offset).max(len)
                     } else {
-                        1
+                        len
                     };
             }
             Segment::Error { .. } => {}

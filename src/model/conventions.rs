@@ -15,11 +15,13 @@
 //! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
 //! one per byte of each ill-formed sequence).
 
+use super::learner::Hypothesis;
+use super::oracle::Oracle;
 use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::{DecoderFailure, ErrorLen, Outcome};
 use crate::policy::{
-    expected_scalars, first_unit_len, segments, valid_lead_sized_scalars, ReplacementPolicy,
-    Segment,
+    expected_scalars, first_unit_len, lead_sized_scalars, segments, valid_lead_sized_scalars,
+    ReplacementPolicy, Segment,
 };
 use crate::reference::{Decoded, Reference};
 
@@ -30,6 +32,10 @@ pub enum Convention {
     Policy(ReplacementPolicy),
     /// One U+FFFD per lead-sized sequence, sized only by valid lead bytes (`C2..F4`).
     LeadSizedValidLeads,
+    /// One U+FFFD per lead-sized sequence, sized by the lead bytes of the set and per
+    /// maximal subpart otherwise: a member of the lead-sized family other than the two
+    /// above, read off a decoder's machine ([`LeadSet::of_machine`]).
+    LeadSizedBy(LeadSet),
     /// A policy other than maximal subparts whose strict answer agrees with it: the
     /// first error is reported as the policy's first unit (its `error_len`), not as the
     /// maximal subpart. Perl's Encode reports `C0 80`, `F5 80 80 80` and
@@ -61,8 +67,17 @@ impl Convention {
     ];
 
     /// The name used in reports.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
+            Convention::LeadSizedBy(leads) => format!("per-lead-sized-sequence-leads-{leads}"),
+            other => other.known_name().to_string(),
+        }
+    }
+
+    /// The name of a convention that is not learned.
+    fn known_name(self) -> &'static str {
+        match self {
+            Convention::LeadSizedBy(_) => "per-lead-sized-sequence-leads",
             Convention::Policy(policy) => policy.as_str(),
             Convention::LeadSizedValidLeads => "per-lead-sized-sequence-valid-leads",
             Convention::Reported(ReplacementPolicy::PerByte) => "per-byte-reported",
@@ -80,8 +95,20 @@ impl Convention {
     }
 
     /// One line saying what it does.
-    pub fn description(self) -> &'static str {
+    pub fn description(self) -> String {
         match self {
+            Convention::LeadSizedBy(leads) => format!(
+                "one U+FFFD per lead-byte-sized sequence where the lead is one of {leads}, \
+                 else one per maximal subpart"
+            ),
+            other => other.known_description().to_string(),
+        }
+    }
+
+    /// [`Convention::description`] of a convention that is not learned.
+    fn known_description(self) -> &'static str {
+        match self {
+            Convention::LeadSizedBy(_) => "one U+FFFD per lead-byte-sized sequence",
             Convention::Policy(policy) => policy.description(),
             Convention::Reported(ReplacementPolicy::PerByte) => {
                 "one U+FFFD per ill-formed byte, and the first error reported one byte long"
@@ -119,6 +146,9 @@ impl Convention {
                 expected_scalars(input, segments, policy)
             }
             Convention::LeadSizedValidLeads => valid_lead_sized_scalars(input, segments),
+            Convention::LeadSizedBy(leads) => {
+                lead_sized_scalars(input, segments, |lead| leads.contains(lead))
+            }
             Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars.clone(),
             Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
             // A literal `EF BF BD` is a character and stays.
@@ -143,13 +173,124 @@ impl Convention {
     }
 }
 
+/// A set of lead bytes `C0..FF` (bit `i` stands for byte `0xC0 + i`): the leads that size
+/// an error unit in a member of the lead-sized family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LeadSet(u64);
+
+impl LeadSet {
+    /// Whether `byte` is in the set.
+    pub fn contains(self, byte: u8) -> bool {
+        byte >= 0xC0 && self.0 & (1 << (byte - 0xC0)) != 0
+    }
+
+    fn with(self, byte: u8) -> LeadSet {
+        LeadSet(self.0 | 1 << (byte - 0xC0))
+    }
+
+    /// The set of `bytes` (each `C0..FF`).
+    pub fn of(bytes: impl IntoIterator<Item = u8>) -> LeadSet {
+        bytes.into_iter().fold(LeadSet(0), LeadSet::with)
+    }
+
+    /// The leads whose lead-sized unit can differ from their maximal subpart, each with
+    /// the continuation byte that shows it: the first one Table 3-7 forbids after the
+    /// lead. After `C2..DF`, `E1..EC`, `EE..EF` and `F1..F3` every continuation byte is
+    /// allowed, so there the two units are the same; `FE` and `FF` announce nothing.
+    fn telling() -> impl Iterator<Item = (u8, u8)> {
+        (0xC0..=0xFDu8).filter_map(|lead| {
+            let continuation = match lead {
+                0xC0 | 0xC1 | 0xE0 | 0xF0 | 0xF5..=0xFD => 0x80,
+                0xED => 0xA0,
+                0xF4 => 0x90,
+                _ => return None,
+            };
+            Some((lead, continuation))
+        })
+    }
+
+    /// The sizing leads of the decoder's machine, when it is a member of the lead-sized
+    /// family: after each telling lead, the decoder's lossy output on the continuation
+    /// byte that tells is either the lead-sized unit's or the maximal subpart's. `None`
+    /// when it is neither after some lead, and when the set is that of a known
+    /// convention (every lead, the valid leads, or none: the reference).
+    pub fn of_machine(decoder: &Hypothesis, capabilities: Capabilities) -> Option<LeadSet> {
+        let every = LeadSet::of(0xC0..=0xFD);
+        let lossy = |subject: &ConventionDecoder, word: &[u8]| -> Vec<_> {
+            let mut oracle = Oracle::new(subject, capabilities);
+            oracle.outputs(word).iter().map(|o| o.lossy).collect()
+        };
+        let sized = ConventionDecoder::new(Convention::LeadSizedBy(every));
+        let subparts = ConventionDecoder::new(Convention::LeadSizedBy(LeadSet(0)));
+        // The leads whose two units are the same count as sizing: the set then reads as
+        // ranges (`C2..F7`).
+        let mut set = LeadSet::of(same_leads());
+        for (lead, continuation) in LeadSet::telling() {
+            let word = [lead, continuation];
+            let seen: Vec<_> = decoder.run(&word).iter().map(|o| o.lossy).collect();
+            if seen == lossy(&sized, &word) {
+                set = set.with(lead);
+            } else if seen != lossy(&subparts, &word) {
+                return None;
+            }
+        }
+        // Every lead, the valid leads, none that tells (the reference's maximal subparts).
+        let known = [every, LeadSet::of(0xC2..=0xF4), LeadSet::of(same_leads())];
+        (!known.contains(&set)).then_some(set)
+    }
+}
+
+/// The leads whose lead-sized unit is always their maximal subpart.
+fn same_leads() -> impl Iterator<Item = u8> {
+    (0xC2..=0xDF)
+        .chain(0xE1..=0xEC)
+        .chain(0xEE..=0xEF)
+        .chain(0xF1..=0xF3)
+}
+
+impl std::fmt::Display for LeadSet {
+    /// The set as ranges of bytes: `C2..F7`, `C0..C1, E0`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut ranges: Vec<(u8, u8)> = Vec::new();
+        for byte in (0xC0..=0xFFu8).filter(|&b| self.contains(b)) {
+            match ranges.last_mut() {
+                Some((_, end)) if *end + 1 == byte => *end = byte,
+                _ => ranges.push((byte, byte)),
+            }
+        }
+        let ranges: Vec<String> = ranges
+            .iter()
+            .map(|&(start, end)| match start == end {
+                true => format!("{start:02X}"),
+                false => format!("{start:02X}..{end:02X}"),
+            })
+            .collect();
+        f.write_str(&ranges.join(", "))
+    }
+}
+
 /// A convention as a [`Decoder`]: the reference's strict answer (its first error sized by
 /// the policy for [`Convention::Reported`]), the convention's scalars.
-pub struct ConventionDecoder(pub Convention);
+pub struct ConventionDecoder {
+    convention: Convention,
+    name: String,
+    description: String,
+}
+
+impl ConventionDecoder {
+    /// The decoder of `convention`.
+    pub fn new(convention: Convention) -> ConventionDecoder {
+        ConventionDecoder {
+            convention,
+            name: convention.name(),
+            description: convention.description(),
+        }
+    }
+}
 
 impl Decoder for ConventionDecoder {
     fn name(&self) -> &str {
-        self.0.name()
+        &self.name
     }
 
     fn version(&self) -> String {
@@ -157,7 +298,7 @@ impl Decoder for ConventionDecoder {
     }
 
     fn description(&self) -> &str {
-        self.0.description()
+        &self.description
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -168,10 +309,10 @@ impl Decoder for ConventionDecoder {
         // One reference decode serves the strict answer, the segments and the scalars.
         let decoded = Reference::rfc3629().decode(input);
         let segments = segments(input, &decoded);
-        *outcome = decoded.to_outcome(self.0.name(), input);
+        *outcome = decoded.to_outcome(&self.name, input);
         outcome.errors = None;
-        outcome.scalars = Some(self.0.scalars_of(input, &decoded, &segments));
-        if let Convention::Reported(policy) = self.0 {
+        outcome.scalars = Some(self.convention.scalars_of(input, &decoded, &segments));
+        if let Convention::Reported(policy) = self.convention {
             // An error cut by the end of input stays incomplete: more input could
             // complete it, whatever the policy.
             if let Some(ErrorLen::Invalid(_)) = outcome.error_len {

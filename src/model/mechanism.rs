@@ -26,7 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::conventions::{Convention, ConventionDecoder};
+use super::conventions::{Convention, ConventionDecoder, LeadSet};
 use super::difference::Difference;
 use super::learner::Hypothesis;
 use super::oracle::Oracle;
@@ -42,7 +42,7 @@ mod filing;
 mod witness;
 
 use behaviour::behaviour;
-use consequence::{consequences, first_difference, last_departure};
+use consequence::{consequences, first_difference, first_rejects_well_formed, last_departure};
 use family::{families, family_changes, kind, run_changed};
 use witness::witness_of;
 
@@ -53,7 +53,7 @@ pub enum Mechanism {
     /// A known convention explains the differences.
     Convention {
         /// Its name.
-        name: &'static str,
+        name: String,
         /// True for a U+FFFD policy: a policy, not a bug.
         policy: bool,
     },
@@ -156,8 +156,9 @@ pub fn findings(
         .flatten()
         .all(|o| o.strict == Strict::Valid);
     if capabilities.scalars {
-        for convention in Convention::ALL {
-            let subject = ConventionDecoder(convention);
+        let learned = LeadSet::of_machine(decoder, capabilities).map(Convention::LeadSizedBy);
+        for convention in Convention::ALL.into_iter().chain(learned) {
+            let subject = ConventionDecoder::new(convention);
             let mut oracle = Oracle::new(&subject, capabilities);
             let explains = differences
                 .iter()
@@ -222,7 +223,16 @@ pub fn findings(
         })
         .collect();
     let consequences = consequences(decoder, reference, differences, &origins);
-    cover(differences, candidates, &origins, &consequences)
+    let after_rejection: Vec<bool> = differences
+        .iter()
+        .map(|d| first_rejects_well_formed(decoder, reference, &d.witness))
+        .collect();
+    cover(
+        differences,
+        candidates,
+        &origins,
+        (&consequences, &after_rejection),
+    )
 }
 
 /// Whether a convention giving `outputs` on a witness explains the decoder's `seen`: the
@@ -295,7 +305,7 @@ fn cover(
     differences: &[Difference],
     candidates: Vec<Candidate>,
     origins: &[Option<usize>],
-    consequences: &[bool],
+    reached: (&[bool], &[bool]),
 ) -> Vec<Finding> {
     let primary: Vec<usize> = (0..differences.len())
         .filter(|&i| differences[i].primary)
@@ -358,7 +368,7 @@ fn cover(
         &groups,
         &candidates,
         origins,
-        consequences,
+        reached,
         &mut findings,
     );
     findings
@@ -425,7 +435,7 @@ pub fn never_reports_errors(differences: &[Difference]) -> Finding {
         .unwrap_or_default();
     Finding {
         mechanism: Mechanism::Convention {
-            name: "never-reports-errors",
+            name: "never-reports-errors".to_string(),
             policy: false,
         },
         title:

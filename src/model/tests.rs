@@ -322,7 +322,7 @@ fn several_bugs_come_apart() {
     assert_eq!(
         found.findings[0].mechanism,
         Mechanism::Convention {
-            name: "latin-1-fallback",
+            name: "latin-1-fallback".to_string(),
             policy: false
         }
     );
@@ -340,7 +340,7 @@ fn several_bugs_come_apart() {
     assert_eq!(
         found.findings[0].mechanism,
         Mechanism::Convention {
-            name: "never-reports-errors",
+            name: "never-reports-errors".to_string(),
             policy: false
         }
     );
@@ -368,4 +368,28 @@ fn several_bugs_come_apart() {
     ] {
         assert_eq!(report(&*by_name(name)).findings.len(), expected, "{name}");
     }
+}
+
+/// A member of the lead-sized family that no convention names (libunistring's
+/// `u8_mbtouc` sizes an error by `C2..F7`, not by every lead nor by the valid ones) is
+/// one policy finding, its sizing leads read off the machine and named in its title.
+#[test]
+fn a_lead_sized_policy_over_other_leads_is_one_policy() {
+    use super::conventions::{Convention, ConventionDecoder, LeadSet};
+    let leads = LeadSet::of(0xC2..=0xF7);
+    let decoder = ConventionDecoder::new(Convention::LeadSizedBy(leads));
+    let found = report(&decoder);
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention {
+            name: "per-lead-sized-sequence-leads-C2..F7".to_string(),
+            policy: true
+        }
+    );
+    assert!(
+        found.findings[0].title.contains("only C2..F7 size one"),
+        "{}",
+        found.findings[0].title
+    );
 }

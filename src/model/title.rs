@@ -34,6 +34,14 @@ pub fn policy_title(name: &str) -> String {
             "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
                 .to_string()
         }
+        _ if name.starts_with("per-lead-sized-sequence-leads-") => {
+            let leads = &name["per-lead-sized-sequence-leads-".len()..];
+            format!(
+                "replaces ill-formed bytes per lead-sized sequence where only {leads} size one: \
+                 one U+FFFD per lead-byte-sized sequence for those leads, per maximal subpart \
+                 for others"
+            )
+        }
         _ => match name.strip_suffix("-reported") {
             // The strict answer's first error is the policy's unit too.
             Some(policy) => format!(

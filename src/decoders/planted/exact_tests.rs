@@ -166,7 +166,7 @@ fn untrue_behaviour(
         .into_iter()
         .find(|c| basis.mechanism == format!("convention {}", c.name()));
     if let Some(convention) = convention.filter(|_| basis.policy) {
-        let theirs = ConventionDecoder(convention)
+        let theirs = ConventionDecoder::new(convention)
             .decode(witness)
             .expect("decodes");
         let ours = planted.decode(witness).expect("decodes");

@@ -102,6 +102,22 @@ pub(super) fn last_departure(
         })
 }
 
+/// Whether `word`, before its last byte, first departs where the decoder rejects
+/// well-formed bytes (the reference's step is valid, the decoder's is not): a later
+/// rejection of a well-formed input along it is that rejection going on (a decoder that
+/// rejects `00` rejects `00 E0 A0 80` for its `00`, not for the character after it).
+pub(super) fn first_rejects_well_formed(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    word: &[u8],
+) -> bool {
+    departing_steps(decoder, reference, word)
+        .first()
+        .is_some_and(|&(at, _, dout, rout)| {
+            at + 1 < word.len() && rout.strict == Strict::Valid && dout.strict != Strict::Valid
+        })
+}
+
 /// The primary difference taken first along `word`: where the machines part.
 pub(super) fn first_difference(
     decoder: &Hypothesis,

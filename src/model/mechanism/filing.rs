@@ -24,9 +24,12 @@ pub(super) fn file(
     groups: &[Group],
     candidates: &[Candidate],
     origins: &[Option<usize>],
-    consequences: &[bool],
+    reached: (&[bool], &[bool]),
     findings: &mut Vec<Finding>,
 ) {
+    // For each difference: whether it follows from the departure it is reached through,
+    // and whether its witness first departs by rejecting well-formed bytes.
+    let (consequences, after_rejection) = reached;
     // Where each difference is filed: the finding explaining it (a primary one), or the
     // finding of the departure it is reached through.
     let mut home_of: Vec<Option<usize>> = (0..differences.len())
@@ -48,7 +51,12 @@ pub(super) fn file(
             candidates,
             findings,
             (index, home, previous),
-            (consequences[index], valued, valued_kind),
+            (
+                consequences[index],
+                valued,
+                valued_kind,
+                after_rejection[index],
+            ),
         );
         // A value given behind another bug to bytes of the kind a family is about, with
         // the family's change of behaviour, is that family's check missing there too
@@ -120,10 +128,10 @@ fn filed_at(
     candidates: &[Candidate],
     findings: &[Finding],
     at: (usize, Option<usize>, Option<&Difference>),
-    seen: (bool, bool, Option<Category>),
+    seen: (bool, bool, Option<Category>, bool),
 ) -> Option<usize> {
     let (index, home, previous) = at;
-    let (follows, valued, valued_kind) = seen;
+    let (follows, valued, valued_kind, after_rejection) = seen;
     let d = &differences[index];
     let explains = |h: usize| {
         groups
@@ -160,12 +168,13 @@ fn filed_at(
     // another kind: that is a bug behind the earlier one.
     let own_check = valued && home.is_some_and(|h| kind(findings[h].category) != valued_kind);
     // A well-formed input rejected is reported whatever came before it, unless the
-    // departure it is reached through rejected well-formed bytes too (the same
-    // rejection going on): how a decoder reported the input's incomplete prefix
-    // does not make it reject the character that completes it.
+    // departure it is reached through, or the first one on its witness, rejected
+    // well-formed bytes too (the same rejection going on): how a decoder reported the
+    // input's incomplete prefix does not make it reject the character that completes it.
     let rejects = title::category(&d.witness).is_none()
         && behaviour(d.reference, d.decoder) == Behaviour::RejectsWellFormed
-        && previous.is_none_or(|p| p.reference.strict != Strict::Valid);
+        && previous.is_none_or(|p| p.reference.strict != Strict::Valid)
+        && !after_rejection;
     match (explained_by, home) {
         (Some(there), _) => Some(there),
         (None, Some(home)) if follows && !own_check && !rejects => Some(home),
