@@ -42,7 +42,9 @@ mod filing;
 mod witness;
 
 use behaviour::behaviour;
-use consequence::{consequences, first_difference, first_rejects_well_formed, last_departure};
+use consequence::{
+    consequences, first_difference, first_rejects_well_formed, last_departure, shows_only_at_start,
+};
 use family::{families, family_changes, kind, run_changed};
 use witness::witness_of;
 
@@ -227,12 +229,26 @@ pub fn findings(
         .iter()
         .map(|d| first_rejects_well_formed(decoder, reference, &d.witness))
         .collect();
-    cover(
+    let mut findings = cover(
         differences,
         candidates,
         &origins,
         (&consequences, &after_rejection),
-    )
+    );
+    // A family whose every difference shows only at the start of an input says so: its
+    // contexts ("after `EF BB`") are read from the start.
+    for finding in &mut findings {
+        let at_start = finding.mechanism == Mechanism::Transition
+            && !finding.differences.is_empty()
+            && finding
+                .differences
+                .iter()
+                .all(|&i| shows_only_at_start(decoder, reference, &differences[i]));
+        if at_start {
+            finding.title = format!("at the start of input, {}", finding.title);
+        }
+    }
+    findings
 }
 
 /// Whether a convention giving `outputs` on a witness explains the decoder's `seen`: the

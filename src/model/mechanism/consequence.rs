@@ -118,6 +118,26 @@ pub(super) fn first_rejects_well_formed(
         })
 }
 
+/// Whether `d` shows only at the start of an input: its witness has a context, and after
+/// a character (`41`) the same bytes no longer depart at the last step (a byte order
+/// mark dropped at the start only: `EF BB BF` departs, `41 EF BB BF` does not).
+pub(super) fn shows_only_at_start(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    d: &Difference,
+) -> bool {
+    if d.witness.len() < 2 {
+        return false;
+    }
+    let later: Vec<u8> = std::iter::once(b'A')
+        .chain(d.witness.iter().copied())
+        .collect();
+    match (decoder.run(&later).last(), reference.run(&later).last()) {
+        (Some(&ours), Some(&theirs)) => agree(ours, theirs),
+        _ => false,
+    }
+}
+
 /// The primary difference taken first along `word`: where the machines part.
 pub(super) fn first_difference(
     decoder: &Hypothesis,
