@@ -295,17 +295,19 @@ unsafe fn find_positions<const LOSSY: bool>(
             };
             // Tails 80..BF are exactly the bytes below -64 as signed bytes.
             let mut leads = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
-            three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads);
-            four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads);
             let (mut tagged_low, mut tagged_high) = (offsets_low, offsets_high);
+            // Error units' first bytes, whose lanes are U+FFFD, whatever they lead.
+            let mut errors = 0;
             if LOSSY {
-                let errors = marked(marks, o) & inside;
+                errors = marked(marks, o) & inside;
                 leads |= errors;
                 let tag = _mm512_set1_epi16(ERROR_UNIT as i16);
                 tagged_low = _mm512_mask_add_epi16(offsets_low, errors as u32, offsets_low, tag);
                 tagged_high =
                     _mm512_mask_add_epi16(offsets_high, (errors >> 32) as u32, offsets_high, tag);
             }
+            three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads) & !errors;
+            four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads) & !errors;
             let low = leads as u32;
             let high = (leads >> 32) as u32;
             _mm512_storeu_si512(

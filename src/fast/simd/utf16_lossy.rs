@@ -19,6 +19,7 @@ use super::utf16::{convert_runs, ConvertValid16};
 use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::Vector;
 use crate::fast::dfa;
+#[cfg(target_arch = "x86_64")]
 use crate::fast::lossy::{first_unit, DENSE_AFTER_CLOSE_ERRORS, DENSE_WHEN_CLOSER_THAN};
 use crate::fast::Utf8Error;
 
@@ -130,6 +131,7 @@ unsafe fn first_flag<V: Vector>(
 /// # Safety
 /// `V`'s instruction set must be available; `start <= end <= bytes.len()`, and `marks`
 /// has a bit for every byte of `bytes[start..end]`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn mark_error_units<V: Vector>(
     lookup: &Lookup<V>,
@@ -194,6 +196,7 @@ pub(crate) unsafe fn mark_error_units<V: Vector>(
 }
 
 /// What [`scan_block`] found.
+#[cfg(target_arch = "x86_64")]
 enum Scan {
     /// The block is clean; the scan goes on from here.
     Clean(usize),
@@ -208,6 +211,7 @@ enum Scan {
 ///
 /// # Safety
 /// `V`'s instruction set must be available; `pos <= end <= bytes.len()`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn scan_block<V: Vector>(
     lookup: &Lookup<V>,
@@ -259,6 +263,7 @@ unsafe fn scan_block<V: Vector>(
 ///
 /// # Safety
 /// `V`'s instruction set must be available; `src` valid for reads of `BLOCK` bytes.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn load_block<V: Vector>(src: *const u8) -> [V; 4] {
     // SAFETY: `V`'s instruction set is available, and the loads are within the `BLOCK`
