@@ -9,7 +9,7 @@
 //! The kernel then converts the whole stretch in one call: its units start at the bytes
 //! that are not tails and at the marked ones, and each marked unit's lane is U+FFFD
 //! (`avx512_utf32::convert_stretch` with `LOSSY`). So an error costs its measurement
-//! and nothing in the conversion: no end of a kernel call at each error and no new one
+//! and one lane of the conversion: no end of a kernel call at each error and no new one
 //! after it, as the step of the other backends (`utf16_lossy`) has. A stretch without
 //! errors is converted as the strict decoder converts it. Where errors come close
 //! together (random-looking input) the stretch goes to the step's driver, whose dense
