@@ -13,7 +13,9 @@
 //! unit. Error units straight after one another (a lead's stray tails) are measured by
 //! the DFA without a strict call each, and where errors come close together
 //! (random-looking input) [`dense`] takes over, a unit at a time, until it has seen a
-//! clean run again.
+//! clean run again. (The AVX-512 VBMI2 backend has a driver of its own, which marks
+//! the errors of a stretch and converts it in one kernel call; it uses this one only
+//! for stretches with close errors.)
 
 use super::lossy::{first_unit, CLEAN_RUN_TO_LEAVE};
 use super::utf16::{decode_utf16_using, push_scalar};

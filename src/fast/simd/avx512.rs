@@ -254,14 +254,8 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
 /// [`is_available`] and [`has_vbmi2`] must be true.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
 unsafe fn decode_utf16_lossy_vbmi2(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the instruction sets are available (this function's contract), so the
-    // lossy step may be called, and it agrees with std (the strict decoder's contract).
-    unsafe {
-        let lookup = super::validate::Lookup::new();
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
-            super::utf16_lossy::lossy_step::<__m512i, Avx512Convert16>(&lookup, run, out, scratch)
-        })
-    }
+    // SAFETY: the instruction sets are available (this function's contract).
+    unsafe { super::avx512_utf16_lossy::decode_utf16_lossy(bytes, out) }
 }
 
 /// Encodes UTF-16 as UTF-8 (see [`crate::fast::encode_utf16`]): the VBMI2 kernel of

@@ -56,11 +56,37 @@ impl ConvertValid for Avx512Convert {
 
 /// Most bytes per stretch: its positions fit in 16 bits, and its position array
 /// (twice as many bytes) stays in L1 next to the input.
-const STRETCH: usize = 4096;
+pub(super) const STRETCH: usize = 4096;
 
 /// Entries of the position array: one per byte of a stretch, and the 32 a compressed
 /// store (or the zeros after the last group) writes past the last position.
-const POSITIONS: usize = STRETCH + 32;
+pub(super) const POSITIONS: usize = STRETCH + 32;
+
+/// Words of the bit map of error units' first bytes a lossy stretch is given (see
+/// [`convert_stretch`]): one bit per byte of a stretch, and a word past it, which
+/// [`marked`] reads when a block is not aligned to the stretch.
+pub(super) const MARK_WORDS: usize = STRETCH / 64 + 2;
+
+/// The tag of a position that starts an error unit: above every offset of a stretch.
+const ERROR_UNIT: u16 = 0x8000;
+
+/// The 64 bits of `marks` from bit `at` (`at < STRETCH`).
+///
+/// # Safety
+/// `marks` valid for reads of [`MARK_WORDS`] words.
+#[inline(always)]
+unsafe fn marked(marks: *const u64, at: usize) -> u64 {
+    let (word, bit) = (at / 64, at % 64);
+    // SAFETY: `word + 1 <= STRETCH / 64 < MARK_WORDS` (caller's contract).
+    unsafe {
+        let low = *marks.add(word) >> bit;
+        if bit == 0 {
+            low
+        } else {
+            low | *marks.add(word + 1) << (64 - bit)
+        }
+    }
+}
 
 /// The 16-bit offsets 0..31 (low half of a block) and 32..63 (high half).
 static OFFSETS16: [[u16; 32]; 2] = {
@@ -146,7 +172,14 @@ pub(super) unsafe fn convert_valid<S: Sink>(bytes: &[u8], out: &mut Vec<S::Unit>
         // the units of `..start`).
         unsafe {
             let dst = out.as_mut_ptr().add(base + written);
-            written += convert_stretch::<S>(bytes, start, end, dst, positions.as_mut_ptr().cast());
+            written += convert_stretch::<S, false>(
+                bytes,
+                start,
+                end,
+                dst,
+                positions.as_mut_ptr().cast(),
+                core::ptr::null(),
+            );
         }
         start = end;
     }
@@ -158,17 +191,27 @@ pub(super) unsafe fn convert_valid<S: Sink>(bytes: &[u8], out: &mut Vec<S::Unit>
 /// Converts the characters of `bytes[start..end]` (well-formed on its own) to `dst`;
 /// returns how many units that wrote.
 ///
+/// `LOSSY`: `bytes[start..end]` may hold error units, and `marks` is the bit map of
+/// their first bytes (bit `i % 64` of word `i / 64` for `bytes[start + i]`, see
+/// [`MARK_WORDS`]); each unit, character or maximal subpart (Unicode §3.9, D93b),
+/// becomes one group lane, and a marked one is U+FFFD. Every other byte of a maximal
+/// subpart is a tail (its lead starts it, a stray tail is a subpart of its own), so the
+/// units start at the bytes that are not tails and at the marked ones.
+///
 /// # Safety
-/// As [`convert_valid`]; `start <= end <= bytes.len()`, `end - start <= STRETCH`;
-/// `dst` valid for writes of `end - start` units; `positions` valid for writes and
-/// reads of [`POSITIONS`] `u16`.
+/// As [`convert_valid`] (with `LOSSY`, `bytes[start..end]` well-formed but for the
+/// marked units, each a maximal subpart); `start <= end <= bytes.len()`,
+/// `end - start <= STRETCH`; `dst` valid for writes of `end - start` units;
+/// `positions` valid for writes and reads of [`POSITIONS`] `u16`; with `LOSSY`,
+/// `marks` valid for reads of [`MARK_WORDS`] words.
 #[inline(always)]
-unsafe fn convert_stretch<S: Sink>(
+pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
     bytes: &[u8],
     start: usize,
     end: usize,
     dst: *mut S::Unit,
     positions: *mut u16,
+    marks: *const u64,
 ) -> usize {
     // SAFETY: the caller's contract, passed on; `ascii <= n` units written by
     // `widen_ascii`, so the rest of the stretch has `n - ascii` units of room.
@@ -182,8 +225,8 @@ unsafe fn convert_stretch<S: Sink>(
             return n;
         }
         let dst = dst.add(ascii);
-        let (chars, longest) = find_positions(src, ascii, n, positions);
-        let short = if longest == 2 {
+        let (chars, longest) = find_positions::<LOSSY>(src, ascii, n, positions, marks);
+        let short = if longest == 2 && !LOSSY {
             S::convert_short_groups(src, avail, chars, positions, dst)
         } else {
             None
@@ -191,8 +234,10 @@ unsafe fn convert_stretch<S: Sink>(
         let written = match short {
             Some(written) => written,
             // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
-            None if longest == 4 => convert_groups::<S, true>(src, avail, chars, positions, dst),
-            None => convert_groups::<S, false>(src, avail, chars, positions, dst),
+            None if longest == 4 => {
+                convert_groups::<S, true, LOSSY>(src, avail, chars, positions, dst)
+            }
+            None => convert_groups::<S, false, LOSSY>(src, avail, chars, positions, dst),
         };
         ascii + written
     }
@@ -201,16 +246,20 @@ unsafe fn convert_stretch<S: Sink>(
 /// Phase 1: stores the offsets of the character starts of `src[from..n]` at
 /// `positions`, then 32 zero entries; returns how many characters there are, and the
 /// length of the longest (2 standing for "1 or 2"; leads E0..EF are 3, F0..F4 are 4).
+/// `LOSSY`: the first bytes of error units, marked in `marks`, start units too, and
+/// their offsets carry [`ERROR_UNIT`].
 ///
 /// # Safety
 /// As [`convert_stretch`]: `src` valid for reads of `n <= STRETCH` bytes; `positions`
-/// for writes of [`POSITIONS`] entries.
+/// for writes of [`POSITIONS`] entries; with `LOSSY`, `marks` for reads of
+/// [`MARK_WORDS`] words.
 #[inline(always)]
-unsafe fn find_positions(
+unsafe fn find_positions<const LOSSY: bool>(
     src: *const u8,
     from: usize,
     n: usize,
     positions: *mut u16,
+    marks: *const u64,
 ) -> (usize, usize) {
     // SAFETY (every load, store and intrinsic below): the instruction sets are
     // available (caller's contract). Full loads read `src + o .. src + o + 64` with
@@ -245,19 +294,30 @@ unsafe fn find_positions(
                 )
             };
             // Tails 80..BF are exactly the bytes below -64 as signed bytes.
-            let leads = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
-            three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads);
-            four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads);
+            let mut leads = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
+            let (mut tagged_low, mut tagged_high) = (offsets_low, offsets_high);
+            // Error units' first bytes, whose lanes are U+FFFD, whatever they lead.
+            let mut errors = 0;
+            if LOSSY {
+                errors = marked(marks, o) & inside;
+                leads |= errors;
+                let tag = _mm512_set1_epi16(ERROR_UNIT as i16);
+                tagged_low = _mm512_mask_add_epi16(offsets_low, errors as u32, offsets_low, tag);
+                tagged_high =
+                    _mm512_mask_add_epi16(offsets_high, (errors >> 32) as u32, offsets_high, tag);
+            }
+            three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads) & !errors;
+            four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads) & !errors;
             let low = leads as u32;
             let high = (leads >> 32) as u32;
             _mm512_storeu_si512(
                 positions.add(chars) as *mut __m512i,
-                _mm512_maskz_compress_epi16(low, offsets_low),
+                _mm512_maskz_compress_epi16(low, tagged_low),
             );
             chars += low.count_ones() as usize;
             _mm512_storeu_si512(
                 positions.add(chars) as *mut __m512i,
-                _mm512_maskz_compress_epi16(high, offsets_high),
+                _mm512_maskz_compress_epi16(high, tagged_high),
             );
             chars += high.count_ones() as usize;
             offsets_low = _mm512_add_epi16(offsets_low, step);
@@ -286,7 +346,7 @@ unsafe fn find_positions(
 /// of the character starts of well-formed `src[..avail]`; `dst` valid for writes of a
 /// unit per byte of those characters.
 #[inline(always)]
-unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool>(
+unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool, const LOSSY: bool>(
     src: *const u8,
     avail: usize,
     chars: usize,
@@ -309,20 +369,30 @@ unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool>(
         let mut written = 0;
         let mut group = 0;
         while group < chars {
-            let first = *positions.add(group) as usize;
+            let mut first = *positions.add(group) as usize;
+            if LOSSY {
+                first &= usize::from(!ERROR_UNIT);
+            }
             let block = first & !63;
             // The block whose offset is 0 modulo 128 (`low`) and the other (`high`).
             let low_at = (first + 64) & !127;
             let high_at = 2 * block + 64 - low_at;
             let (low, high) = window(src, avail, block, low_at, high_at);
-            let lanes =
-                _mm512_castsi256_si512(_mm256_loadu_si256(positions.add(group) as *const __m256i));
+            let offsets = _mm256_loadu_si256(positions.add(group) as *const __m256i);
+            // Only the low byte of each offset indexes, so the tag does not disturb it.
+            let lanes = _mm512_castsi256_si512(offsets);
             let index = _mm512_add_epi8(_mm512_permutexvar_epi8(spread, lanes), reverse);
             let gathered = _mm512_permutex2var_epi8(low, index, high);
             let nibble = _mm512_srli_epi32::<28>(gathered);
             let shifted = _mm512_srlv_epi32(gathered, _mm512_permutexvar_epi32(nibble, shifts));
             let bits = _mm512_and_si512(shifted, _mm512_permutexvar_epi32(nibble, payloads));
-            let scalars = _mm512_madd_epi16(_mm512_maddubs_epi16(bits, byte_pairs), word_pairs);
+            let mut scalars = _mm512_madd_epi16(_mm512_maddubs_epi16(bits, byte_pairs), word_pairs);
+            if LOSSY {
+                // A maximal subpart's lane holds whatever its bytes made: U+FFFD instead.
+                // The low 16 of the 32 lanes (`_mm256_movepi16_mask` needs AVX512VL).
+                let errors = _mm512_movepi16_mask(lanes) as __mmask16;
+                scalars = _mm512_mask_mov_epi32(scalars, errors, _mm512_set1_epi32(0xFFFD));
+            }
             let lanes = (chars - group).min(16);
             written += S::store_group::<SUPPLEMENTARY>(scalars, lanes, dst.add(written));
             group += 16;

@@ -294,7 +294,7 @@ pub(super) fn error_near(bytes: &[u8], floor: usize, flagged: usize) -> Result<U
 }
 
 /// A unit (Unicode D93b) as the DFA measures it from a unit boundary.
-enum Unit {
+pub(super) enum Unit {
     /// A well-formed character (ASCII included) of this many bytes.
     Char(usize),
     /// A maximal subpart of this many bytes (one U+FFFD).
@@ -306,7 +306,7 @@ enum Unit {
 /// The unit at `bytes[pos]` (`pos < bytes.len()`, a unit boundary): at most 4 DFA steps,
 /// which always end in `ACCEPT` or `REJECT` unless the input ends first.
 #[inline(always)]
-fn unit_at(bytes: &[u8], pos: usize) -> Unit {
+pub(super) fn unit_at(bytes: &[u8], pos: usize) -> Unit {
     let end = (pos + 4).min(bytes.len());
     let mut state = dfa::ACCEPT;
     for (i, &byte) in bytes[pos..end].iter().enumerate() {

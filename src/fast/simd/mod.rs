@@ -17,6 +17,7 @@
 //! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only), generic over its output |
 //! | `avx512_output` | that kernel's output trait, its UTF-32 form, and ASCII widening |
 //! | `avx512_utf16` | that kernel's UTF-16 output: narrowed in registers, surrogate pairs compressed |
+//! | `avx512_utf16_lossy` | lossy UTF-16 with that kernel: error units marked, then U+FFFD written by the kernel |
 //! | `encode_avx512` | the AVX-512 VBMI2 encoder, 32 UTF-16 units or 16 UTF-32 values per step (x86-64 only) |
 //!
 //! The per-ISA modules only implement the traits and instantiate the generic functions
@@ -35,6 +36,8 @@ pub mod avx512;
 mod avx512_output;
 #[cfg(target_arch = "x86_64")]
 mod avx512_utf16;
+#[cfg(target_arch = "x86_64")]
+mod avx512_utf16_lossy;
 #[cfg(target_arch = "x86_64")]
 mod avx512_utf32;
 pub mod encode;
