@@ -140,6 +140,28 @@ pub fn is_continuation(byte: u8) -> bool {
     (byte as i8) < -64
 }
 
+/// The end of the chunk of `bytes` that starts at `start`: `size` bytes on, or the end
+/// of input, cut at a character boundary so that each chunk is validated on its own:
+/// back over at most 3 tails. (If 4 tails precede the end, the input is ill-formed
+/// there and the next chunk's validation reports it.)
+#[inline(always)]
+pub(crate) fn chunk_end(bytes: &[u8], start: usize, size: usize) -> usize {
+    let len = bytes.len();
+    let end = (start + size).min(len);
+    if end == len {
+        return end;
+    }
+    let mut cut = end;
+    while cut > end - 3 && is_continuation(bytes[cut]) {
+        cut -= 1;
+    }
+    if is_continuation(bytes[cut]) {
+        end
+    } else {
+        cut
+    }
+}
+
 /// Length of the maximal subpart (Unicode D93b) starting at `bytes[0]`, given that no
 /// well-formed character starts there: the longest prefix of some well-formed
 /// character, or 1 if there is none. Returns `None` when the whole of `bytes` is such a

@@ -108,14 +108,9 @@ impl Default for StreamDecoder {
 impl StreamDecoder {
     /// A decoder using [`Backend::best`].
     pub fn new() -> Self {
-        StreamDecoder::with_backend(Backend::best()).unwrap_or(StreamDecoder {
-            backend: Backend::Scalar,
-            offset: 0,
-            pending: [0; 4],
-            pending_len: 0,
-            pending_offset: 0,
-            state: dfa::ACCEPT,
-        })
+        StreamDecoder::with_backend(Backend::best())
+            .or_else(|| StreamDecoder::with_backend(Backend::Scalar))
+            .expect("the scalar backend is available everywhere")
     }
 
     /// A decoder using `backend`, if it is available here.

@@ -55,7 +55,7 @@ pub(crate) unsafe fn decode_utf16_using(
         if start == len {
             break;
         }
-        let end = chunk_end(bytes, start);
+        let end = dfa::chunk_end(bytes, start, CHUNK);
         scratch.clear();
         let result = utf32(&bytes[start..end], scratch);
         // On error `scratch` holds the scalars of the chunk's well-formed prefix.
@@ -71,27 +71,6 @@ pub(crate) unsafe fn decode_utf16_using(
         start = end;
     }
     Ok(())
-}
-
-/// The end of the chunk that starts at `start`: `CHUNK` bytes on, moved back to a
-/// character boundary (over at most 3 tails), or the end of input.
-#[inline(always)]
-fn chunk_end(bytes: &[u8], start: usize) -> usize {
-    let len = bytes.len();
-    let end = (start + CHUNK).min(len);
-    if end == len {
-        return end;
-    }
-    let mut cut = end;
-    while cut > end - 3 && dfa::is_continuation(bytes[cut]) {
-        cut -= 1;
-    }
-    // Four tails in a row: ill-formed there whatever the cut; the next chunk says so.
-    if dfa::is_continuation(bytes[cut]) {
-        end
-    } else {
-        cut
-    }
 }
 
 /// The error of the whole input, given the `error` a chunk ending at `chunk_end` gave

@@ -69,13 +69,9 @@ enum Pending {
 impl Utf16StreamDecoder {
     /// A decoder using [`Backend::best`].
     pub fn new() -> Self {
-        Utf16StreamDecoder::with_backend(Backend::best()).unwrap_or(Utf16StreamDecoder {
-            backend: Backend::Scalar,
-            offset: 0,
-            pending: [0; 4],
-            pending_len: 0,
-            state: dfa::ACCEPT,
-        })
+        Utf16StreamDecoder::with_backend(Backend::best())
+            .or_else(|| Utf16StreamDecoder::with_backend(Backend::Scalar))
+            .expect("the scalar backend is available everywhere")
     }
 
     /// A decoder using `backend`, if it is available here.

@@ -22,8 +22,8 @@ use super::avx512_output::convert_ascii;
 use super::avx512_utf16::{Avx512Convert16, CodeUnits};
 use super::avx512_utf32::{convert_stretch, MARK_WORDS, POSITIONS, STRETCH};
 use super::utf16_lossy::{lossy_step, mark_error_units, MARK_STRETCH};
-use super::utf32::chunk_end;
 use super::validate::Lookup;
+use crate::fast::dfa::chunk_end;
 
 // A kernel stretch is one marking's stretch at most.
 const _: () = assert!(STRETCH <= MARK_STRETCH);

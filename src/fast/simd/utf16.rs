@@ -15,9 +15,10 @@
 //! [`NARROW_PIECE`] bytes), then narrowed; its ASCII blocks are widened straight to
 //! code units ([`Kernel16::widen16_to_u16`]).
 
-use super::utf32::{chunk_end, widen_ascii_blocks, ConvertValid, WithKernel16};
+use super::utf32::{widen_ascii_blocks, ConvertValid, WithKernel16};
 use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
+use crate::fast::dfa::chunk_end;
 use crate::fast::utf16::narrow;
 use crate::fast::Utf8Error;
 

@@ -138,7 +138,7 @@ pub unsafe fn decode_utf32_by<V: Vector, C: ConvertValid>(
             if start == len {
                 break;
             }
-            let end = chunk_end(bytes, start, DECODE_CHUNK);
+            let end = dfa::chunk_end(bytes, start, DECODE_CHUNK);
             let chunk = &bytes[start..end];
             if first_bad_block::<V>(chunk).is_some() {
                 // The scalar DFA decodes the well-formed prefix and locates the error;
@@ -149,28 +149,6 @@ pub unsafe fn decode_utf32_by<V: Vector, C: ConvertValid>(
             start = end;
         }
         Ok(())
-    }
-}
-
-/// The end of the chunk of `bytes` that starts at `start`: `size` bytes on, or the end
-/// of input, cut at a character boundary so that each chunk is validated on its own:
-/// back over at most 3 tails. (If 4 tails precede the end, the input is ill-formed
-/// there and the next chunk's validation reports it.)
-#[inline(always)]
-pub(super) fn chunk_end(bytes: &[u8], start: usize, size: usize) -> usize {
-    let len = bytes.len();
-    let end = (start + size).min(len);
-    if end == len {
-        return end;
-    }
-    let mut cut = end;
-    while cut > end - 3 && dfa::is_continuation(bytes[cut]) {
-        cut -= 1;
-    }
-    if dfa::is_continuation(bytes[cut]) {
-        end
-    } else {
-        cut
     }
 }
 
