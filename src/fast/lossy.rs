@@ -143,16 +143,12 @@ unsafe fn append_after_error(
             None => break,
             Some(unit_len) => pos += unit_len,
         }
-        // Error units straight after it (a cluster, such as a lead's stray tails)
-        // are measured here, one DFA step per byte, rather than by `validate`.
-        while pos < len && bytes[pos] >= 0x80 {
-            let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
-            if well_formed {
-                break;
-            }
+        // Error units straight after it are measured here rather than by `validate`.
+        let (cluster_end, units) = error_cluster(bytes, pos);
+        for _ in 0..units {
             out.extend_from_slice(&REPLACEMENT_BYTES);
-            pos += unit_len;
         }
+        pos = cluster_end;
         if pos >= len {
             break;
         }
@@ -206,6 +202,24 @@ pub(crate) unsafe fn decode_lossy_scalar(bytes: &[u8]) -> Cow<'_, str> {
 pub(crate) unsafe fn decode_lossy_into_scalar(bytes: &[u8], out: &mut String) {
     // SAFETY: the DFA agrees with std, and `dense_scalar` meets the `dense` contract.
     unsafe { decode_lossy_into(bytes, out, dfa::validate, dense_scalar) }
+}
+
+/// The error units that start at `pos`, straight after an error unit (a cluster, such as
+/// a lead's stray tails), measured one DFA step per byte: where they end (at the next
+/// well-formed character or the end of input) and how many there are, one U+FFFD each.
+#[inline(always)]
+pub(crate) fn error_cluster(bytes: &[u8], mut pos: usize) -> (usize, usize) {
+    let len = bytes.len();
+    let mut units = 0;
+    while pos < len && bytes[pos] >= 0x80 {
+        let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
+        if well_formed {
+            break;
+        }
+        units += 1;
+        pos += unit_len;
+    }
+    (pos, units)
 }
 
 /// The unit at the start of `unit` (1 to 4 bytes, starting with a lead): its length,

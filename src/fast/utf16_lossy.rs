@@ -17,7 +17,7 @@
 //! the errors of a stretch and converts it in one kernel call; it uses this one only
 //! for stretches with close errors.)
 
-use super::lossy::{first_unit, CLEAN_RUN_TO_LEAVE};
+use super::lossy::{error_cluster, first_unit, CLEAN_RUN_TO_LEAVE};
 use super::utf16::{decode_utf16_using, push_scalar};
 use super::{dfa, Utf8Error};
 
@@ -64,15 +64,10 @@ pub(crate) unsafe fn decode_utf16_lossy_using(
             None => break,
             Some(unit_len) => pos += unit_len,
         }
-        // Error units straight after it, measured here rather than by `strict`.
-        while pos < len && bytes[pos] >= 0x80 {
-            let (unit_len, well_formed) = first_unit(&bytes[pos..(pos + 4).min(len)]);
-            if well_formed {
-                break;
-            }
-            out.push(REPLACEMENT);
-            pos += unit_len;
-        }
+        // Error units straight after it are measured here rather than by `strict`.
+        let (cluster_end, units) = error_cluster(bytes, pos);
+        out.extend(std::iter::repeat_n(REPLACEMENT, units));
+        pos = cluster_end;
         close_errors = if clean < DENSE_WHEN_CLOSER_THAN {
             close_errors + 1
         } else {
