@@ -393,3 +393,61 @@ fn a_lead_sized_policy_over_other_leads_is_one_policy() {
         found.findings[0].title
     );
 }
+
+/// A decoder that rejects U+0000 as GLib's `g_utf8_validate` does with a length (its
+/// first error at the NUL, which becomes U+FFFD), and is the reference everywhere else.
+/// Like GLib it reports where the first error is but not its length, and replaces
+/// ill-formed bytes one U+FFFD per byte (`g_utf8_make_valid`).
+struct RejectsNul;
+
+impl Decoder for RejectsNul {
+    fn name(&self) -> &str {
+        "test-rejects-nul"
+    }
+    fn version(&self) -> String {
+        String::new()
+    }
+    fn description(&self) -> &str {
+        "rejects U+0000"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            error_len: false,
+            ..Capabilities::FIRST_ERROR_AND_SCALARS
+        }
+    }
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        ReferenceDecoder.decode_into(input, outcome)?;
+        outcome.decoder = self.name().to_string();
+        outcome.errors = None;
+        outcome.error_len = None;
+        let nul = input.iter().position(|&b| b == 0);
+        if let Some(at) = nul.filter(|&at| outcome.valid_up_to.is_none_or(|v| at < v)) {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(at);
+        }
+        let decoded = crate::reference::Reference::rfc3629().decode(input);
+        let segments = crate::policy::segments(input, &decoded);
+        let mut scalars = crate::policy::expected_scalars(
+            input,
+            &segments,
+            crate::policy::ReplacementPolicy::PerByte,
+        );
+        for scalar in scalars.iter_mut().filter(|s| **s == 0) {
+            *scalar = REPLACEMENT;
+        }
+        outcome.scalars = Some(scalars);
+        Ok(())
+    }
+}
+
+/// Rejecting `00` rejects `00 E0 A0 80` too: that is the NUL's rejection going on, not a
+/// rejection of the `E0 A0 80` after it, so there are two findings, the rejection and the
+/// policy.
+#[test]
+fn a_rejection_behind_a_rejection_is_the_same_finding() {
+    let found = report(&RejectsNul);
+    assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
+    assert_eq!(found.findings[0].witness, vec![0x00]);
+    assert_eq!(found.findings[0].behaviour, Behaviour::RejectsWellFormed);
+}
