@@ -451,3 +451,18 @@ fn a_rejection_behind_a_rejection_is_the_same_finding() {
     assert_eq!(found.findings[0].witness, vec![0x00]);
     assert_eq!(found.findings[0].behaviour, Behaviour::RejectsWellFormed);
 }
+
+/// A byte order mark dropped at the start of an input only: `41 EF BB BF` keeps it, so
+/// the finding's title says where it shows.
+#[test]
+fn a_difference_at_the_start_only_is_titled_so() {
+    let found = report(by_name("planted-bom-strip").as_ref());
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    assert!(
+        found.findings[0]
+            .title
+            .starts_with("at the start of input, after `EF BB`"),
+        "{}",
+        found.findings[0].title
+    );
+}
