@@ -150,40 +150,9 @@ pub fn findings(
         .map(|d| reference.run(&d.witness))
         .collect();
     let mut candidates: Vec<Candidate> = Vec::new();
-    // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
-    // scalars alone): a convention is compared with it on the scalars alone too.
-    let lossy_only = decoder
-        .output
-        .iter()
-        .flatten()
-        .all(|o| o.strict == Strict::Valid);
     if capabilities.scalars {
-        let learned = LeadSet::of_machine(decoder, capabilities).map(Convention::LeadSizedBy);
-        for convention in Convention::ALL.into_iter().chain(learned) {
-            let subject = ConventionDecoder::new(convention);
-            let mut oracle = Oracle::new(&subject, capabilities);
-            let explains = differences
-                .iter()
-                .zip(observed.iter().zip(&expected))
-                .map(|(d, (seen, expected))| {
-                    let mut outputs = oracle.outputs(&d.witness);
-                    if lossy_only {
-                        for output in &mut outputs {
-                            output.strict = Strict::Valid;
-                        }
-                    }
-                    explains_steps(&outputs, seen, expected)
-                })
-                .collect();
-            candidates.push(Candidate {
-                mechanism: Mechanism::Convention {
-                    name: convention.name(),
-                    policy: convention.is_policy(),
-                },
-                explains,
-                seed: None,
-            });
-        }
+        candidates =
+            convention_candidates(decoder, differences, capabilities, &observed, &expected);
     }
     let categories: Vec<Option<Category>> = differences
         .iter()
@@ -235,9 +204,66 @@ pub fn findings(
         &origins,
         (&consequences, &after_rejection),
     );
-    // A family whose every difference shows only at the start of an input says so: its
-    // contexts ("after `EF BB`") are read from the start.
-    for finding in &mut findings {
+    title_start_only(decoder, reference, differences, &mut findings);
+    findings
+}
+
+/// One candidate per known convention, and one for the decoder's own member of the
+/// lead-sized family when it has one ([`LeadSet::of_machine`]): each run as a decoder on
+/// every difference's witness.
+fn convention_candidates(
+    decoder: &Hypothesis,
+    differences: &[Difference],
+    capabilities: Capabilities,
+    observed: &[Vec<StepOutput>],
+    expected: &[Vec<StepOutput>],
+) -> Vec<Candidate> {
+    // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
+    // scalars alone): a convention is compared with it on the scalars alone too.
+    let lossy_only = decoder
+        .output
+        .iter()
+        .flatten()
+        .all(|o| o.strict == Strict::Valid);
+    let learned = LeadSet::of_machine(decoder, capabilities).map(Convention::LeadSizedBy);
+    let mut candidates = Vec::new();
+    for convention in Convention::ALL.into_iter().chain(learned) {
+        let subject = ConventionDecoder::new(convention);
+        let mut oracle = Oracle::new(&subject, capabilities);
+        let explains = differences
+            .iter()
+            .zip(observed.iter().zip(expected))
+            .map(|(d, (seen, expected))| {
+                let mut outputs = oracle.outputs(&d.witness);
+                if lossy_only {
+                    for output in &mut outputs {
+                        output.strict = Strict::Valid;
+                    }
+                }
+                explains_steps(&outputs, seen, expected)
+            })
+            .collect();
+        candidates.push(Candidate {
+            mechanism: Mechanism::Convention {
+                name: convention.name(),
+                policy: convention.is_policy(),
+            },
+            explains,
+            seed: None,
+        });
+    }
+    candidates
+}
+
+/// A family whose every difference shows only at the start of an input says so: its
+/// contexts ("after `EF BB`") are read from the start.
+fn title_start_only(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    findings: &mut [Finding],
+) {
+    for finding in findings {
         let at_start = finding.mechanism == Mechanism::Transition
             && !finding.differences.is_empty()
             && finding
@@ -248,7 +274,6 @@ pub fn findings(
             finding.title = format!("at the start of input, {}", finding.title);
         }
     }
-    findings
 }
 
 /// Whether a convention giving `outputs` on a witness explains the decoder's `seen`: the
