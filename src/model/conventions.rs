@@ -20,8 +20,8 @@ use super::oracle::Oracle;
 use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::{DecoderFailure, ErrorLen, Outcome};
 use crate::policy::{
-    expected_scalars, first_unit_len, lead_sized_scalars, segments, valid_lead_sized_scalars,
-    ReplacementPolicy, Segment,
+    expected_scalars, first_unit_len, lead_sized_len, lead_sized_scalars, segments,
+    valid_lead_sized_scalars, ReplacementPolicy, Segment,
 };
 use crate::reference::{Decoded, Reference};
 
@@ -36,6 +36,10 @@ pub enum Convention {
     /// maximal subpart otherwise: a member of the lead-sized family other than the two
     /// above, read off a decoder's machine ([`LeadSet::of_machine`]).
     LeadSizedBy(LeadSet),
+    /// [`Convention::LeadSizedBy`] with a strict answer that agrees with it: the first
+    /// error reported as its first unit (as [`Convention::Reported`] does for the known
+    /// policies; GNU libunistring's `u8_mbtoucr` and `u8_mbtouc` size `E0 80` alike).
+    ReportedLeadSizedBy(LeadSet),
     /// A policy other than maximal subparts whose strict answer agrees with it: the
     /// first error is reported as the policy's first unit (its `error_len`), not as the
     /// maximal subpart. Perl's Encode reports `C0 80`, `F5 80 80 80` and
@@ -70,6 +74,9 @@ impl Convention {
     pub fn name(self) -> String {
         match self {
             Convention::LeadSizedBy(leads) => format!("per-lead-sized-sequence-leads-{leads}"),
+            Convention::ReportedLeadSizedBy(leads) => {
+                format!("per-lead-sized-sequence-leads-{leads}-reported")
+            }
             other => other.known_name().to_string(),
         }
     }
@@ -78,6 +85,7 @@ impl Convention {
     fn known_name(self) -> &'static str {
         match self {
             Convention::LeadSizedBy(_) => "per-lead-sized-sequence-leads",
+            Convention::ReportedLeadSizedBy(_) => "per-lead-sized-sequence-leads-reported",
             Convention::Policy(policy) => policy.as_str(),
             Convention::LeadSizedValidLeads => "per-lead-sized-sequence-valid-leads",
             Convention::Reported(ReplacementPolicy::PerByte) => "per-byte-reported",
@@ -101,6 +109,10 @@ impl Convention {
                 "one U+FFFD per lead-byte-sized sequence where the lead is one of {leads}, \
                  else one per maximal subpart"
             ),
+            Convention::ReportedLeadSizedBy(leads) => format!(
+                "one error and one U+FFFD per lead-byte-sized sequence where the lead is one \
+                 of {leads}, else per maximal subpart"
+            ),
             other => other.known_description().to_string(),
         }
     }
@@ -108,7 +120,9 @@ impl Convention {
     /// [`Convention::description`] of a convention that is not learned.
     fn known_description(self) -> &'static str {
         match self {
-            Convention::LeadSizedBy(_) => "one U+FFFD per lead-byte-sized sequence",
+            Convention::LeadSizedBy(_) | Convention::ReportedLeadSizedBy(_) => {
+                "one U+FFFD per lead-byte-sized sequence"
+            }
             Convention::Policy(policy) => policy.description(),
             Convention::Reported(ReplacementPolicy::PerByte) => {
                 "one U+FFFD per ill-formed byte, and the first error reported one byte long"
@@ -146,7 +160,7 @@ impl Convention {
                 expected_scalars(input, segments, policy)
             }
             Convention::LeadSizedValidLeads => valid_lead_sized_scalars(input, segments),
-            Convention::LeadSizedBy(leads) => {
+            Convention::LeadSizedBy(leads) | Convention::ReportedLeadSizedBy(leads) => {
                 lead_sized_scalars(input, segments, |lead| leads.contains(lead))
             }
             Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars.clone(),
@@ -312,14 +326,24 @@ impl Decoder for ConventionDecoder {
         *outcome = decoded.to_outcome(&self.name, input);
         outcome.errors = None;
         outcome.scalars = Some(self.convention.scalars_of(input, &decoded, &segments));
-        if let Convention::Reported(policy) = self.convention {
-            // An error cut by the end of input stays incomplete: more input could
-            // complete it, whatever the policy.
-            if let Some(ErrorLen::Invalid(_)) = outcome.error_len {
-                let len =
-                    first_unit_len(input, &segments, policy).expect("an error has a first unit");
-                outcome.error_len = Some(ErrorLen::Invalid(len));
-            }
+        // An error cut by the end of input stays incomplete: more input could complete
+        // it, whatever the policy.
+        if let Some(ErrorLen::Invalid(subpart)) = outcome.error_len {
+            let len = match self.convention {
+                Convention::Reported(policy) => {
+                    first_unit_len(input, &segments, policy).expect("an error has a first unit")
+                }
+                Convention::ReportedLeadSizedBy(leads) => {
+                    let at = outcome.valid_up_to.expect("an error has an offset");
+                    if leads.contains(input[at]) {
+                        lead_sized_len(input, at).max(subpart)
+                    } else {
+                        subpart
+                    }
+                }
+                _ => subpart,
+            };
+            outcome.error_len = Some(ErrorLen::Invalid(len));
         }
         Ok(())
     }

@@ -225,9 +225,17 @@ fn convention_candidates(
         .iter()
         .flatten()
         .all(|o| o.strict == Strict::Valid);
-    let learned = LeadSet::of_machine(decoder, capabilities).map(Convention::LeadSizedBy);
+    // The decoder's own member of the lead-sized family first: it wins a tie with the
+    // known members, which differ from it on inputs where it agrees with the reference
+    // (and so explain no fewer of its differences).
+    let learned = LeadSet::of_machine(decoder, capabilities).map(|leads| {
+        [
+            Convention::LeadSizedBy(leads),
+            Convention::ReportedLeadSizedBy(leads),
+        ]
+    });
     let mut candidates = Vec::new();
-    for convention in Convention::ALL.into_iter().chain(learned) {
+    for convention in learned.into_iter().flatten().chain(Convention::ALL) {
         let subject = ConventionDecoder::new(convention);
         let mut oracle = Oracle::new(&subject, capabilities);
         let explains = differences

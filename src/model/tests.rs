@@ -377,21 +377,32 @@ fn several_bugs_come_apart() {
 fn a_lead_sized_policy_over_other_leads_is_one_policy() {
     use super::conventions::{Convention, ConventionDecoder, LeadSet};
     let leads = LeadSet::of(0xC2..=0xF7);
-    let decoder = ConventionDecoder::new(Convention::LeadSizedBy(leads));
-    let found = report(&decoder);
-    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
-    assert_eq!(
-        found.findings[0].mechanism,
-        Mechanism::Convention {
-            name: "per-lead-sized-sequence-leads-C2..F7".to_string(),
-            policy: true
-        }
-    );
-    assert!(
-        found.findings[0].title.contains("only C2..F7 size one"),
-        "{}",
-        found.findings[0].title
-    );
+    // Without and with a strict answer whose first error is sized the same way.
+    for (convention, name) in [
+        (
+            Convention::LeadSizedBy(leads),
+            "per-lead-sized-sequence-leads-C2..F7",
+        ),
+        (
+            Convention::ReportedLeadSizedBy(leads),
+            "per-lead-sized-sequence-leads-C2..F7-reported",
+        ),
+    ] {
+        let found = report(&ConventionDecoder::new(convention));
+        assert_eq!(found.findings.len(), 1, "{name}: {:#?}", found.findings);
+        assert_eq!(
+            found.findings[0].mechanism,
+            Mechanism::Convention {
+                name: name.to_string(),
+                policy: true
+            }
+        );
+        assert!(
+            found.findings[0].title.contains("only C2..F7 size one"),
+            "{}",
+            found.findings[0].title
+        );
+    }
 }
 
 /// A decoder that rejects U+0000 as GLib's `g_utf8_validate` does with a length (its

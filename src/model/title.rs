@@ -34,6 +34,15 @@ pub fn policy_title(name: &str) -> String {
             "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
                 .to_string()
         }
+        _ if name.starts_with("per-lead-sized-sequence-leads-") && name.ends_with("-reported") => {
+            let leads =
+                &name["per-lead-sized-sequence-leads-".len()..name.len() - "-reported".len()];
+            format!(
+                "reports and replaces ill-formed bytes per lead-sized sequence where only {leads} \
+                 size one: one error and one U+FFFD per lead-byte-sized sequence for those \
+                 leads, per maximal subpart for others"
+            )
+        }
         _ if name.starts_with("per-lead-sized-sequence-leads-") => {
             let leads = &name["per-lead-sized-sequence-leads-".len()..];
             format!(
