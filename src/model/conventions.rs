@@ -72,20 +72,13 @@ impl Convention {
 
     /// The name used in reports.
     pub fn name(self) -> String {
-        match self {
-            Convention::LeadSizedBy(leads) => format!("per-lead-sized-sequence-leads-{leads}"),
-            Convention::ReportedLeadSizedBy(leads) => {
-                format!("per-lead-sized-sequence-leads-{leads}-reported")
+        let name = match self {
+            Convention::LeadSizedBy(leads) => {
+                return format!("per-lead-sized-sequence-leads-{leads}")
             }
-            other => other.known_name().to_string(),
-        }
-    }
-
-    /// The name of a convention that is not learned.
-    fn known_name(self) -> &'static str {
-        match self {
-            Convention::LeadSizedBy(_) => "per-lead-sized-sequence-leads",
-            Convention::ReportedLeadSizedBy(_) => "per-lead-sized-sequence-leads-reported",
+            Convention::ReportedLeadSizedBy(leads) => {
+                return format!("per-lead-sized-sequence-leads-{leads}-reported")
+            }
             Convention::Policy(policy) => policy.as_str(),
             Convention::LeadSizedValidLeads => "per-lead-sized-sequence-valid-leads",
             Convention::Reported(ReplacementPolicy::PerByte) => "per-byte-reported",
@@ -94,7 +87,8 @@ impl Convention {
             Convention::Latin1Fallback => "latin-1-fallback",
             Convention::Ignore => "ignore",
             Convention::SurrogateEscape => "surrogateescape",
-        }
+        };
+        name.to_string()
     }
 
     /// Whether it is a U+FFFD policy (a policy is reported as such, not as a bug).
@@ -104,24 +98,18 @@ impl Convention {
 
     /// One line saying what it does.
     pub fn description(self) -> String {
-        match self {
-            Convention::LeadSizedBy(leads) => format!(
-                "one U+FFFD per lead-byte-sized sequence where the lead is one of {leads}, \
-                 else one per maximal subpart"
-            ),
-            Convention::ReportedLeadSizedBy(leads) => format!(
-                "one error and one U+FFFD per lead-byte-sized sequence where the lead is one \
-                 of {leads}, else per maximal subpart"
-            ),
-            other => other.known_description().to_string(),
-        }
-    }
-
-    /// [`Convention::description`] of a convention that is not learned.
-    fn known_description(self) -> &'static str {
-        match self {
-            Convention::LeadSizedBy(_) | Convention::ReportedLeadSizedBy(_) => {
-                "one U+FFFD per lead-byte-sized sequence"
+        let description = match self {
+            Convention::LeadSizedBy(leads) => {
+                return format!(
+                    "one U+FFFD per lead-byte-sized sequence where the lead is one of {leads}, \
+                     else one per maximal subpart"
+                )
+            }
+            Convention::ReportedLeadSizedBy(leads) => {
+                return format!(
+                    "one error and one U+FFFD per lead-byte-sized sequence where the lead is \
+                     one of {leads}, else per maximal subpart"
+                )
             }
             Convention::Policy(policy) => policy.description(),
             Convention::Reported(ReplacementPolicy::PerByte) => {
@@ -143,7 +131,8 @@ impl Convention {
             Convention::SurrogateEscape => {
                 "escapes each byte of an ill-formed sequence as the lone surrogate U+DC00 + byte"
             }
-        }
+        };
+        description.to_string()
     }
 
     /// The scalars it gives for `input`.
@@ -230,21 +219,22 @@ impl LeadSet {
     /// convention (every lead, the valid leads, or none: the reference).
     pub fn of_machine(decoder: &Hypothesis, capabilities: Capabilities) -> Option<LeadSet> {
         let every = LeadSet::of(0xC0..=0xFD);
-        let lossy = |subject: &ConventionDecoder, word: &[u8]| -> Vec<_> {
-            let mut oracle = Oracle::new(subject, capabilities);
+        let lossy = |oracle: &mut Oracle, word: &[u8]| -> Vec<_> {
             oracle.outputs(word).iter().map(|o| o.lossy).collect()
         };
         let sized = ConventionDecoder::new(Convention::LeadSizedBy(every));
         let subparts = ConventionDecoder::new(Convention::LeadSizedBy(LeadSet(0)));
+        let mut sized = Oracle::new(&sized, capabilities);
+        let mut subparts = Oracle::new(&subparts, capabilities);
         // The leads whose two units are the same count as sizing: the set then reads as
         // ranges (`C2..F7`).
         let mut set = LeadSet::of(same_leads());
         for (lead, continuation) in LeadSet::telling() {
             let word = [lead, continuation];
             let seen: Vec<_> = decoder.run(&word).iter().map(|o| o.lossy).collect();
-            if seen == lossy(&sized, &word) {
+            if seen == lossy(&mut sized, &word) {
                 set = set.with(lead);
-            } else if seen != lossy(&subparts, &word) {
+            } else if seen != lossy(&mut subparts, &word) {
                 return None;
             }
         }
