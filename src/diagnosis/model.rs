@@ -182,11 +182,11 @@ fn of_mechanism(
     finding.occurrences = 1 + finding.manifestations.len() as u64;
     finding.model = Some(ModelBasis {
         mechanism: match &found.mechanism {
-            Mechanism::Convention { name, .. } => format!("convention {name}"),
+            Mechanism::Convention(convention) => format!("convention {}", convention.name()),
             Mechanism::Transition => "transition".to_string(),
             Mechanism::Unexplained => "unexplained".to_string(),
         },
-        policy: matches!(found.mechanism, Mechanism::Convention { policy: true, .. }),
+        policy: matches!(found.mechanism, Mechanism::Convention(c) if c.is_policy()),
         input: found.category,
         behaviour: found.behaviour,
         differences: found.differences.len() + found.manifestations.len(),

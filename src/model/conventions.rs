@@ -15,8 +15,10 @@
 //! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
 //! one per byte of each ill-formed sequence).
 
-use super::learner::Hypothesis;
-use super::oracle::Oracle;
+mod leads;
+
+pub use leads::{LeadLengths, LeadSet};
+
 use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::{DecoderFailure, ErrorLen, Outcome};
 use crate::policy::{
@@ -53,6 +55,15 @@ pub enum Convention {
     Ignore,
     /// Every byte of an ill-formed sequence as the lone surrogate U+DC00 + byte.
     SurrogateEscape,
+    /// The reference's scalars, but the first error, where it starts at a lead byte of
+    /// the table, reported as long as the table says for that lead whatever follows (and
+    /// so even past the end of input): the length a decoder reads off the lead before
+    /// looking at the bytes, read off the decoder's machine ([`LeadLengths::of_machine`]).
+    ErrorLenByLead(LeadLengths),
+    /// The strict answer always "valid": a lossy-only interface, whose scalars alone
+    /// show ill-formed bytes. Not a hypothesis of [`Convention::ALL`]: it is read off
+    /// the decoder's machine (no step ever reports an error).
+    NeverReports,
 }
 
 impl Convention {
@@ -87,13 +98,93 @@ impl Convention {
             Convention::Latin1Fallback => "latin-1-fallback",
             Convention::Ignore => "ignore",
             Convention::SurrogateEscape => "surrogateescape",
+            Convention::NeverReports => "never-reports-errors",
+            Convention::ErrorLenByLead(lengths) => return format!("error-len-by-lead-{lengths}"),
         };
         name.to_string()
     }
 
     /// Whether it is a U+FFFD policy (a policy is reported as such, not as a bug).
     pub fn is_policy(self) -> bool {
-        !matches!(self, Convention::Latin1Fallback)
+        !matches!(
+            self,
+            Convention::Latin1Fallback | Convention::NeverReports | Convention::ErrorLenByLead(_)
+        )
+    }
+
+    /// The title of its finding: what the decoder does, then the unit it counts.
+    pub fn title(self) -> String {
+        let title = match self {
+            Convention::Ignore => {
+                "drops ill-formed bytes (the ignore policy): nothing, not U+FFFD, in their place"
+            }
+            Convention::SurrogateEscape => {
+                "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
+            }
+            Convention::Latin1Fallback => {
+                "latin-1-fallback: decodes an ill-formed input's bytes as their own values"
+            }
+            Convention::NeverReports => {
+                "never reports an error: every input is valid, only the scalars show ill-formed \
+                 bytes"
+            }
+            Convention::ErrorLenByLead(lengths) => {
+                return format!(
+                    "reports an error at a lead byte as long as the lead alone says, whatever \
+                     follows (even past the end of input): {}",
+                    lengths.described()
+                )
+            }
+            Convention::LeadSizedBy(leads) => {
+                return format!(
+                    "replaces ill-formed bytes per lead-sized sequence where {}: one U+FFFD per \
+                     lead-byte-sized sequence for those leads, per maximal subpart for others",
+                    leads.sizing()
+                )
+            }
+            Convention::ReportedLeadSizedBy(leads) => {
+                return format!(
+                    "reports and replaces ill-formed bytes per lead-sized sequence where {}: one \
+                     error and one U+FFFD per lead-byte-sized sequence for those leads, per \
+                     maximal subpart for others",
+                    leads.sizing()
+                )
+            }
+            // The strict answer's first error is the policy's unit too.
+            Convention::Reported(policy) => {
+                return format!(
+                    "reports and replaces ill-formed bytes {}: one error and one U+FFFD per {}",
+                    policy.as_str(),
+                    self.unit()
+                )
+            }
+            Convention::Policy(_) | Convention::LeadSizedValidLeads => {
+                return format!(
+                    "replaces ill-formed bytes {}: one U+FFFD per {}",
+                    self.name(),
+                    self.unit()
+                )
+            }
+        };
+        title.to_string()
+    }
+
+    /// The unit a U+FFFD policy counts, for its title.
+    fn unit(self) -> &'static str {
+        match self {
+            Convention::Policy(ReplacementPolicy::PerByte)
+            | Convention::Reported(ReplacementPolicy::PerByte) => "ill-formed byte",
+            Convention::Policy(ReplacementPolicy::PerRun)
+            | Convention::Reported(ReplacementPolicy::PerRun) => "run of ill-formed bytes",
+            Convention::Policy(ReplacementPolicy::PerLeadSizedSequence)
+            | Convention::Reported(ReplacementPolicy::PerLeadSizedSequence) => {
+                "lead-byte-sized sequence"
+            }
+            Convention::LeadSizedValidLeads => {
+                "lead-byte-sized sequence, only valid leads (C2..F4) sizing one"
+            }
+            _ => "unit",
+        }
     }
 
     /// One line saying what it does.
@@ -130,6 +221,16 @@ impl Convention {
             Convention::Ignore => "drops every ill-formed sequence and goes on",
             Convention::SurrogateEscape => {
                 "escapes each byte of an ill-formed sequence as the lone surrogate U+DC00 + byte"
+            }
+            Convention::NeverReports => {
+                "reports every input as valid; the scalars are the reference's"
+            }
+            Convention::ErrorLenByLead(lengths) => {
+                return format!(
+                    "the first error at a lead byte reported as long as the lead says ({}), \
+                     else as the reference's",
+                    lengths.described()
+                )
             }
         };
         description.to_string()
@@ -172,104 +273,10 @@ impl Convention {
                         .collect(),
                 })
                 .collect(),
-        }
-    }
-}
-
-/// A set of lead bytes `C0..FF` (bit `i` stands for byte `0xC0 + i`): the leads that size
-/// an error unit in a member of the lead-sized family.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LeadSet(u64);
-
-impl LeadSet {
-    /// Whether `byte` is in the set.
-    pub fn contains(self, byte: u8) -> bool {
-        byte >= 0xC0 && self.0 & (1 << (byte - 0xC0)) != 0
-    }
-
-    fn with(self, byte: u8) -> LeadSet {
-        LeadSet(self.0 | 1 << (byte - 0xC0))
-    }
-
-    /// The set of `bytes` (each `C0..FF`).
-    pub fn of(bytes: impl IntoIterator<Item = u8>) -> LeadSet {
-        bytes.into_iter().fold(LeadSet(0), LeadSet::with)
-    }
-
-    /// The leads whose lead-sized unit can differ from their maximal subpart, each with
-    /// the continuation byte that shows it: the first one Table 3-7 forbids after the
-    /// lead. After `C2..DF`, `E1..EC`, `EE..EF` and `F1..F3` every continuation byte is
-    /// allowed, so there the two units are the same; `FE` and `FF` announce nothing.
-    fn telling() -> impl Iterator<Item = (u8, u8)> {
-        (0xC0..=0xFDu8).filter_map(|lead| {
-            let continuation = match lead {
-                0xC0 | 0xC1 | 0xE0 | 0xF0 | 0xF5..=0xFD => 0x80,
-                0xED => 0xA0,
-                0xF4 => 0x90,
-                _ => return None,
-            };
-            Some((lead, continuation))
-        })
-    }
-
-    /// The sizing leads of the decoder's machine, when it is a member of the lead-sized
-    /// family: after each telling lead, the decoder's lossy output on the continuation
-    /// byte that tells is either the lead-sized unit's or the maximal subpart's. `None`
-    /// when it is neither after some lead, and when the set is that of a known
-    /// convention (every lead, the valid leads, or none: the reference).
-    pub fn of_machine(decoder: &Hypothesis, capabilities: Capabilities) -> Option<LeadSet> {
-        let every = LeadSet::of(0xC0..=0xFD);
-        let lossy = |oracle: &mut Oracle, word: &[u8]| -> Vec<_> {
-            oracle.outputs(word).iter().map(|o| o.lossy).collect()
-        };
-        let sized = ConventionDecoder::new(Convention::LeadSizedBy(every));
-        let subparts = ConventionDecoder::new(Convention::LeadSizedBy(LeadSet(0)));
-        let mut sized = Oracle::new(&sized, capabilities);
-        let mut subparts = Oracle::new(&subparts, capabilities);
-        // The leads whose two units are the same count as sizing: the set then reads as
-        // ranges (`C2..F7`).
-        let mut set = LeadSet::of(same_leads());
-        for (lead, continuation) in LeadSet::telling() {
-            let word = [lead, continuation];
-            let seen: Vec<_> = decoder.run(&word).iter().map(|o| o.lossy).collect();
-            if seen == lossy(&mut sized, &word) {
-                set = set.with(lead);
-            } else if seen != lossy(&mut subparts, &word) {
-                return None;
+            Convention::NeverReports | Convention::ErrorLenByLead(_) => {
+                expected_scalars(input, segments, ReplacementPolicy::MaximalSubpart)
             }
         }
-        // Every lead, the valid leads, none that tells (the reference's maximal subparts).
-        let known = [every, LeadSet::of(0xC2..=0xF4), LeadSet::of(same_leads())];
-        (!known.contains(&set)).then_some(set)
-    }
-}
-
-/// The leads whose lead-sized unit is always their maximal subpart.
-fn same_leads() -> impl Iterator<Item = u8> {
-    (0xC2..=0xDF)
-        .chain(0xE1..=0xEC)
-        .chain(0xEE..=0xEF)
-        .chain(0xF1..=0xF3)
-}
-
-impl std::fmt::Display for LeadSet {
-    /// The set as ranges of bytes: `C2..F7`, `C0..C1, E0`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut ranges: Vec<(u8, u8)> = Vec::new();
-        for byte in (0xC0..=0xFFu8).filter(|&b| self.contains(b)) {
-            match ranges.last_mut() {
-                Some((_, end)) if *end + 1 == byte => *end = byte,
-                _ => ranges.push((byte, byte)),
-            }
-        }
-        let ranges: Vec<String> = ranges
-            .iter()
-            .map(|&(start, end)| match start == end {
-                true => format!("{start:02X}"),
-                false => format!("{start:02X}..{end:02X}"),
-            })
-            .collect();
-        f.write_str(&ranges.join(", "))
     }
 }
 
@@ -315,6 +322,19 @@ impl Decoder for ConventionDecoder {
         let segments = segments(input, &decoded);
         *outcome = decoded.to_outcome(&self.name, input);
         outcome.errors = None;
+        if self.convention == Convention::NeverReports {
+            outcome.valid = true;
+            outcome.valid_up_to = None;
+            outcome.error_len = None;
+        }
+        if let (Convention::ErrorLenByLead(lengths), Some(at)) =
+            (self.convention, outcome.valid_up_to)
+        {
+            if let Some(len) = lengths.of(input[at]) {
+                outcome.error_len = Some(ErrorLen::Invalid(usize::from(len)));
+                return Ok(());
+            }
+        }
         outcome.scalars = Some(self.convention.scalars_of(input, &decoded, &segments));
         // An error cut by the end of input stays incomplete: more input could complete
         // it, whatever the policy.

@@ -26,22 +26,23 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::conventions::{Convention, ConventionDecoder, LeadSet};
+use super::conventions::Convention;
 use super::difference::Difference;
 use super::learner::Hypothesis;
-use super::oracle::Oracle;
 use super::output::{StepOutput, Strict};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
 
 pub mod behaviour;
+mod candidates;
 mod consequence;
 mod family;
 mod filing;
 mod witness;
 
 use behaviour::behaviour;
+use candidates::convention_candidates;
 use consequence::{
     consequences, first_difference, first_rejects_well_formed, last_departure, shows_only_at_start,
 };
@@ -49,20 +50,34 @@ use family::{families, family_changes, kind, run_changed};
 use witness::witness_of;
 
 /// What a finding's hypothesis is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mechanism {
     /// A known convention explains the differences.
-    Convention {
-        /// Its name.
-        name: String,
-        /// True for a U+FFFD policy: a policy, not a bug.
-        policy: bool,
-    },
+    Convention(Convention),
     /// One changed transition family of the reference's machine.
     Transition,
     /// No single hypothesis explains the difference.
     Unexplained,
+}
+
+impl Serialize for Mechanism {
+    /// `{"kind": "convention", "name": ..., "policy": ...}`, `{"kind": "transition"}` or
+    /// `{"kind": "unexplained"}`: a convention by its name, and whether it is a U+FFFD
+    /// policy (a policy, not a bug).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        match self {
+            Mechanism::Convention(convention) => {
+                map.serialize_entry("kind", "convention")?;
+                map.serialize_entry("name", &convention.name())?;
+                map.serialize_entry("policy", &convention.is_policy())?;
+            }
+            Mechanism::Transition => map.serialize_entry("kind", "transition")?,
+            Mechanism::Unexplained => map.serialize_entry("kind", "unexplained")?,
+        }
+        map.end()
+    }
 }
 
 /// What a decoder does differently, independent of what the bytes are.
@@ -208,61 +223,6 @@ pub fn findings(
     findings
 }
 
-/// One candidate per known convention, and one for the decoder's own member of the
-/// lead-sized family when it has one ([`LeadSet::of_machine`]): each run as a decoder on
-/// every difference's witness.
-fn convention_candidates(
-    decoder: &Hypothesis,
-    differences: &[Difference],
-    capabilities: Capabilities,
-    observed: &[Vec<StepOutput>],
-    expected: &[Vec<StepOutput>],
-) -> Vec<Candidate> {
-    // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
-    // scalars alone): a convention is compared with it on the scalars alone too.
-    let lossy_only = decoder
-        .output
-        .iter()
-        .flatten()
-        .all(|o| o.strict == Strict::Valid);
-    // The decoder's own member of the lead-sized family first: it wins a tie with the
-    // known members, which differ from it on inputs where it agrees with the reference
-    // (and so explain no fewer of its differences).
-    let learned = LeadSet::of_machine(decoder, capabilities).map(|leads| {
-        [
-            Convention::LeadSizedBy(leads),
-            Convention::ReportedLeadSizedBy(leads),
-        ]
-    });
-    let mut candidates = Vec::new();
-    for convention in learned.into_iter().flatten().chain(Convention::ALL) {
-        let subject = ConventionDecoder::new(convention);
-        let mut oracle = Oracle::new(&subject, capabilities);
-        let explains = differences
-            .iter()
-            .zip(observed.iter().zip(expected))
-            .map(|(d, (seen, expected))| {
-                let mut outputs = oracle.outputs(&d.witness);
-                if lossy_only {
-                    for output in &mut outputs {
-                        output.strict = Strict::Valid;
-                    }
-                }
-                explains_steps(&outputs, seen, expected)
-            })
-            .collect();
-        candidates.push(Candidate {
-            mechanism: Mechanism::Convention {
-                name: convention.name(),
-                policy: convention.is_policy(),
-            },
-            explains,
-            seed: None,
-        });
-    }
-    candidates
-}
-
 /// A family whose every difference shows only at the start of an input says so: its
 /// contexts ("after `EF BB`") are read from the start.
 fn title_start_only(
@@ -395,7 +355,7 @@ fn cover(
         let witness = witness_of(differences, candidate.seed, &explained);
         groups.push(Group {
             candidate: chosen,
-            mechanism: candidate.mechanism.clone(),
+            mechanism: candidate.mechanism,
             witness,
             explained,
         });
@@ -410,7 +370,7 @@ fn cover(
     }
     let mut findings: Vec<Finding> = groups
         .iter()
-        .map(|g| finding(differences, g.mechanism.clone(), g.witness, &g.explained))
+        .map(|g| finding(differences, g.mechanism, g.witness, &g.explained))
         .collect();
     filing::file(
         differences,
@@ -433,8 +393,7 @@ fn finding(
     let behaviour = behaviour(d.reference, d.decoder);
     let category = title::category(&d.witness);
     let title = match &mechanism {
-        Mechanism::Convention { name, policy: true } => title::policy_title(name),
-        Mechanism::Convention { name, .. } => format!("{name}: {}", title::convention_phrase(name)),
+        Mechanism::Convention(convention) => convention.title(),
         Mechanism::Transition | Mechanism::Unexplained => {
             // The witness's transition first: the title describes its outputs, and the
             // places where the family shows the same.
@@ -483,13 +442,8 @@ pub fn never_reports_errors(differences: &[Difference]) -> Finding {
         .map(|d| d.witness.clone())
         .unwrap_or_default();
     Finding {
-        mechanism: Mechanism::Convention {
-            name: "never-reports-errors".to_string(),
-            policy: false,
-        },
-        title:
-            "never reports an error: every input is valid, only the scalars show ill-formed bytes"
-                .to_string(),
+        mechanism: Mechanism::Convention(Convention::NeverReports),
+        title: Convention::NeverReports.title(),
         category: title::category(&witness),
         behaviour: Behaviour::AcceptsIllFormed,
         witness,

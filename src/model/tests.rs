@@ -5,6 +5,7 @@
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
+use super::conventions::Convention;
 use super::learner::Limits;
 use super::mechanism::{Behaviour, Finding, Mechanism};
 use super::{compare_with, learn_machine, LearnedMachine, ModelReport};
@@ -184,7 +185,7 @@ fn assert_one_mechanism<'a>(
         let findings: Vec<&Finding> = report.findings.iter().collect();
         let ok = findings.len() == 1
             && (findings[0].behaviour == behaviour
-                || matches!(findings[0].mechanism, Mechanism::Convention { .. }))
+                || matches!(findings[0].mechanism, Mechanism::Convention(_)))
             && (category.is_none() || findings[0].category == category);
         if !ok {
             wrong.push(name);
@@ -321,10 +322,7 @@ fn several_bugs_come_apart() {
     );
     assert_eq!(
         found.findings[0].mechanism,
-        Mechanism::Convention {
-            name: "latin-1-fallback".to_string(),
-            policy: false
-        }
+        Mechanism::Convention(Convention::Latin1Fallback)
     );
     assert_eq!(found.findings[1].behaviour, Behaviour::AcceptsIllFormed);
     // A decoder that never reports an error: that is one finding, and its three
@@ -339,10 +337,7 @@ fn several_bugs_come_apart() {
     let found = report(&lossy_only);
     assert_eq!(
         found.findings[0].mechanism,
-        Mechanism::Convention {
-            name: "never-reports-errors".to_string(),
-            policy: false
-        }
+        Mechanism::Convention(Convention::NeverReports)
     );
     let mut rest = categories(&found)[1..].to_vec();
     rest.sort();
@@ -375,7 +370,7 @@ fn several_bugs_come_apart() {
 /// one policy finding, its sizing leads read off the machine and named in its title.
 #[test]
 fn a_lead_sized_policy_over_other_leads_is_one_policy() {
-    use super::conventions::{Convention, ConventionDecoder, LeadSet};
+    use super::conventions::{ConventionDecoder, LeadSet};
     let leads = LeadSet::of(0xC2..=0xF7);
     // Without and with a strict answer whose first error is sized the same way.
     for (convention, name) in [
@@ -392,17 +387,43 @@ fn a_lead_sized_policy_over_other_leads_is_one_policy() {
         assert_eq!(found.findings.len(), 1, "{name}: {:#?}", found.findings);
         assert_eq!(
             found.findings[0].mechanism,
-            Mechanism::Convention {
-                name: name.to_string(),
-                policy: true
-            }
+            Mechanism::Convention(convention)
         );
+        assert_eq!(convention.name(), name);
+        assert!(convention.is_policy());
         assert!(
             found.findings[0].title.contains("only C2..F7 size one"),
             "{}",
             found.findings[0].title
         );
     }
+}
+
+/// A decoder that reports an error at some lead bytes as long as the lead alone says,
+/// whatever follows (arvidn/libtorrent#8618 reported `F8` alone as 5 bytes long), is one
+/// finding over every lead and every shape it shows in: an invalid lead too long, a
+/// truncated sequence a definite error, an interrupted one too long. The table here
+/// (`E0..EF` three bytes, `F0..F4` four) is no decoder's: it is read off the machine.
+#[test]
+fn an_error_length_read_off_the_lead_is_one_finding() {
+    use super::conventions::{ConventionDecoder, LeadLengths};
+    let lengths = LeadLengths::new(
+        (0xE0..=0xEF)
+            .map(|l| (l, 3))
+            .chain((0xF0..=0xF4).map(|l| (l, 4))),
+    );
+    let found = report(&ConventionDecoder::new(Convention::ErrorLenByLead(lengths)));
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    let finding = &found.findings[0];
+    assert_eq!(
+        finding.mechanism,
+        Mechanism::Convention(Convention::ErrorLenByLead(lengths))
+    );
+    assert!(
+        finding.title.ends_with("E0..EF 3, F0..F4 4"),
+        "{}",
+        finding.title
+    );
 }
 
 /// A decoder that rejects U+0000 as GLib's `g_utf8_validate` does with a length (its

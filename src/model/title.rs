@@ -23,69 +23,6 @@ pub fn category(witness: &[u8]) -> Option<Category> {
     taxonomy::category_at(witness, offset)
 }
 
-/// The title of a finding that is a replacement policy.
-pub fn policy_title(name: &str) -> String {
-    match name {
-        "ignore" => {
-            "drops ill-formed bytes (the ignore policy): nothing, not U+FFFD, in their place"
-                .to_string()
-        }
-        "surrogateescape" => {
-            "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
-                .to_string()
-        }
-        _ if name.starts_with("per-lead-sized-sequence-leads-") && name.ends_with("-reported") => {
-            let leads =
-                &name["per-lead-sized-sequence-leads-".len()..name.len() - "-reported".len()];
-            format!(
-                "reports and replaces ill-formed bytes per lead-sized sequence where only {leads} \
-                 size one: one error and one U+FFFD per lead-byte-sized sequence for those \
-                 leads, per maximal subpart for others"
-            )
-        }
-        _ if name.starts_with("per-lead-sized-sequence-leads-") => {
-            let leads = &name["per-lead-sized-sequence-leads-".len()..];
-            format!(
-                "replaces ill-formed bytes per lead-sized sequence where only {leads} size one: \
-                 one U+FFFD per lead-byte-sized sequence for those leads, per maximal subpart \
-                 for others"
-            )
-        }
-        _ => match name.strip_suffix("-reported") {
-            // The strict answer's first error is the policy's unit too.
-            Some(policy) => format!(
-                "reports and replaces ill-formed bytes {policy}: one error and one U+FFFD per {}",
-                policy_unit(policy)
-            ),
-            None => format!(
-                "replaces ill-formed bytes {name}: one U+FFFD per {}",
-                policy_unit(name)
-            ),
-        },
-    }
-}
-
-/// The unit a policy counts, for its title.
-pub fn policy_unit(name: &str) -> &'static str {
-    match name {
-        "per-byte" => "ill-formed byte",
-        "per-run" => "run of ill-formed bytes",
-        "per-lead-sized-sequence" => "lead-byte-sized sequence",
-        "per-lead-sized-sequence-valid-leads" => {
-            "lead-byte-sized sequence, only valid leads (C2..F4) sizing one"
-        }
-        _ => "unit",
-    }
-}
-
-/// What a non-policy convention does, for its title.
-pub fn convention_phrase(name: &str) -> &'static str {
-    match name {
-        "latin-1-fallback" => "decodes an ill-formed input's bytes as their own values",
-        _ => "a known convention",
-    }
-}
-
 /// The title of a transition family (its differences, the witness's first).
 pub fn transition_title(
     family: &[&Difference],

@@ -36,6 +36,7 @@ const EXACT: &[&str] = &[
     "planted-simdjson-fallback-overlong-4",
     "planted-expat-truncated-read",
     "planted-gmssl-asn1-utf8",
+    "planted-libtorrent-sequence-length",
     "planted-ugorji-go-codec",
     "planted-ct-latin1-fallback",
     "planted-mysql-utf8mb3",

@@ -143,7 +143,7 @@ fn filed_at(
     // behind which it shows).
     let explained_by = home.filter(|&h| explains(h)).or_else(|| {
         (0..groups.len())
-            .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention { .. }) && explains(h))
+            .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention(_)) && explains(h))
     });
     // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
     // values) are that convention's wherever they show, also behind another bug.
@@ -152,7 +152,7 @@ fn filed_at(
         (valued && !kinds.is_empty())
             .then(|| {
                 (0..groups.len()).find(|&h| {
-                    matches!(groups[h].mechanism, Mechanism::Convention { .. })
+                    matches!(groups[h].mechanism, Mechanism::Convention(_))
                         && kinds.iter().all(|k| {
                             groups[h]
                                 .explained

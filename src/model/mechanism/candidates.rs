@@ -1,0 +1,70 @@
+//! The known conventions, and the decoder's own members of the families read off its
+//! machine, as candidate hypotheses: each run as a decoder on every difference's witness.
+
+use super::{explains_steps, Candidate, Mechanism};
+use crate::decoders::Capabilities;
+use crate::model::conventions::{Convention, ConventionDecoder, LeadLengths, LeadSet};
+use crate::model::difference::Difference;
+use crate::model::learner::Hypothesis;
+use crate::model::oracle::Oracle;
+use crate::model::output::{StepOutput, Strict};
+
+/// One candidate per known convention, one for the decoder's own member of the
+/// lead-sized family when it has one ([`LeadSet::of_machine`]), and one for its error
+/// lengths read off the lead when it has them ([`LeadLengths::of_machine`]).
+pub(super) fn convention_candidates(
+    decoder: &Hypothesis,
+    differences: &[Difference],
+    capabilities: Capabilities,
+    observed: &[Vec<StepOutput>],
+    expected: &[Vec<StepOutput>],
+) -> Vec<Candidate> {
+    // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
+    // scalars alone): a convention is compared with it on the scalars alone too.
+    let lossy_only = decoder
+        .output
+        .iter()
+        .flatten()
+        .all(|o| o.strict == Strict::Valid);
+    // The decoder's own member of the lead-sized family first: it wins a tie with the
+    // known members, which differ from it on inputs where it agrees with the reference
+    // (and so explain no fewer of its differences).
+    let learned = LeadSet::of_machine(decoder, capabilities).map(|leads| {
+        [
+            Convention::LeadSizedBy(leads),
+            Convention::ReportedLeadSizedBy(leads),
+        ]
+    });
+    // An error length the decoder reads off the lead alone, last: a known convention
+    // that explains as much is the truer name.
+    let lengths = LeadLengths::of_machine(decoder).map(Convention::ErrorLenByLead);
+    let mut candidates = Vec::new();
+    for convention in learned
+        .into_iter()
+        .flatten()
+        .chain(Convention::ALL)
+        .chain(lengths)
+    {
+        let subject = ConventionDecoder::new(convention);
+        let mut oracle = Oracle::new(&subject, capabilities);
+        let explains = differences
+            .iter()
+            .zip(observed.iter().zip(expected))
+            .map(|(d, (seen, expected))| {
+                let mut outputs = oracle.outputs(&d.witness);
+                if lossy_only {
+                    for output in &mut outputs {
+                        output.strict = Strict::Valid;
+                    }
+                }
+                explains_steps(&outputs, seen, expected)
+            })
+            .collect();
+        candidates.push(Candidate {
+            mechanism: Mechanism::Convention(convention),
+            explains,
+            seed: None,
+        });
+    }
+    candidates
+}
