@@ -15,8 +15,10 @@
 //! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
 //! one per byte of each ill-formed sequence).
 
+mod bytes;
 mod leads;
 
+pub use bytes::ByteValues;
 pub use leads::{LeadLengths, LeadSet};
 
 use crate::decoders::{Capabilities, Decoder};
@@ -60,6 +62,11 @@ pub enum Convention {
     /// so even past the end of input): the length a decoder reads off the lead before
     /// looking at the bytes, read off the decoder's machine ([`LeadLengths::of_machine`]).
     ErrorLenByLead(LeadLengths),
+    /// Each ill-formed byte replaced by a character chosen by the byte alone, another
+    /// member of the byte-by-byte family than the per-byte policy and `surrogateescape`
+    /// (a Latin-1 or Windows-1252 reading of the bytes), read off the decoder's machine
+    /// ([`ByteValues::of_machine`]).
+    PerByteValues(ByteValues),
     /// The strict answer always "valid": a lossy-only interface, whose scalars alone
     /// show ill-formed bytes. Not a hypothesis of [`Convention::ALL`]: it is read off
     /// the decoder's machine (no step ever reports an error).
@@ -100,6 +107,7 @@ impl Convention {
             Convention::SurrogateEscape => "surrogateescape",
             Convention::NeverReports => "never-reports-errors",
             Convention::ErrorLenByLead(lengths) => return format!("error-len-by-lead-{lengths}"),
+            Convention::PerByteValues(values) => return format!("per-byte-values-{values}"),
         };
         name.to_string()
     }
@@ -108,7 +116,10 @@ impl Convention {
     pub fn is_policy(self) -> bool {
         !matches!(
             self,
-            Convention::Latin1Fallback | Convention::NeverReports | Convention::ErrorLenByLead(_)
+            Convention::Latin1Fallback
+                | Convention::NeverReports
+                | Convention::ErrorLenByLead(_)
+                | Convention::PerByteValues(_)
         )
     }
 
@@ -127,6 +138,12 @@ impl Convention {
             Convention::NeverReports => {
                 "never reports an error: every input is valid, only the scalars show ill-formed \
                  bytes"
+            }
+            Convention::PerByteValues(values) => {
+                return format!(
+                    "decodes each ill-formed byte as a character of its own, not U+FFFD: {}",
+                    values.described()
+                )
             }
             Convention::ErrorLenByLead(lengths) => {
                 return format!(
@@ -225,6 +242,12 @@ impl Convention {
             Convention::NeverReports => {
                 "reports every input as valid; the scalars are the reference's"
             }
+            Convention::PerByteValues(values) => {
+                return format!(
+                    "each ill-formed byte replaced by a character of its own: {}",
+                    values.described()
+                )
+            }
             Convention::ErrorLenByLead(lengths) => {
                 return format!(
                     "the first error at a lead byte reported as long as the lead says ({}), \
@@ -261,6 +284,16 @@ impl Convention {
                 .filter_map(|segment| match *segment {
                     Segment::Char { scalar } => Some(scalar),
                     Segment::Error { .. } => None,
+                })
+                .collect(),
+            Convention::PerByteValues(values) => segments
+                .iter()
+                .flat_map(|segment| match *segment {
+                    Segment::Char { scalar } => vec![scalar],
+                    Segment::Error { offset, len } => input[offset..offset + len]
+                        .iter()
+                        .map(|&b| values.scalar(b))
+                        .collect(),
                 })
                 .collect(),
             Convention::SurrogateEscape => segments

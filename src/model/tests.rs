@@ -426,6 +426,36 @@ fn an_error_length_read_off_the_lead_is_one_finding() {
     );
 }
 
+/// A decoder that replaces each ill-formed byte by a character chosen by the byte alone
+/// (here a Windows-1252-like reading: the byte's own value for `A0..FF`, other
+/// characters for `80..9F`) is one finding over every kind of ill-formed bytes, its
+/// table read off the machine, and not a non-shortest form accepted: `C0 AF` gives two
+/// characters, neither of them `/`.
+#[test]
+fn bytes_replaced_each_by_a_character_of_their_own_are_one_finding() {
+    use super::conventions::{ByteValues, ConventionDecoder};
+    use super::output::UnitKind;
+    let values = ByteValues::new(
+        (0x80..=0x9F)
+            .map(|b| (b, UnitKind::Other))
+            .chain((0xA0..=0xFF).map(|b| (b, UnitKind::OwnByte))),
+    );
+    let found = report(&ConventionDecoder::new(Convention::PerByteValues(values)));
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    let finding = &found.findings[0];
+    assert_eq!(
+        finding.mechanism,
+        Mechanism::Convention(Convention::PerByteValues(values))
+    );
+    assert!(
+        finding
+            .title
+            .ends_with("its own value (Latin-1) for A0..FF; another character for 80..9F"),
+        "{}",
+        finding.title
+    );
+}
+
 /// A decoder that rejects U+0000 as GLib's `g_utf8_validate` does with a length (its
 /// first error at the NUL, which becomes U+FFFD), and is the reference everywhere else.
 /// Like GLib it reports where the first error is but not its length, and replaces

@@ -35,6 +35,11 @@ pub struct Alignment {
     pub deleted: bool,
     /// Categories of error units the decoder turned into characters other than U+FFFD.
     pub accepted_categories: Vec<Category>,
+    /// Ill-formed bytes each turned into a character of its own (one scalar per byte,
+    /// none of them the value the bytes would have as a sequence): a Latin-1, Windows-1252
+    /// or escape reading of the bytes, which hides no other character (`C0 AF` became
+    /// two characters, not `/`). Their categories are not in `accepted_categories`.
+    pub bytes_as_characters: bool,
     /// A well-formed character after an error unit is gone, with only U+FFFD in its place.
     pub swallowed: bool,
     /// The decode stops before the input's last well-formed characters.
@@ -49,7 +54,8 @@ struct Gap {
     unmatched_anchors: usize,
     /// An error unit came before the first unmatched anchor of the gap.
     error_before_unmatched: bool,
-    errors: Vec<usize>,
+    /// The error units' offsets and lengths.
+    errors: Vec<(usize, usize)>,
     decoded: Vec<u32>,
 }
 
@@ -81,7 +87,7 @@ pub fn align(input: &[u8], decoded: &Decoded, scalars: &[u32]) -> Alignment {
     let mut scalar_index = 0;
     for piece in &pieces {
         match *piece {
-            Segment::Error { offset, .. } => gap.errors.push(offset),
+            Segment::Error { offset, len } => gap.errors.push((offset, len)),
             Segment::Char { .. } => {
                 match matched[anchor_index] {
                     Some(at) => {
@@ -121,16 +127,48 @@ fn read_gap(input: &[u8], gap: &Gap, last: bool, alignment: &mut Alignment) {
     } else if !gap.errors.is_empty() {
         if gap.decoded.is_empty() {
             alignment.deleted = true;
+        } else if !only_replacements && bytewise(input, gap) {
+            alignment.bytes_as_characters = true;
         } else if !only_replacements {
             alignment.accepted_categories.extend(
                 gap.errors
                     .iter()
-                    .filter_map(|&offset| taxonomy::category_at(input, offset)),
+                    .filter_map(|&(offset, _)| taxonomy::category_at(input, offset)),
             );
         }
     } else if !gap.decoded.is_empty() {
         alignment.misdecoded = true;
     }
+}
+
+/// Whether the gap's ill-formed bytes became one scalar each, none of them the value
+/// the bits of a lead byte and the continuation bytes after it give (the value a decoder
+/// without RFC 3629's checks reads: `C0 AF` as `/`).
+fn bytewise(input: &[u8], gap: &Gap) -> bool {
+    let bytes: usize = gap.errors.iter().map(|&(_, len)| len).sum();
+    gap.decoded.len() == bytes
+        && gap
+            .errors
+            .iter()
+            .flat_map(|&(offset, len)| offset..offset + len)
+            .filter_map(|offset| lax_value(&input[offset..]))
+            .all(|value| !gap.decoded.contains(&value))
+}
+
+/// The value of the lead byte at the start of `bytes` and the continuation bytes it
+/// announces, read from their bits alone, when they are all there.
+fn lax_value(bytes: &[u8]) -> Option<u32> {
+    let lead = *bytes.first()?;
+    let len = taxonomy::announced_len(lead);
+    if len < 2 || bytes.len() < len || !bytes[1..len].iter().all(|&b| b & 0xC0 == 0x80) {
+        return None;
+    }
+    let lead_bits = u32::from(lead) & (0x7F >> len);
+    Some(
+        bytes[1..len]
+            .iter()
+            .fold(lead_bits, |value, &b| value << 6 | u32::from(b & 0x3F)),
+    )
 }
 
 /// For each anchor, the index of the scalar it matches, if any: a longest common

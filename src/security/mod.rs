@@ -449,6 +449,8 @@ fn class_of_alignment(alignment: &Alignment, categories: &[Category]) -> Option<
         Some(SecurityClass::CharacterSwallowed)
     } else if !alignment.accepted_categories.is_empty() {
         Some(acceptance_class(&alignment.accepted_categories))
+    } else if alignment.bytes_as_characters {
+        Some(SecurityClass::IllFormedAccepted)
     } else if alignment.deleted {
         Some(SecurityClass::BytesDeleted)
     } else if alignment.misdecoded {

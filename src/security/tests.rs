@@ -57,6 +57,33 @@ fn called_valid_but_replaced_is_accepted_not_decoded() {
     assert_eq!(impact.class, SecurityClass::IllFormedAccepted);
 }
 
+/// A decoder that turns each ill-formed byte into a character of its own (a Latin-1 or
+/// Windows-1252 reading, or Python's `surrogateescape`) decodes no `/` from `C0 AF`: the
+/// bytes are accepted as characters, not read as a non-shortest form. One that gives
+/// the bits' value does, whatever it puts beside it.
+#[test]
+fn bytes_read_one_by_one_are_accepted_not_a_non_shortest_form() {
+    for own in [[0xC0, 0xAF], [0xDCC0, 0xDCAF], [0xC0, 0x2F + 0xE000]] {
+        let impact = class_of("scalars", "C0 AF", &answer(false, &own), &[]);
+        assert_eq!(impact.class, SecurityClass::IllFormedAccepted, "{own:X?}");
+    }
+    let impact = class_of(
+        "scalars",
+        "E0 80 AF",
+        &answer(false, &[0xE0, 0x20AC, 0xAF]),
+        &[],
+    );
+    assert_eq!(impact.class, SecurityClass::IllFormedAccepted);
+    for bits in [vec![0x2F], vec![0x2F, F]] {
+        let impact = class_of("scalars", "C0 AF", &answer(false, &bits), &[]);
+        assert_eq!(
+            impact.class,
+            SecurityClass::NonShortestAccepted,
+            "{bits:X?}"
+        );
+    }
+}
+
 #[test]
 fn a_quote_consumed_by_an_error_is_swallowed() {
     // Unicode §3.9: C2 is a maximal subpart; the 22 after it is a character of its own.

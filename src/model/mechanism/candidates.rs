@@ -3,7 +3,7 @@
 
 use super::{explains_steps, Candidate, Mechanism};
 use crate::decoders::Capabilities;
-use crate::model::conventions::{Convention, ConventionDecoder, LeadLengths, LeadSet};
+use crate::model::conventions::{ByteValues, Convention, ConventionDecoder, LeadLengths, LeadSet};
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
 use crate::model::oracle::Oracle;
@@ -38,12 +38,15 @@ pub(super) fn convention_candidates(
     // An error length the decoder reads off the lead alone, last: a known convention
     // that explains as much is the truer name.
     let lengths = LeadLengths::of_machine(decoder).map(Convention::ErrorLenByLead);
+    // The decoder's own member of the byte-by-byte family, last too.
+    let values = ByteValues::of_machine(decoder).map(Convention::PerByteValues);
     let mut candidates = Vec::new();
     for convention in learned
         .into_iter()
         .flatten()
         .chain(Convention::ALL)
         .chain(lengths)
+        .chain(values)
     {
         let subject = ConventionDecoder::new(convention);
         let mut oracle = Oracle::new(&subject, capabilities);
