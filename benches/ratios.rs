@@ -231,6 +231,57 @@ fn compare_utf16(name: &str, bytes: &[u8], well_formed: bool) {
     }
 }
 
+/// Different texts the `mixed-unrepeated` rows decode in turn.
+const UNREPEATED: usize = 16;
+
+/// `utf16` on `mixed` text that is not the same from one call to the next: each call
+/// decodes the next of [`UNREPEATED`] texts drawn with different seeds. A kernel that
+/// branches on the data runs faster on one input decoded over and over (the branch
+/// predictor learns its branches, even at 1 MiB) than on text it meets once; these
+/// rows measure the latter.
+#[cfg(target_arch = "x86_64")]
+fn compare_utf16_unrepeated(len: usize, size: &str) {
+    if !selected("utf16") {
+        return;
+    }
+    let texts: Vec<common::Input> = (0..UNREPEATED as u64)
+        .map(|seed| common::Input::new("mixed", common::text(common::MIXED_WORDS, len, 100 + seed)))
+        .collect();
+    let texts = &texts;
+    let mut ours16: Vec<u16> = Vec::with_capacity(len + 64);
+    let mut other16: Vec<u16> = Vec::with_capacity(len + 64);
+    for with_errors in [false, true] {
+        let their_name = if with_errors {
+            "simdutf-with-errors"
+        } else {
+            "simdutf"
+        };
+        let (mut ours_next, mut theirs_next) = (0, 0);
+        let mut engines: Vec<Engine<'_>> = vec![
+            (
+                "fast".into(),
+                Box::new(|_| {
+                    let bytes = texts[ours_next % UNREPEATED].bytes();
+                    ours_next += 1;
+                    ours16.clear();
+                    let _ = fast::decode_utf16(bytes, &mut ours16);
+                    ours16.len()
+                }),
+            ),
+            (
+                simdutf_name(their_name),
+                Box::new(|_| {
+                    let bytes = texts[theirs_next % UNREPEATED].bytes();
+                    theirs_next += 1;
+                    simdutf_utf16(bytes, &mut other16, with_errors)
+                }),
+            ),
+        ];
+        let name = format!("mixed-unrepeated-{size}");
+        compare("utf16", &name, texts[0].bytes(), &mut engines);
+    }
+}
+
 /// Lossy decoding to UTF-8 against std and encoding_rs: once with a fresh `String`
 /// per call (`decode_lossy`), once into a buffer reused from call to call
 /// (`decode_lossy_into`), each interleaved with the peers.
@@ -386,6 +437,10 @@ fn main() {
                 continue;
             }
             compare_lossy(&name, bytes, "lossy");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if !forced {
+            compare_utf16_unrepeated(len, size);
         }
     }
 }

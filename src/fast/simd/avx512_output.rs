@@ -18,12 +18,13 @@ pub(super) trait Sink {
     unsafe fn widen64(src: *const u8, dst: *mut Self::Unit);
     /// Stores the encoding of the first `lanes` (1 to 16) scalar values of `scalars` at
     /// `dst`; returns the units written, at most one per byte of the characters stored.
-    /// `SUPPLEMENTARY`: whether a scalar may be above U+FFFF (a 4-byte character).
+    /// `PAIRS`: whether a scalar may be above U+FFFF (a 4-byte character), and how
+    /// often ([`NO_PAIRS`], [`FEW_PAIRS`], [`MANY_PAIRS`]).
     ///
     /// # Safety
     /// The instruction sets of the kernel (AVX512F/BW/VBMI/VBMI2, BMI2) available;
     /// `dst` valid for writes of that many units.
-    unsafe fn store_group<const SUPPLEMENTARY: bool>(
+    unsafe fn store_group<const PAIRS: u8>(
         scalars: __m512i,
         lanes: usize,
         dst: *mut Self::Unit,
@@ -47,6 +48,14 @@ pub(super) trait Sink {
     }
 }
 
+/// A stretch without 4-byte characters: no scalar value above U+FFFF.
+pub(super) const NO_PAIRS: u8 = 0;
+/// A stretch with 4-byte characters, few enough that most groups of 16 characters have
+/// none: a branch per group on whether it has one is taken rarely and predicted well.
+pub(super) const FEW_PAIRS: u8 = 1;
+/// A stretch with 4-byte characters in many groups: no branch per group on them.
+pub(super) const MANY_PAIRS: u8 = 2;
+
 /// [`Sink`] of scalar values (UTF-32): one lane per character.
 pub(super) struct Scalars;
 
@@ -66,11 +75,7 @@ impl Sink for Scalars {
     }
 
     #[inline(always)]
-    unsafe fn store_group<const SUPPLEMENTARY: bool>(
-        scalars: __m512i,
-        lanes: usize,
-        dst: *mut u32,
-    ) -> usize {
+    unsafe fn store_group<const PAIRS: u8>(scalars: __m512i, lanes: usize, dst: *mut u32) -> usize {
         // SAFETY: the caller's contract: `lanes` scalars writable at `dst`.
         unsafe {
             if lanes == 16 {

@@ -21,7 +21,7 @@
 
 use core::arch::x86_64::*;
 
-use super::avx512_output::{self, Sink};
+use super::avx512_output::{self, Sink, FEW_PAIRS, NO_PAIRS};
 use super::avx512_utf32;
 use super::utf16::ConvertValid16;
 
@@ -43,25 +43,26 @@ impl Sink for CodeUnits {
     }
 
     #[inline(always)]
-    unsafe fn store_group<const SUPPLEMENTARY: bool>(
-        scalars: __m512i,
-        lanes: usize,
-        dst: *mut u16,
-    ) -> usize {
+    unsafe fn store_group<const PAIRS: u8>(scalars: __m512i, lanes: usize, dst: *mut u16) -> usize {
         // The lanes that hold a character of this group.
         let valid = (u32::MAX >> (32 - lanes)) as __mmask16;
         // SAFETY: the instruction sets are available (caller's contract); the stores are
         // masked to the units written, at most one per byte of the characters (a
         // surrogate pair comes from 4 bytes), for which `dst` has room.
         unsafe {
-            let supplementary = if SUPPLEMENTARY {
-                _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000))
-            } else {
+            let supplementary = if PAIRS == NO_PAIRS {
                 0
+            } else {
+                _mm512_mask_cmpge_epu32_mask(valid, scalars, _mm512_set1_epi32(0x1_0000))
             };
-            // A group without a pair, also in a stretch with some (text that mixes a
-            // few emoji into other scripts): narrowed, without the compression.
-            if supplementary == 0 {
+            // A group without a pair, in a stretch with none or with few (text with
+            // now and then an emoji): narrowed, without the compression. Where many
+            // groups have a pair (text that mixes emoji into other scripts) every group
+            // is compressed: that branch would be a coin toss, resolved only at the end
+            // of the group's chain of permutes, and would cost more than the
+            // compression (an input repeated often enough for the predictor to learn
+            // it hides that).
+            if PAIRS == NO_PAIRS || (PAIRS == FEW_PAIRS && supplementary == 0) {
                 let units = _mm512_castsi256_si512(_mm512_cvtepi32_epi16(scalars));
                 if lanes == 16 {
                     _mm512_mask_storeu_epi16(dst as *mut i16, 0xFFFF, units);
@@ -212,6 +213,13 @@ mod tests {
         long.push_str(&"é".repeat(100));
         texts.push(long);
         texts.push("é".repeat(2100) + "a" + &"\u{7FF}".repeat(300));
+        // Stretches with few pairs (one character in 200, the groups' branch on a pair)
+        // and with many (one in 20, no branch), and one with both kinds of stretch.
+        let few = ("中".repeat(199) + "😀").repeat(6);
+        let many = ("й".repeat(19) + "🦀").repeat(60);
+        texts.push(few.clone());
+        texts.push(many.clone());
+        texts.push(few + &many);
         let mut out = Vec::new();
         let mut scratch = Vec::new();
         for text in &texts {

@@ -32,7 +32,9 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use super::avx512_output::{convert_ascii, widen_ascii, Scalars, Sink};
+use super::avx512_output::{
+    convert_ascii, widen_ascii, Scalars, Sink, FEW_PAIRS, MANY_PAIRS, NO_PAIRS,
+};
 use super::utf32::ConvertValid;
 use crate::fast::dfa;
 
@@ -66,6 +68,14 @@ pub(super) const POSITIONS: usize = STRETCH + 32;
 /// [`convert_stretch`]): one bit per byte of a stretch, and a word past it, which
 /// [`marked`] reads when a block is not aligned to the stretch.
 pub(super) const MARK_WORDS: usize = STRETCH / 64 + 2;
+
+/// A stretch takes the groups without a branch on surrogate pairs ([`MANY_PAIRS`]) when
+/// more than one character in this many is 4 bytes long: about one group of 16 in 8 or
+/// more then has a pair, and a branch on it would be mispredicted more often than the
+/// compression it skips costs (UTF-16 of mixed scripts with one character in 56 an
+/// emoji, 1 MiB texts each decoded once in turn: about 3.6 GB/s without the branch, 2.0
+/// with it).
+const MANY_PAIRS_SHARE: usize = 128;
 
 /// The tag of a position that starts an error unit: above every offset of a stretch.
 const ERROR_UNIT: u16 = 0x8000;
@@ -225,7 +235,7 @@ pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
             return n;
         }
         let dst = dst.add(ascii);
-        let (chars, longest) = find_positions::<LOSSY>(src, ascii, n, positions, marks);
+        let (chars, longest, fours) = find_positions::<LOSSY>(src, ascii, n, positions, marks);
         let short = if longest == 2 && !LOSSY {
             S::convert_short_groups(src, avail, chars, positions, dst)
         } else {
@@ -234,18 +244,22 @@ pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
         let written = match short {
             Some(written) => written,
             // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
-            None if longest == 4 => {
-                convert_groups::<S, true, LOSSY>(src, avail, chars, positions, dst)
+            None if longest == 4 && fours * MANY_PAIRS_SHARE > chars => {
+                convert_groups::<S, MANY_PAIRS, LOSSY>(src, avail, chars, positions, dst)
             }
-            None => convert_groups::<S, false, LOSSY>(src, avail, chars, positions, dst),
+            None if longest == 4 => {
+                convert_groups::<S, FEW_PAIRS, LOSSY>(src, avail, chars, positions, dst)
+            }
+            None => convert_groups::<S, NO_PAIRS, LOSSY>(src, avail, chars, positions, dst),
         };
         ascii + written
     }
 }
 
 /// Phase 1: stores the offsets of the character starts of `src[from..n]` at
-/// `positions`, then 32 zero entries; returns how many characters there are, and the
-/// length of the longest (2 standing for "1 or 2"; leads E0..EF are 3, F0..F4 are 4).
+/// `positions`, then 32 zero entries; returns how many characters there are, the
+/// length of the longest (2 standing for "1 or 2"; leads E0..EF are 3, F0..F4 are 4),
+/// and how many are 4 bytes long.
 /// `LOSSY`: the first bytes of error units, marked in `marks`, start units too, and
 /// their offsets carry [`ERROR_UNIT`].
 ///
@@ -260,7 +274,7 @@ unsafe fn find_positions<const LOSSY: bool>(
     n: usize,
     positions: *mut u16,
     marks: *const u64,
-) -> (usize, usize) {
+) -> (usize, usize, usize) {
     // SAFETY (every load, store and intrinsic below): the instruction sets are
     // available (caller's contract). Full loads read `src + o .. src + o + 64` with
     // `o + 64 <= n`; masked loads read only the bytes below `n` that their mask selects.
@@ -281,7 +295,7 @@ unsafe fn find_positions<const LOSSY: bool>(
         );
         let mut chars = 0;
         let mut three_byte = 0u64;
-        let mut four_byte = 0u64;
+        let mut fours = 0;
         let mut o = from;
         while o < n {
             let (block, inside) = if o + 64 <= n {
@@ -307,7 +321,8 @@ unsafe fn find_positions<const LOSSY: bool>(
                     _mm512_mask_add_epi16(offsets_high, (errors >> 32) as u32, offsets_high, tag);
             }
             three_byte |= _mm512_cmpge_epu8_mask(block, three_byte_leads) & !errors;
-            four_byte |= _mm512_cmpge_epu8_mask(block, four_byte_leads) & !errors;
+            fours +=
+                (_mm512_cmpge_epu8_mask(block, four_byte_leads) & !errors).count_ones() as usize;
             let low = leads as u32;
             let high = (leads >> 32) as u32;
             _mm512_storeu_si512(
@@ -326,14 +341,14 @@ unsafe fn find_positions<const LOSSY: bool>(
         }
         // Initialised entries for the lanes of a last, partial group (of 16 or 32).
         _mm512_storeu_si512(positions.add(chars) as *mut __m512i, _mm512_setzero_si512());
-        let longest = if four_byte != 0 {
+        let longest = if fours != 0 {
             4
         } else if three_byte != 0 {
             3
         } else {
             2
         };
-        (chars, longest)
+        (chars, longest, fours)
     }
 }
 
@@ -346,7 +361,7 @@ unsafe fn find_positions<const LOSSY: bool>(
 /// of the character starts of well-formed `src[..avail]`; `dst` valid for writes of a
 /// unit per byte of those characters.
 #[inline(always)]
-unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool, const LOSSY: bool>(
+unsafe fn convert_groups<S: Sink, const PAIRS: u8, const LOSSY: bool>(
     src: *const u8,
     avail: usize,
     chars: usize,
@@ -394,7 +409,7 @@ unsafe fn convert_groups<S: Sink, const SUPPLEMENTARY: bool, const LOSSY: bool>(
                 scalars = _mm512_mask_mov_epi32(scalars, errors, _mm512_set1_epi32(0xFFFD));
             }
             let lanes = (chars - group).min(16);
-            written += S::store_group::<SUPPLEMENTARY>(scalars, lanes, dst.add(written));
+            written += S::store_group::<PAIRS>(scalars, lanes, dst.add(written));
             group += 16;
         }
         written
