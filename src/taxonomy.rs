@@ -273,6 +273,24 @@ fn is_continuation(byte: u8) -> bool {
     byte & 0xC0 == 0x80
 }
 
+/// The value of `sequence`, a lead byte (`C0..FD`) and exactly as many continuation bytes
+/// as it announces, read from its bits alone under the RFC 2279 layout, with none of RFC
+/// 3629's range checks: the value a decoder without them gives (`C0 AF` is `/`, `ED A0 80`
+/// is U+D800). `None` for any other sequence.
+pub fn lax_value(sequence: &[u8]) -> Option<u32> {
+    let (&lead, tails) = sequence.split_first()?;
+    let len = announced_len(lead);
+    if len < 2 || sequence.len() != len || !tails.iter().all(|&b| is_continuation(b)) {
+        return None;
+    }
+    let lead_bits = u32::from(lead) & (0x7F >> len);
+    Some(
+        tails
+            .iter()
+            .fold(lead_bits, |value, &b| value << 6 | u32::from(b & 0x3F)),
+    )
+}
+
 /// The length a lead byte announces under the RFC 2279 layout (1 for ASCII, 0 for a
 /// continuation byte or FE/FF, which announce nothing).
 pub fn announced_len(lead: u8) -> usize {

@@ -355,38 +355,35 @@ impl Decoder for ConventionDecoder {
         let segments = segments(input, &decoded);
         *outcome = decoded.to_outcome(&self.name, input);
         outcome.errors = None;
-        if self.convention == Convention::NeverReports {
-            outcome.valid = true;
-            outcome.valid_up_to = None;
-            outcome.error_len = None;
-        }
-        if let (Convention::ErrorLenByLead(lengths), Some(at)) =
-            (self.convention, outcome.valid_up_to)
-        {
-            if let Some(len) = lengths.of(input[at]) {
-                outcome.error_len = Some(ErrorLen::Invalid(usize::from(len)));
-                return Ok(());
-            }
-        }
         outcome.scalars = Some(self.convention.scalars_of(input, &decoded, &segments));
-        // An error cut by the end of input stays incomplete: more input could complete
-        // it, whatever the policy.
-        if let Some(ErrorLen::Invalid(subpart)) = outcome.error_len {
-            let len = match self.convention {
-                Convention::Reported(policy) => {
-                    first_unit_len(input, &segments, policy).expect("an error has a first unit")
+        let at = outcome.valid_up_to;
+        match (self.convention, outcome.error_len) {
+            (Convention::NeverReports, _) => {
+                outcome.valid = true;
+                outcome.valid_up_to = None;
+                outcome.error_len = None;
+            }
+            // Whatever follows the lead, even the end of input.
+            (Convention::ErrorLenByLead(lengths), Some(_)) => {
+                if let Some(len) = at.and_then(|at| lengths.of(input[at])) {
+                    outcome.error_len = Some(ErrorLen::Invalid(usize::from(len)));
                 }
-                Convention::ReportedLeadSizedBy(leads) => {
-                    let at = outcome.valid_up_to.expect("an error has an offset");
-                    if leads.contains(input[at]) {
-                        lead_sized_len(input, at).max(subpart)
-                    } else {
-                        subpart
-                    }
+            }
+            // An error cut by the end of input stays incomplete: more input could
+            // complete it, whatever the policy.
+            (Convention::Reported(policy), Some(ErrorLen::Invalid(_))) => {
+                let len =
+                    first_unit_len(input, &segments, policy).expect("an error has a first unit");
+                outcome.error_len = Some(ErrorLen::Invalid(len));
+            }
+            (Convention::ReportedLeadSizedBy(leads), Some(ErrorLen::Invalid(subpart))) => {
+                let at = at.expect("an error has an offset");
+                if leads.contains(input[at]) {
+                    let len = lead_sized_len(input, at).max(subpart);
+                    outcome.error_len = Some(ErrorLen::Invalid(len));
                 }
-                _ => subpart,
-            };
-            outcome.error_len = Some(ErrorLen::Invalid(len));
+            }
+            _ => {}
         }
         Ok(())
     }

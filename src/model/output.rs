@@ -240,22 +240,7 @@ fn char_ending_at(word: &[u8], end: usize) -> Option<u32> {
 /// The value of a lead byte (`C0..FD`) and exactly as many continuation bytes as it
 /// announces, ending just before `end`, read by its bits alone (no range check).
 fn lax_value_ending_at(word: &[u8], end: usize) -> Option<u32> {
-    (2..=6.min(end)).find_map(|k| {
-        let sequence = &word[end - k..end];
-        let lead = sequence[0];
-        let announced = crate::taxonomy::announced_len(lead);
-        let tails = &sequence[1..];
-        if announced != k || lead < 0xC0 || tails.iter().any(|&b| b & 0xC0 != 0x80) {
-            return None;
-        }
-        let payload_bits = 7 - k as u32;
-        let lead_bits = u32::from(lead) & ((1 << payload_bits) - 1);
-        Some(
-            tails
-                .iter()
-                .fold(lead_bits, |value, &b| value << 6 | u32::from(b & 0x3F)),
-        )
-    })
+    (2..=6.min(end)).find_map(|k| crate::taxonomy::lax_value(&word[end - k..end]))
 }
 
 impl std::fmt::Display for StepOutput {

@@ -151,24 +151,12 @@ fn bytewise(input: &[u8], gap: &Gap) -> bool {
             .errors
             .iter()
             .flat_map(|&(offset, len)| offset..offset + len)
-            .filter_map(|offset| lax_value(&input[offset..]))
+            .filter_map(|offset| {
+                let sequence =
+                    input.get(offset..offset + taxonomy::announced_len(input[offset]))?;
+                taxonomy::lax_value(sequence)
+            })
             .all(|value| !gap.decoded.contains(&value))
-}
-
-/// The value of the lead byte at the start of `bytes` and the continuation bytes it
-/// announces, read from their bits alone, when they are all there.
-fn lax_value(bytes: &[u8]) -> Option<u32> {
-    let lead = *bytes.first()?;
-    let len = taxonomy::announced_len(lead);
-    if len < 2 || bytes.len() < len || !bytes[1..len].iter().all(|&b| b & 0xC0 == 0x80) {
-        return None;
-    }
-    let lead_bits = u32::from(lead) & (0x7F >> len);
-    Some(
-        bytes[1..len]
-            .iter()
-            .fold(lead_bits, |value, &b| value << 6 | u32::from(b & 0x3F)),
-    )
 }
 
 /// For each anchor, the index of the scalar it matches, if any: a longest common

@@ -5,6 +5,7 @@
 //! `A0..FF` and other characters for most of `80..9F`. A member other than the known
 //! ones is described by what it gives each byte.
 
+use crate::model::alphabet::format_ranges;
 use crate::model::learner::Hypothesis;
 use crate::model::output::UnitKind;
 use crate::outcome::REPLACEMENT;
@@ -27,9 +28,9 @@ impl ByteValues {
 
     /// The table of the decoder's machine: on each byte `80..FF` alone (ill-formed, or a
     /// lead cut short by the end of input), the one scalar the decoder appends, which
-    /// must stay when `41` follows. `None` when a byte gives anything else, when it appends nothing but U+FFFD (the
-    /// reference's answer on a lone byte), or when every byte has another value (the
-    /// known `surrogateescape` convention explains as much).
+    /// must stay when `41` follows. `None` when a byte gives anything else, when every
+    /// byte gives U+FFFD (the reference's answer on a lone byte), or when every byte has
+    /// another value (the known `surrogateescape` convention explains as much).
     pub fn of_machine(decoder: &Hypothesis) -> Option<ByteValues> {
         let mut table = [UnitKind::Replacement; 128];
         for byte in 0x80..=0xFFu8 {
@@ -90,21 +91,10 @@ impl ByteValues {
 
     /// The bytes of `kind`, as ranges: `80, 82..8C`.
     fn ranges(self, kind: UnitKind) -> String {
-        let mut ranges: Vec<(u8, u8)> = Vec::new();
-        for byte in (0x80..=0xFFu8).filter(|&b| self.0[usize::from(b - 0x80)] == kind) {
-            match ranges.last_mut() {
-                Some((_, end)) if *end + 1 == byte => *end = byte,
-                _ => ranges.push((byte, byte)),
-            }
-        }
-        ranges
-            .iter()
-            .map(|&(start, end)| match start == end {
-                true => format!("{start:02X}"),
-                false => format!("{start:02X}..{end:02X}"),
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+        let bytes: Vec<u8> = (0x80..=0xFFu8)
+            .filter(|&b| self.0[usize::from(b - 0x80)] == kind)
+            .collect();
+        format_ranges(&bytes)
     }
 }
 

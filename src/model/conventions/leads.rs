@@ -4,10 +4,12 @@
 
 use super::{Convention, ConventionDecoder};
 use crate::decoders::Capabilities;
+use crate::model::alphabet::format_ranges;
 use crate::model::learner::Hypothesis;
 use crate::model::oracle::Oracle;
 use crate::model::output::Strict;
-use crate::taxonomy;
+use crate::outcome::ErrorLen;
+use crate::reference::Reference;
 
 /// A set of lead bytes `C0..FF` (bit `i` stands for byte `0xC0 + i`): the leads that size
 /// an error unit in a member of the lead-sized family.
@@ -75,9 +77,7 @@ impl LeadSet {
         let known = [every, LeadSet::of(0xC2..=0xF4), LeadSet::of(same_leads())];
         (!known.contains(&set)).then_some(set)
     }
-}
 
-impl LeadSet {
     /// Which leads size a unit, as a title says it: "only C2..F7 size one", or "only ED
     /// sizes one". The set is the shorter of its ranges (`C2..F7`, which read well because
     /// the leads whose two units are the same count as sizing) and its *telling* members
@@ -144,11 +144,12 @@ impl LeadLengths {
             let Some(len) = error(&[lead]) else {
                 continue;
             };
-            // The reference's error on a lone lead: one byte for a byte no character
-            // starts with, else more input could complete it (no error yet).
-            let reference = (taxonomy::announced_len(lead) < 2
-                || matches!(lead, 0xC0 | 0xC1 | 0xF5..))
-            .then_some(1);
+            // The reference's error on the lone lead: one byte for a byte no character
+            // starts with, none yet where more input could complete it.
+            let reference = match Reference::rfc3629().decode(&[lead]).first_error() {
+                Some((_, ErrorLen::Invalid(len))) => u8::try_from(len).ok(),
+                _ => None,
+            };
             if len != 0 && Some(len) != reference && error(&[lead, 0x41]) == Some(len) {
                 table.push((lead, len));
             }
@@ -195,21 +196,8 @@ fn same_leads() -> impl Iterator<Item = u8> {
 impl std::fmt::Display for LeadSet {
     /// The set as ranges of bytes: `C2..F7`, `C0..C1, E0`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut ranges: Vec<(u8, u8)> = Vec::new();
-        for byte in (0xC0..=0xFFu8).filter(|&b| self.contains(b)) {
-            match ranges.last_mut() {
-                Some((_, end)) if *end + 1 == byte => *end = byte,
-                _ => ranges.push((byte, byte)),
-            }
-        }
-        let ranges: Vec<String> = ranges
-            .iter()
-            .map(|&(start, end)| match start == end {
-                true => format!("{start:02X}"),
-                false => format!("{start:02X}..{end:02X}"),
-            })
-            .collect();
-        f.write_str(&ranges.join(", "))
+        let bytes: Vec<u8> = (0xC0..=0xFFu8).filter(|&b| self.contains(b)).collect();
+        f.write_str(&format_ranges(&bytes))
     }
 }
 
