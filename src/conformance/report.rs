@@ -318,7 +318,8 @@ pub enum RecognisedPolicy {
     Known(ReplacementPolicy),
     /// No known policy explains every observation (the section names the closest).
     Other,
-    /// The decoder reported no lossy decode of ill-formed input.
+    /// No lossy decode of ill-formed input was the reference's up to the U+FFFD count:
+    /// none was reported, or another character stood in the bytes' place.
     NotObserved,
 }
 

@@ -77,9 +77,15 @@ pub(super) fn replacement_policy_section(run: &CheckRun) -> (PolicyFinding, bool
     };
     let description = match all {
         Some(policy) if run.policy.observations > 0 => policy.description().to_string(),
-        _ if run.policy.observations == 0 => {
+        _ if run.policy.observations == 0 && !run.capabilities.scalars => {
             "the decoder reported no lossy decode of ill-formed input".to_string()
         }
+        // Scalars were given, but never the reference's with only the U+FFFD counted
+        // differently: another character (`?`) or the bytes' own values stood there.
+        _ if run.policy.observations == 0 => "no lossy decode of ill-formed input had U+FFFD \
+                                               alone in the bytes' place (the findings say what \
+                                               it had)"
+            .to_string(),
         _ => format!(
             "no single policy explains every answer; closest: {}",
             closest.description()

@@ -17,9 +17,11 @@
 
 mod bytes;
 mod leads;
+mod substitute;
 
 pub use bytes::ByteValues;
 pub use leads::{LeadLengths, LeadSet};
+pub use substitute::Substitute;
 
 use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::{DecoderFailure, ErrorLen, Outcome};
@@ -67,6 +69,10 @@ pub enum Convention {
     /// (a Latin-1 or Windows-1252 reading of the bytes), read off the decoder's machine
     /// ([`ByteValues::of_machine`]).
     PerByteValues(ByteValues),
+    /// A U+FFFD policy's units, each replaced by another character (`?`): the strict
+    /// answer the reference's. The character is read off the decoder
+    /// ([`Substitute::of_decoder`]).
+    Substitute(Substitute),
     /// The strict answer always "valid": a lossy-only interface, whose scalars alone
     /// show ill-formed bytes. Not a hypothesis of [`Convention::ALL`]: it is read off
     /// the decoder's machine (no step ever reports an error).
@@ -108,6 +114,13 @@ impl Convention {
             Convention::NeverReports => "never-reports-errors",
             Convention::ErrorLenByLead(lengths) => return format!("error-len-by-lead-{lengths}"),
             Convention::PerByteValues(values) => return format!("per-byte-values-{values}"),
+            Convention::Substitute(substitute) => {
+                return format!(
+                    "{}-substitute-U+{:04X}",
+                    substitute.policy.as_str(),
+                    substitute.scalar
+                )
+            }
         };
         name.to_string()
     }
@@ -120,6 +133,18 @@ impl Convention {
                 | Convention::NeverReports
                 | Convention::ErrorLenByLead(_)
                 | Convention::PerByteValues(_)
+                | Convention::Substitute(_)
+        )
+    }
+
+    /// Whether its strict answer is the reference's (it changes the scalars alone).
+    pub fn strict_is_the_reference(self) -> bool {
+        !matches!(
+            self,
+            Convention::Reported(_)
+                | Convention::ReportedLeadSizedBy(_)
+                | Convention::ErrorLenByLead(_)
+                | Convention::NeverReports
         )
     }
 
@@ -143,6 +168,13 @@ impl Convention {
                 return format!(
                     "decodes each ill-formed byte as a character of its own, not U+FFFD: {}",
                     values.described()
+                )
+            }
+            Convention::Substitute(substitute) => {
+                return format!(
+                    "replaces ill-formed bytes with {}, not U+FFFD: one per {}",
+                    substitute.character(),
+                    Convention::Policy(substitute.policy).unit()
                 )
             }
             Convention::ErrorLenByLead(lengths) => {
@@ -189,6 +221,7 @@ impl Convention {
     /// The unit a U+FFFD policy counts, for its title.
     fn unit(self) -> &'static str {
         match self {
+            Convention::Policy(ReplacementPolicy::MaximalSubpart) => "maximal subpart",
             Convention::Policy(ReplacementPolicy::PerByte)
             | Convention::Reported(ReplacementPolicy::PerByte) => "ill-formed byte",
             Convention::Policy(ReplacementPolicy::PerRun)
@@ -246,6 +279,13 @@ impl Convention {
                 return format!(
                     "each ill-formed byte replaced by a character of its own: {}",
                     values.described()
+                )
+            }
+            Convention::Substitute(substitute) => {
+                return format!(
+                    "{}, with {} in place of U+FFFD",
+                    substitute.policy.description(),
+                    substitute.character()
                 )
             }
             Convention::ErrorLenByLead(lengths) => {
@@ -306,6 +346,7 @@ impl Convention {
                         .collect(),
                 })
                 .collect(),
+            Convention::Substitute(substitute) => substitute.scalars(input, segments),
             Convention::NeverReports | Convention::ErrorLenByLead(_) => {
                 expected_scalars(input, segments, ReplacementPolicy::MaximalSubpart)
             }

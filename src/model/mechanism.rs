@@ -43,6 +43,7 @@ mod witness;
 
 use behaviour::behaviour;
 use candidates::convention_candidates;
+pub(in crate::model) use candidates::conventions;
 use consequence::{
     consequences, first_difference, first_rejects_well_formed, last_departure, shows_only_at_start,
 };
@@ -146,12 +147,17 @@ struct Candidate {
 }
 
 /// The findings for `differences` between `decoder` and `reference`, both learned for
-/// `capabilities`.
+/// `capabilities`; `substitute` is the character the decoder puts in place of ill-formed
+/// bytes where it is one and not U+FFFD ([`Substitute::of_decoder`]), which the machine's
+/// outputs cannot tell.
+///
+/// [`Substitute::of_decoder`]: super::conventions::Substitute::of_decoder
 pub fn findings(
     decoder: &Hypothesis,
     reference: &Hypothesis,
     differences: &[Difference],
     capabilities: Capabilities,
+    substitute: Option<u32>,
 ) -> Vec<Finding> {
     if differences.is_empty() {
         return Vec::new();
@@ -166,8 +172,13 @@ pub fn findings(
         .collect();
     let mut candidates: Vec<Candidate> = Vec::new();
     if capabilities.scalars {
-        candidates =
-            convention_candidates(decoder, differences, capabilities, &observed, &expected);
+        candidates = convention_candidates(
+            decoder,
+            differences,
+            capabilities,
+            substitute,
+            (&observed, &expected),
+        );
     }
     let categories: Vec<Option<Category>> = differences
         .iter()
@@ -290,7 +301,13 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let same_change = behaviour(first.reference, first.decoder)
         == behaviour(d.reference, d.decoder)
         || d.reference.strict == Strict::Settled;
-    (cd.ends_with(&cf) && (meets || same_category))
+    // Well-formed bytes are all of one "category": there, only the same change of
+    // behaviour is the same bug (a NUL rejected does not explain `F0 90 90 80`
+    // misdecoded, though both are well-formed and the NUL's context is empty).
+    let same_kind = same_category
+        && (title::category(&first.witness).is_some()
+            || behaviour(first.reference, first.decoder) == behaviour(d.reference, d.decoder));
+    (cd.ends_with(&cf) && (meets || same_kind))
         || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))
 }
 
@@ -411,7 +428,11 @@ fn finding(
                         }),
                 )
                 .collect();
-            title::transition_title(&family, shown, category)
+            // Every error of the finding moved by its own length is one statement, not
+            // the witness's shift.
+            let all: Vec<&Difference> = explained.iter().map(|&i| &differences[i]).collect();
+            title::error_at_its_end(&all)
+                .unwrap_or_else(|| title::transition_title(&family, shown, category))
         }
     };
     let mut primary: Vec<usize> = explained
@@ -450,4 +471,20 @@ pub fn never_reports_errors(differences: &[Difference]) -> Finding {
         differences: (0..differences.len().min(1)).collect(),
         manifestations: (1..differences.len()).collect(),
     }
+}
+
+/// The finding of a convention chosen outside [`findings`] (a lossy convention beside
+/// strict bugs): witnessed by difference `witness`, explaining `explained`.
+pub fn convention_finding(
+    convention: Convention,
+    differences: &[Difference],
+    witness: usize,
+    explained: &[usize],
+) -> Finding {
+    finding(
+        differences,
+        Mechanism::Convention(convention),
+        witness,
+        explained,
+    )
 }

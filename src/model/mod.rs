@@ -34,6 +34,7 @@
 //! batches (a decoder behind a pipe answers thousands of inputs per round trip).
 
 pub mod alphabet;
+mod beside;
 pub mod conventions;
 pub mod difference;
 pub mod draw;
@@ -211,6 +212,11 @@ pub fn compare_with(
         difference::differences(model.hypothesis(), reference.hypothesis());
     difference::value_checks(model.hypothesis(), reference.hypothesis(), &mut differences);
     let unconfirmed = confirm(decoder, capabilities, &mut differences);
+    let substitute = if capabilities.scalars && !differences.is_empty() {
+        conventions::Substitute::of_decoder(decoder)
+    } else {
+        None
+    };
     let findings = if never_reports_errors(model.hypothesis(), reference.hypothesis()) {
         // One finding says so; the rest is diagnosed from the scalars alone, or every
         // other bug would show only as "valid where the grammar has an error".
@@ -226,6 +232,7 @@ pub fn compare_with(
             &lossy_reference,
             &lossy_differences,
             capabilities,
+            substitute,
         );
         // Their indices are into the lossy differences, which are not reported.
         for finding in &mut rest {
@@ -235,12 +242,32 @@ pub fn compare_with(
         findings.extend(rest);
         findings
     } else {
-        mechanism::findings(
+        let ordinary = mechanism::findings(
             model.hypothesis(),
             reference.hypothesis(),
             &differences,
             capabilities,
-        )
+            substitute,
+        );
+        // A lossy convention beside strict bugs, where that says it in fewer findings.
+        let named = ordinary
+            .iter()
+            .any(|f| matches!(f.mechanism, mechanism::Mechanism::Convention(_)));
+        let split = (!named)
+            .then(|| {
+                beside::findings(
+                    model.hypothesis(),
+                    &differences,
+                    capabilities,
+                    substitute,
+                    grammar,
+                )
+            })
+            .flatten();
+        match split {
+            Some(split) if split.len() < ordinary.len() => split,
+            _ => ordinary,
+        }
     };
     let recognition = match &model.incomplete {
         Some(why) => recognise::not_compared(why),

@@ -456,6 +456,33 @@ fn bytes_replaced_each_by_a_character_of_their_own_are_one_finding() {
     );
 }
 
+/// A decoder that puts `?` where another puts U+FFFD (PHP's `mb_substitute_character`
+/// default, Kotlin's JVM decoder) is one finding, the policy with its character read off
+/// the decoder: not a `surrogateescape` (whose one-byte units give "another value" too)
+/// and not `C0 BF` decoded to its bits (`?` is the value of its bits).
+#[test]
+fn a_substitute_character_is_one_finding_named_by_its_character() {
+    use super::conventions::{ConventionDecoder, Substitute};
+    let substitute = Substitute {
+        policy: crate::policy::ReplacementPolicy::MaximalSubpart,
+        scalar: 0x3F,
+    };
+    let decoder = ConventionDecoder::new(Convention::Substitute(substitute));
+    assert_eq!(Substitute::of_decoder(&decoder), Some(0x3F));
+    assert_eq!(Substitute::of_decoder(&ReferenceDecoder), None);
+    let found = report(&decoder);
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    let finding = &found.findings[0];
+    assert_eq!(
+        finding.mechanism,
+        Mechanism::Convention(Convention::Substitute(substitute))
+    );
+    assert_eq!(
+        finding.title,
+        "replaces ill-formed bytes with U+003F `?`, not U+FFFD: one per maximal subpart"
+    );
+}
+
 /// A decoder that rejects U+0000 as GLib's `g_utf8_validate` does with a length (its
 /// first error at the NUL, which becomes U+FFFD), and is the reference everywhere else.
 /// Like GLib it reports where the first error is but not its length, and replaces

@@ -8,6 +8,7 @@
 use super::alphabet::format_ranges;
 use super::difference::Difference;
 use super::mechanism::Behaviour;
+use super::output::Strict;
 use crate::hex::format_hex;
 use crate::reference::Reference;
 use crate::taxonomy::{self, Category};
@@ -100,13 +101,18 @@ pub fn transition_title(
             lossy(d),
             lossy(r)
         ),
-        Behaviour::Misdecodes => format!("decodes {bytes} to {} instead of its scalar", lossy(d)),
+        Behaviour::Misdecodes => {
+            format!(
+                "decodes {bytes} to {} instead of its scalar",
+                appended(d, r)
+            )
+        }
         Behaviour::DropsOutput if gives_character(r) => {
             format!("loses the well-formed character ending at {bytes}")
         }
         Behaviour::DropsOutput => format!("drops the output of {bytes}"),
         Behaviour::DecodesIllFormed => {
-            format!("decodes {bytes} to {} instead of U+FFFD", lossy(d))
+            format!("decodes {bytes} to {} instead of U+FFFD", appended(d, r))
         }
         Behaviour::Other => format!("on {bytes}, gives {d} where RFC 3629 gives {r}"),
     };
@@ -117,6 +123,32 @@ pub fn transition_title(
         }
         None => format!("{place}, {what}"),
     }
+}
+
+/// The title of a family of offset shifts in which every error is put where its bytes
+/// end: each difference's error is reported its own length later than RFC 3629
+/// (`valid_up_to` is the error's start plus its `error_len`). It holds only over errors
+/// of two lengths or more, where no one shift says it; `None` otherwise.
+pub fn error_at_its_end(family: &[&Difference]) -> Option<String> {
+    let mut lengths = Vec::new();
+    for d in family {
+        let Strict::Error { len, .. } = d.decoder.strict else {
+            return None;
+        };
+        if super::mechanism::offset_shift(d) != Some(-i16::from(len)) {
+            return None;
+        }
+        lengths.push(len);
+    }
+    lengths.sort_unstable();
+    lengths.dedup();
+    let (&shortest, &longest) = (lengths.first()?, lengths.last()?);
+    (shortest != longest).then(|| {
+        format!(
+            "reports each error where its ill-formed bytes end, not where they start: the \
+             offset is too large by the error's length ({shortest} to {longest} bytes)"
+        )
+    })
 }
 
 /// Whether every character the family's witnesses complete is a noncharacter (U+FDD0..
@@ -154,6 +186,36 @@ fn gives_character(output: super::output::StepOutput) -> bool {
     output
         .lossy
         .is_some_and(|l| l.kinds.contains(&Some(super::output::UnitKind::Scalar)))
+}
+
+/// What the decoder's step appends, in words where it takes back and appends as many
+/// scalars as the reference's and they are one or two ("another value", "U+FFFD and the
+/// value of its bits"), else as the step's output (`-1 +[other] of 3`).
+fn appended(decoder: super::output::StepOutput, reference: super::output::StepOutput) -> String {
+    use super::output::UnitKind;
+    let (Some(d), Some(r)) = (decoder.lossy, reference.lossy) else {
+        return lossy(decoder);
+    };
+    let counted = usize::from(d.appended);
+    if d.taken_back != r.taken_back || d.appended != r.appended || counted == 0 {
+        return lossy(decoder);
+    }
+    let words: Option<Vec<&str>> = d.kinds[..counted.min(d.kinds.len())]
+        .iter()
+        .map(|kind| {
+            Some(match (*kind)? {
+                UnitKind::Replacement => "U+FFFD",
+                UnitKind::Scalar => "the scalar of a well-formed character",
+                UnitKind::OwnByte => "its own byte value",
+                UnitKind::Bits => "the value of its bits",
+                UnitKind::Other => "another value",
+            })
+        })
+        .collect();
+    match words {
+        Some(words) if words.len() == counted => words.join(" and "),
+        _ => lossy(decoder),
+    }
 }
 
 fn lossy(output: super::output::StepOutput) -> String {

@@ -3,22 +3,28 @@
 
 use super::{explains_steps, Candidate, Mechanism};
 use crate::decoders::Capabilities;
-use crate::model::conventions::{ByteValues, Convention, ConventionDecoder, LeadLengths, LeadSet};
+use crate::model::conventions::{
+    ByteValues, Convention, ConventionDecoder, LeadLengths, LeadSet, Substitute,
+};
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
 use crate::model::oracle::Oracle;
 use crate::model::output::{StepOutput, Strict};
+use crate::policy::ReplacementPolicy;
 
 /// One candidate per known convention, one for the decoder's own member of the
 /// lead-sized family when it has one ([`LeadSet::of_machine`]), and one for its error
-/// lengths read off the lead when it has them ([`LeadLengths::of_machine`]).
+/// lengths read off the lead when it has them ([`LeadLengths::of_machine`]), and one per
+/// U+FFFD policy with the decoder's `substitute` character in place of U+FFFD when it
+/// has one. `steps` are the decoder's and the reference's outputs on each witness.
 pub(super) fn convention_candidates(
     decoder: &Hypothesis,
     differences: &[Difference],
     capabilities: Capabilities,
-    observed: &[Vec<StepOutput>],
-    expected: &[Vec<StepOutput>],
+    substitute: Option<u32>,
+    steps: (&[Vec<StepOutput>], &[Vec<StepOutput>]),
 ) -> Vec<Candidate> {
+    let (observed, expected) = steps;
     // A machine whose every step is "valid" is a lossy-only decoder's (diagnosed from its
     // scalars alone): a convention is compared with it on the scalars alone too.
     let lossy_only = decoder
@@ -26,28 +32,8 @@ pub(super) fn convention_candidates(
         .iter()
         .flatten()
         .all(|o| o.strict == Strict::Valid);
-    // The decoder's own member of the lead-sized family first: it wins a tie with the
-    // known members, which differ from it on inputs where it agrees with the reference
-    // (and so explain no fewer of its differences).
-    let learned = LeadSet::of_machine(decoder, capabilities).map(|leads| {
-        [
-            Convention::LeadSizedBy(leads),
-            Convention::ReportedLeadSizedBy(leads),
-        ]
-    });
-    // An error length the decoder reads off the lead alone, last: a known convention
-    // that explains as much is the truer name.
-    let lengths = LeadLengths::of_machine(decoder).map(Convention::ErrorLenByLead);
-    // The decoder's own member of the byte-by-byte family, last too.
-    let values = ByteValues::of_machine(decoder).map(Convention::PerByteValues);
     let mut candidates = Vec::new();
-    for convention in learned
-        .into_iter()
-        .flatten()
-        .chain(Convention::ALL)
-        .chain(lengths)
-        .chain(values)
-    {
+    for convention in conventions(decoder, capabilities, substitute) {
         let subject = ConventionDecoder::new(convention);
         let mut oracle = Oracle::new(&subject, capabilities);
         let explains = differences
@@ -70,4 +56,40 @@ pub(super) fn convention_candidates(
         });
     }
     candidates
+}
+
+/// The conventions to try on `decoder`, in order: its own member of the lead-sized
+/// family, each U+FFFD policy with its `substitute` character, the known conventions,
+/// its error lengths read off the lead, its own member of the byte-by-byte family.
+pub(in crate::model) fn conventions(
+    decoder: &Hypothesis,
+    capabilities: Capabilities,
+    substitute: Option<u32>,
+) -> Vec<Convention> {
+    // The decoder's own member of the lead-sized family first: it wins a tie with the
+    // known members, which differ from it on inputs where it agrees with the reference
+    // (and so explain no fewer of its differences).
+    let learned = LeadSet::of_machine(decoder, capabilities).map(|leads| {
+        [
+            Convention::LeadSizedBy(leads),
+            Convention::ReportedLeadSizedBy(leads),
+        ]
+    });
+    // An error length the decoder reads off the lead alone, last: a known convention
+    // that explains as much is the truer name.
+    let lengths = LeadLengths::of_machine(decoder).map(Convention::ErrorLenByLead);
+    // The decoder's own member of the byte-by-byte family, last too.
+    let values = ByteValues::of_machine(decoder).map(Convention::PerByteValues);
+    // A substitute is a policy's marker: each policy with it.
+    let substitutes = substitute.into_iter().flat_map(|scalar| {
+        ReplacementPolicy::ALL.map(|policy| Convention::Substitute(Substitute { policy, scalar }))
+    });
+    learned
+        .into_iter()
+        .flatten()
+        .chain(substitutes)
+        .chain(Convention::ALL)
+        .chain(lengths)
+        .chain(values)
+        .collect()
 }
