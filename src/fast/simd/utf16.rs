@@ -15,6 +15,8 @@
 //! [`NARROW_PIECE`] bytes), then narrowed; its ASCII blocks are widened straight to
 //! code units ([`Kernel16::widen16_to_u16`]).
 
+use core::marker::PhantomData;
+
 use super::utf32::{widen_ascii_blocks, ConvertValid, WithKernel16};
 use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
@@ -67,10 +69,41 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
     scratch: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
     assert_vector_width::<V>();
-    // SAFETY: the caller meets this function's `# Safety` contract; `first_bad_block`
-    // and `locate_error` agree with std, as `convert_runs` requires.
+    // SAFETY: the caller meets this function's `# Safety` contract; `FirstBadBlock`
+    // agrees with std, as `convert_runs` requires.
     unsafe {
-        convert_runs::<C>(bytes, out, scratch, DECODE_CHUNK, |start, end| {
+        convert_runs::<C, _>(
+            bytes,
+            out,
+            scratch,
+            DECODE_CHUNK,
+            FirstBadBlock::<V>(PhantomData),
+        )
+    }
+}
+
+/// Where the first error of a chunk is, for [`convert_runs`]. A trait rather than a
+/// closure: a closure is compiled without the target features of the backend function
+/// it is written in, so a closure the compiler does not inline runs its SIMD
+/// intrinsics as calls (the AVX2 strict decoder's did, at a twentieth of its speed).
+pub(super) trait FindError {
+    /// Whether `bytes[start..end]` is well-formed (`None`) or else std's result for
+    /// `bytes[..]` (`Some`), given that `bytes[..start]` is well-formed.
+    ///
+    /// # Safety
+    /// The implementation's instruction set must be available.
+    unsafe fn find(&self, bytes: &[u8], start: usize, end: usize) -> Option<Result<(), Utf8Error>>;
+}
+
+/// [`FindError`] of the strict decoder: `V`'s validation of the chunk, and at a flagged
+/// block, the error located from a few bytes before it.
+struct FirstBadBlock<V>(PhantomData<V>);
+
+impl<V: Vector> FindError for FirstBadBlock<V> {
+    #[inline(always)]
+    unsafe fn find(&self, bytes: &[u8], start: usize, end: usize) -> Option<Result<(), Utf8Error>> {
+        // SAFETY: `V`'s instruction set is available (caller's contract).
+        unsafe {
             let block = first_bad_block::<V>(&bytes[start..end])?;
             // `start` is a character boundary and everything before it is
             // well-formed: the error in the rest, moved by `start`, is std's.
@@ -79,33 +112,33 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
                     Utf8Error::new(start + error.valid_up_to(), error.error_len())
                 }),
             )
-        })
+        }
     }
 }
 
 /// The chunk loop of UTF-8 to UTF-16 conversion, shared by the strict decoder and lossy
 /// decoding's step: leading all-ASCII blocks converted at once, then chunks of `chunk`
-/// bytes cut at a character boundary; `find(start, end)` says whether
-/// `bytes[start..end]` is well-formed (`None`) or else std's result for
-/// `bytes[..]` (`Some`), given that `bytes[..start]` is well-formed. A well-formed chunk
-/// is converted by `C`; at an error, the well-formed prefix before it.
+/// bytes cut at a character boundary, each checked by `finder` ([`FindError::find`]).
+/// A well-formed chunk is converted by `C`; at an error, the well-formed prefix before
+/// it.
 ///
 /// # Safety
-/// `C`'s instruction set must be available, and `find` must agree with std.
+/// The instruction sets of `C` and `F` must be available, and `finder` must agree with
+/// std.
 #[inline(always)]
-pub(super) unsafe fn convert_runs<C: ConvertValid16>(
+pub(super) unsafe fn convert_runs<C: ConvertValid16, F: FindError>(
     bytes: &[u8],
     out: &mut Vec<u16>,
     scratch: &mut Vec<u32>,
     chunk: usize,
-    mut find: impl FnMut(usize, usize) -> Option<Result<(), Utf8Error>>,
+    finder: F,
 ) -> Result<(), Utf8Error> {
     let len = bytes.len();
     // At most one code unit per byte (see the module's documentation).
     out.reserve(len);
     let mut start = 0;
     // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
-    // given chunks `find` found well-formed, or the prefix it found well-formed.
+    // given chunks `finder` found well-formed, or the prefix it found well-formed.
     unsafe {
         while start < len {
             // ASCII blocks: converted as they are checked.
@@ -114,7 +147,7 @@ pub(super) unsafe fn convert_runs<C: ConvertValid16>(
                 break;
             }
             let end = chunk_end(bytes, start, chunk);
-            if let Some(result) = find(start, end) {
+            if let Some(result) = finder.find(bytes, start, end) {
                 let valid = result.map_or_else(|error| error.valid_up_to(), |()| len);
                 C::convert_valid(&bytes[start..valid], out, scratch);
                 return result;
