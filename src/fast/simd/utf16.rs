@@ -17,7 +17,7 @@
 
 use core::marker::PhantomData;
 
-use super::utf32::{widen_ascii_blocks, ConvertValid, WithKernel16};
+use super::utf32::{convert_valid, widen_ascii_blocks, ConvertValid, WithKernel16};
 use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa::chunk_end;
@@ -30,7 +30,7 @@ const DECODE_CHUNK: usize = 8 * 1024;
 
 /// Most bytes [`Narrowed`] converts to scalar values before narrowing them: the
 /// scratch buffer (4 bytes per scalar) then stays in L1.
-pub const NARROW_PIECE: usize = 2 * 1024;
+pub const NARROW_PIECE: usize = 8 * 1024;
 
 /// A conversion of well-formed UTF-8 to UTF-16, plugged into [`decode_utf16_by`] and
 /// lossy decoding. A trait rather than a closure so that the conversion is inlined into,
@@ -178,9 +178,17 @@ impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
                     break;
                 }
                 let end = chunk_end(bytes, start, NARROW_PIECE);
-                scratch.clear();
-                WithKernel16::<K>::convert_valid(&bytes[start..end], scratch);
-                narrow(scratch, out);
+                let piece = &bytes[start..end];
+                // Lead bytes F0..F4 start the only characters with two code units; a
+                // piece without them is converted straight to code units (the
+                // maximum of its bytes, a loop the compiler vectorises).
+                if piece.iter().fold(0, |max: u8, &byte| max.max(byte)) < 0xF0 {
+                    convert_valid::<K, u16>(piece, out);
+                } else {
+                    scratch.clear();
+                    WithKernel16::<K>::convert_valid(piece, scratch);
+                    narrow(scratch, out);
+                }
                 start = end;
             }
         }
