@@ -7,7 +7,8 @@
 //! Run: `cargo bench --bench ratios` (all groups), and, for the AVX2 backend against
 //! simdutf's AVX2 kernel, `SIMDUTF_FORCE_IMPLEMENTATION=haswell cargo bench --bench
 //! ratios` (simdutf reads that variable once, on first use; with it set, only the
-//! `utf32-haswell` group and the encoder groups' AVX2 rows run). The encoder groups
+//! `utf32-haswell` and `utf16-haswell` groups, selected as `utf32` and `utf16`, and the
+//! encoder groups' AVX2 rows run). The encoder groups
 //! (`encode-utf16`, `encode-utf16-lossy`, `encode-utf32`) are in `benches/encode`.
 //! Criterion's `benches/fast.rs` gives the absolute
 //! figures for every engine; this one the ratios the targets are stated in.
@@ -231,6 +232,36 @@ fn compare_utf16(name: &str, bytes: &[u8], well_formed: bool) {
     }
 }
 
+/// `utf16-haswell` (with `SIMDUTF_FORCE_IMPLEMENTATION` set): the AVX2 backend called
+/// directly against simdutf's forced kernel, both conversions (well-formed inputs).
+#[cfg(target_arch = "x86_64")]
+fn compare_utf16_avx2(name: &str, bytes: &[u8]) {
+    let mut ours16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
+    let mut other16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
+    for with_errors in [false, true] {
+        let their_name = if with_errors {
+            "simdutf-with-errors"
+        } else {
+            "simdutf"
+        };
+        let mut engines: Vec<Engine<'_>> = vec![
+            (
+                "fast-avx2".into(),
+                Box::new(|b| {
+                    ours16.clear();
+                    let _ = fast::decode_utf16_with(Backend::Avx2, b, &mut ours16);
+                    ours16.len()
+                }),
+            ),
+            (
+                simdutf_name(their_name),
+                Box::new(|b| simdutf_utf16(b, &mut other16, with_errors)),
+            ),
+        ];
+        compare("utf16-haswell", name, bytes, &mut engines);
+    }
+}
+
 /// Different texts the `mixed-unrepeated` rows decode in turn.
 const UNREPEATED: usize = 16;
 
@@ -355,7 +386,11 @@ fn main() {
             }
             if forced {
                 #[cfg(target_arch = "x86_64")]
-                if well_formed && Backend::Avx2.is_available() {
+                if well_formed && Backend::Avx2.is_available() && selected("utf16") {
+                    compare_utf16_avx2(&name, bytes);
+                }
+                #[cfg(target_arch = "x86_64")]
+                if well_formed && Backend::Avx2.is_available() && selected("utf32") {
                     let mut ours: Engine<'_> = (
                         "fast-avx2".into(),
                         Box::new(|b| {

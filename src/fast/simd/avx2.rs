@@ -214,12 +214,83 @@ impl Kernel16 for Avx2Kernel {
         }
     }
     #[inline(always)]
+    unsafe fn assemble_store16(v: __m128i, payload: &[u8; 16], dst: *mut u16) {
+        unsafe { Sse41Kernel::assemble_store16(v, payload, dst) }
+    }
+    #[inline(always)]
+    unsafe fn short_store16(src: *const u8, step: &ShortStep, dst: *mut u16) {
+        unsafe {
+            let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src as *const __m128i));
+            let shuffle = _mm256_loadu_si256(step.shuffle.as_ptr() as *const __m256i);
+            let payload = _mm256_loadu_si256(step.payload.as_ptr() as *const __m256i);
+            store8_units(assemble8(_mm256_shuffle_epi8(v, shuffle), payload), dst);
+        }
+    }
+    #[inline(always)]
+    unsafe fn three_byte_run_store16(src: *const u8, dst: *mut u16) {
+        unsafe {
+            // As `three_byte_run_store`, each 8 values packed to 8 units.
+            let shuffle = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                THREE_BYTE_STEP.shuffle.as_ptr() as *const __m128i,
+            ));
+            let payload = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                THREE_BYTE_STEP.payload.as_ptr() as *const __m128i,
+            ));
+            for j in 0..2 {
+                let low = _mm_loadu_si128(src.add(24 * j) as *const __m128i);
+                let high = _mm_loadu_si128(src.add(24 * j + 12) as *const __m128i);
+                let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(low), high);
+                store8_units(
+                    assemble8(_mm256_shuffle_epi8(v, shuffle), payload),
+                    dst.add(8 * j),
+                );
+            }
+            Sse41Kernel::assemble_store16(
+                Sse41Kernel::shuffle(Sse41Kernel::load16(src.add(48)), &THREE_BYTE_STEP.shuffle),
+                &THREE_BYTE_STEP.payload,
+                dst.add(16),
+            );
+        }
+    }
+    #[inline(always)]
     unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
         unsafe { Sse41Kernel::range_mask(v, low, high) }
     }
     #[inline(always)]
     unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
         unsafe { Sse41Kernel::expand_store(v, shuffle, fill, dst) }
+    }
+}
+
+/// The 8 scalar values of 8 lanes of shuffled bytes (`shuffled`, last byte first in
+/// each lane) masked by `payload` (as [`Kernel16::assemble_store`]).
+///
+/// # Safety
+/// AVX2 must be available.
+#[inline(always)]
+unsafe fn assemble8(shuffled: __m256i, payload: __m256i) -> __m256i {
+    // SAFETY: AVX2 is available (caller's contract).
+    unsafe {
+        let bits = _mm256_and_si256(shuffled, payload);
+        // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
+        let pairs = _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001));
+        _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x1000_0001))
+    }
+}
+
+/// Stores 8 values below U+10000 as 8 `u16` at `dst`.
+///
+/// # Safety
+/// AVX2 must be available; `dst` valid for writes of 8 `u16`.
+#[inline(always)]
+unsafe fn store8_units(scalars: __m256i, dst: *mut u16) {
+    // SAFETY: AVX2 is available and `dst` writable for 16 bytes (caller's contract).
+    unsafe {
+        // `vpackusdw` packs within each 128-bit half (values 0..4 in quadword 0, 4..8
+        // in quadword 2); the permutation brings quadword 2 next to quadword 0.
+        let packed = _mm256_packus_epi32(scalars, scalars);
+        let ordered = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
+        _mm_storeu_si128(dst as *mut __m128i, _mm256_castsi256_si128(ordered));
     }
 }
 

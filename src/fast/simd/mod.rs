@@ -6,7 +6,9 @@
 //! | [`vector`] | the [`Vector`] and [`Kernel16`] register traits |
 //! | [`validate`](mod@validate) | detection of ill-formed blocks (Keiser & Lemire lookup algorithm) |
 //! | [`utf32`] | UTF-8 to UTF-32 conversion of validated chunks (16-byte kernel) |
-//! | [`utf16`] | UTF-8 to UTF-16: the driver, and the 16-byte kernels' conversion (UTF-32, narrowed) |
+//! | `units` | that kernel's output: scalar values, or UTF-16 code units of text without 4-byte characters |
+//! | [`utf16`] | UTF-8 to UTF-16: the driver, and the 16-byte kernels' conversion (code units, or UTF-32 narrowed) |
+//! | `units` | the 16-byte kernel's output unit: scalar values, or UTF-16 code units |
 //! | [`encode`](mod@encode) | UTF-16 and UTF-32 to UTF-8 (8 lanes of 16 bits, ASCII runs wide) |
 //! | [`encode_kernel`] | the [`EncodeKernel`] register trait and the encoder's packing tables |
 //! | [`lossy`] | lossy decoding's entry points and its dense-error loop |
@@ -51,6 +53,7 @@ pub mod neon;
 #[cfg(target_arch = "x86_64")]
 pub mod sse42;
 pub mod tables;
+mod units;
 pub mod utf16;
 mod utf16_lossy;
 pub mod utf32;

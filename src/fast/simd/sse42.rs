@@ -168,6 +168,16 @@ impl Kernel16 for Sse41Kernel {
         }
     }
     #[inline(always)]
+    unsafe fn assemble_store16(v: __m128i, payload: &[u8; 16], dst: *mut u16) {
+        unsafe {
+            let bits = _mm_and_si128(v, _mm_loadu_si128(payload.as_ptr() as *const __m128i));
+            let pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+            let scalars = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
+            // Values below U+10000: the unsigned saturation of `packusdw` keeps them.
+            _mm_storel_epi64(dst as *mut __m128i, _mm_packus_epi32(scalars, scalars));
+        }
+    }
+    #[inline(always)]
     unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
         unsafe {
             // Both bounds are >= 0x80, i.e. negative as signed bytes, as are the bytes in

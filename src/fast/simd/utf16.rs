@@ -10,12 +10,15 @@
 //!
 //! Two conversions implement [`ConvertValid16`]: the AVX-512 VBMI2 kernel
 //! (`avx512_utf16`), which narrows its scalar values in registers, and
-//! [`Narrowed<K>`] for the 16-byte kernels (SSE4.1, AVX2, NEON): the UTF-32 kernel of
-//! [`super::utf32`] into a scratch buffer that stays in L1 (pieces of
-//! [`NARROW_PIECE`] bytes), then narrowed; its ASCII blocks are widened straight to
-//! code units ([`Kernel16::widen16_to_u16`]).
+//! [`Narrowed<K>`] for the 16-byte kernels (SSE4.1, AVX2, NEON): the kernel of
+//! [`super::utf32`], pieces of [`NARROW_PIECE`] bytes at a time, storing code units
+//! itself in a piece without 4-byte characters (`super::units`), and otherwise
+//! converting to scalar values in a scratch buffer, then narrowed; its ASCII blocks are
+//! widened straight to code units ([`Kernel16::widen16_to_u16`]).
 
-use super::utf32::{widen_ascii_blocks, ConvertValid, WithKernel16};
+use core::marker::PhantomData;
+
+use super::utf32::{convert_valid, widen_ascii_blocks, ConvertValid, WithKernel16};
 use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa::chunk_end;
@@ -26,9 +29,10 @@ use crate::fast::Utf8Error;
 /// amortise the validation call, small enough to stay in L1 between the two passes.
 const DECODE_CHUNK: usize = 8 * 1024;
 
-/// Most bytes [`Narrowed`] converts to scalar values before narrowing them: the
-/// scratch buffer (4 bytes per scalar) then stays in L1.
-pub const NARROW_PIECE: usize = 2 * 1024;
+/// Most bytes [`Narrowed`] converts per call of the kernel, whose two lanes end in
+/// scalar code once per call (with 2 KiB pieces, a tenth of the time on 2-byte text);
+/// the chunk's size, so one piece per chunk.
+pub const NARROW_PIECE: usize = 8 * 1024;
 
 /// A conversion of well-formed UTF-8 to UTF-16, plugged into [`decode_utf16_by`] and
 /// lossy decoding. A trait rather than a closure so that the conversion is inlined into,
@@ -67,10 +71,41 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
     scratch: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
     assert_vector_width::<V>();
-    // SAFETY: the caller meets this function's `# Safety` contract; `first_bad_block`
-    // and `locate_error` agree with std, as `convert_runs` requires.
+    // SAFETY: the caller meets this function's `# Safety` contract; `FirstBadBlock`
+    // agrees with std, as `convert_runs` requires.
     unsafe {
-        convert_runs::<C>(bytes, out, scratch, DECODE_CHUNK, |start, end| {
+        convert_runs::<C, _>(
+            bytes,
+            out,
+            scratch,
+            DECODE_CHUNK,
+            FirstBadBlock::<V>(PhantomData),
+        )
+    }
+}
+
+/// Where the first error of a chunk is, for [`convert_runs`]. A trait rather than a
+/// closure: a closure is compiled without the target features of the backend function
+/// it is written in, so a closure the compiler does not inline runs its SIMD
+/// intrinsics as calls (the AVX2 strict decoder's did, at a twentieth of its speed).
+pub(super) trait FindError {
+    /// Whether `bytes[start..end]` is well-formed (`None`) or else std's result for
+    /// `bytes[..]` (`Some`), given that `bytes[..start]` is well-formed.
+    ///
+    /// # Safety
+    /// The implementation's instruction set must be available.
+    unsafe fn find(&self, bytes: &[u8], start: usize, end: usize) -> Option<Result<(), Utf8Error>>;
+}
+
+/// [`FindError`] of the strict decoder: `V`'s validation of the chunk, and at a flagged
+/// block, the error located from a few bytes before it.
+struct FirstBadBlock<V>(PhantomData<V>);
+
+impl<V: Vector> FindError for FirstBadBlock<V> {
+    #[inline(always)]
+    unsafe fn find(&self, bytes: &[u8], start: usize, end: usize) -> Option<Result<(), Utf8Error>> {
+        // SAFETY: `V`'s instruction set is available (caller's contract).
+        unsafe {
             let block = first_bad_block::<V>(&bytes[start..end])?;
             // `start` is a character boundary and everything before it is
             // well-formed: the error in the rest, moved by `start`, is std's.
@@ -79,33 +114,33 @@ pub unsafe fn decode_utf16_by<V: Vector, C: ConvertValid16>(
                     Utf8Error::new(start + error.valid_up_to(), error.error_len())
                 }),
             )
-        })
+        }
     }
 }
 
 /// The chunk loop of UTF-8 to UTF-16 conversion, shared by the strict decoder and lossy
 /// decoding's step: leading all-ASCII blocks converted at once, then chunks of `chunk`
-/// bytes cut at a character boundary; `find(start, end)` says whether
-/// `bytes[start..end]` is well-formed (`None`) or else std's result for
-/// `bytes[..]` (`Some`), given that `bytes[..start]` is well-formed. A well-formed chunk
-/// is converted by `C`; at an error, the well-formed prefix before it.
+/// bytes cut at a character boundary, each checked by `finder` ([`FindError::find`]).
+/// A well-formed chunk is converted by `C`; at an error, the well-formed prefix before
+/// it.
 ///
 /// # Safety
-/// `C`'s instruction set must be available, and `find` must agree with std.
+/// The instruction sets of `C` and `F` must be available, and `finder` must agree with
+/// std.
 #[inline(always)]
-pub(super) unsafe fn convert_runs<C: ConvertValid16>(
+pub(super) unsafe fn convert_runs<C: ConvertValid16, F: FindError>(
     bytes: &[u8],
     out: &mut Vec<u16>,
     scratch: &mut Vec<u32>,
     chunk: usize,
-    mut find: impl FnMut(usize, usize) -> Option<Result<(), Utf8Error>>,
+    finder: F,
 ) -> Result<(), Utf8Error> {
     let len = bytes.len();
     // At most one code unit per byte (see the module's documentation).
     out.reserve(len);
     let mut start = 0;
     // SAFETY: the caller meets this function's `# Safety` contract, and `C` is only
-    // given chunks `find` found well-formed, or the prefix it found well-formed.
+    // given chunks `finder` found well-formed, or the prefix it found well-formed.
     unsafe {
         while start < len {
             // ASCII blocks: converted as they are checked.
@@ -114,7 +149,7 @@ pub(super) unsafe fn convert_runs<C: ConvertValid16>(
                 break;
             }
             let end = chunk_end(bytes, start, chunk);
-            if let Some(result) = find(start, end) {
+            if let Some(result) = finder.find(bytes, start, end) {
                 let valid = result.map_or_else(|error| error.valid_up_to(), |()| len);
                 C::convert_valid(&bytes[start..valid], out, scratch);
                 return result;
@@ -126,8 +161,9 @@ pub(super) unsafe fn convert_runs<C: ConvertValid16>(
     Ok(())
 }
 
-/// [`ConvertValid16`] by a 16-byte kernel `K`: its UTF-32 conversion into `scratch`, a
-/// piece of at most [`NARROW_PIECE`] bytes at a time, each narrowed to code units.
+/// [`ConvertValid16`] by a 16-byte kernel `K`, a piece of at most [`NARROW_PIECE`]
+/// bytes at a time: code units stored by the kernel where the piece has no 4-byte
+/// character, else its UTF-32 conversion into `scratch`, narrowed to code units.
 pub struct Narrowed<K>(core::marker::PhantomData<K>);
 
 impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
@@ -145,9 +181,17 @@ impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
                     break;
                 }
                 let end = chunk_end(bytes, start, NARROW_PIECE);
-                scratch.clear();
-                WithKernel16::<K>::convert_valid(&bytes[start..end], scratch);
-                narrow(scratch, out);
+                let piece = &bytes[start..end];
+                // Lead bytes F0..F4 start the only characters with two code units; a
+                // piece without them is converted straight to code units (the
+                // maximum of its bytes, a loop the compiler vectorises).
+                if piece.iter().fold(0, |max: u8, &byte| max.max(byte)) < 0xF0 {
+                    convert_valid::<K, u16>(piece, out);
+                } else {
+                    scratch.clear();
+                    WithKernel16::<K>::convert_valid(piece, scratch);
+                    narrow(scratch, out);
+                }
                 start = end;
             }
         }

@@ -17,7 +17,7 @@
 use super::lossy_run::{block_error, error_near, first_flagged};
 #[cfg(target_arch = "x86_64")]
 use super::lossy_run::{unit_at, Unit};
-use super::utf16::{convert_runs, ConvertValid16};
+use super::utf16::{convert_runs, ConvertValid16, FindError};
 use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::Vector;
 use crate::fast::dfa;
@@ -42,18 +42,28 @@ pub(crate) unsafe fn lossy_step<V: Vector, C: ConvertValid16>(
     out: &mut Vec<u16>,
     scratch: &mut Vec<u32>,
 ) -> Result<(), Utf8Error> {
-    // SAFETY: the caller meets this function's `# Safety` contract; `first_flag` and
-    // the DFA agree with std, as `convert_runs` requires.
-    unsafe {
-        convert_runs::<C>(bytes, out, scratch, STEP_CHUNK, |start, end| {
-            let flagged = first_flag(lookup, bytes, start, end)?;
-            // The error unit is a few bytes before `flagged` at most (see `error_near`);
-            // a position at `end` is a character cut by `end`, which only the DFA's
-            // walk over the rest of the input can tell apart from an error.
-            Some(match error_near(bytes, start, flagged.min(end)) {
-                Ok(error) => Err(error),
-                Err(restart) => dfa::validate_from(bytes, restart),
-            })
+    // SAFETY: the caller meets this function's `# Safety` contract; `FirstFlag` agrees
+    // with std, as `convert_runs` requires.
+    unsafe { convert_runs::<C, _>(bytes, out, scratch, STEP_CHUNK, FirstFlag { lookup }) }
+}
+
+/// [`FindError`] of [`lossy_step`]: the first byte the lookup flags, and the error unit
+/// near it measured by the DFA.
+struct FirstFlag<'a, V> {
+    lookup: &'a Lookup<V>,
+}
+
+impl<V: Vector> FindError for FirstFlag<'_, V> {
+    #[inline(always)]
+    unsafe fn find(&self, bytes: &[u8], start: usize, end: usize) -> Option<Result<(), Utf8Error>> {
+        // SAFETY: `V`'s instruction set is available (caller's contract).
+        let flagged = unsafe { first_flag(self.lookup, bytes, start, end)? };
+        // The error unit is a few bytes before `flagged` at most (see `error_near`);
+        // a position at `end` is a character cut by `end`, which only the DFA's
+        // walk over the rest of the input can tell apart from an error.
+        Some(match error_near(bytes, start, flagged.min(end)) {
+            Ok(error) => Err(error),
+            Err(restart) => dfa::validate_from(bytes, restart),
         })
     }
 }

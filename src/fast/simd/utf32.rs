@@ -9,6 +9,7 @@
 //! by the DFA, never here.
 
 use super::tables::{self, SHORT_BASE};
+use super::units::Unit;
 use super::validate::{first_bad_block, BLOCK};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa;
@@ -61,7 +62,7 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
     #[inline(always)]
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u32>) {
         // SAFETY: the same contract.
-        unsafe { convert_valid::<K>(bytes, out) }
+        unsafe { convert_valid::<K, u32>(bytes, out) }
     }
 
     #[inline(always)]
@@ -205,7 +206,7 @@ const THREE_BYTE_RUN_ENDS: u64 = {
 /// `lane.can_convert_block()`, `lane.end <= bytes.len()`, `dst` valid for writes of
 /// `lane.out_end` scalars, and `lane.pos` a character boundary of well-formed input.
 #[inline(always)]
-unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lane) -> bool {
+unsafe fn convert_block<K: Kernel16, U: Unit>(bytes: &[u8], dst: *mut U, lane: &mut Lane) -> bool {
     // SAFETY: the caller meets this function's `# Safety` contract; the
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
@@ -229,7 +230,7 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         }
         if high == 0 {
             for i in 0..4 {
-                K::widen16(block.add(16 * i), out.add(16 * i));
+                U::widen16::<K>(block.add(16 * i), out.add(16 * i));
             }
             lane.pos += BLOCK;
             lane.written += BLOCK;
@@ -243,7 +244,7 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         // per step: a per-step test mispredicts on text where runs of such characters
         // are short (words between spaces), and costs more than it saves there.
         if ends & THREE_BYTE_RUN_MASK == THREE_BYTE_RUN_ENDS {
-            K::three_byte_run_store(block, out);
+            U::three_byte_run_store::<K>(block, out);
             lane.pos += 12 * STEPS_PER_BLOCK;
             lane.written += 4 * STEPS_PER_BLOCK;
             return true;
@@ -253,9 +254,9 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
         let ascii = !high;
         let runs = ascii & (ascii >> 1) & (ascii >> 2) & (ascii >> 3);
         let stepped = if runs == 0 {
-            steps::<K, false>(block, out, high, ends)
+            steps::<K, U, false>(block, out, high, ends)
         } else {
-            steps::<K, true>(block, out, high, ends)
+            steps::<K, U, true>(block, out, high, ends)
         };
         let Some((offset, written)) = stepped else {
             return false;
@@ -274,9 +275,9 @@ unsafe fn convert_block<K: Kernel16>(bytes: &[u8], dst: *mut u32, lane: &mut Lan
 /// # Safety
 /// As [`convert_block`]: 64 bytes readable at `block`, 80 scalars writable at `out`.
 #[inline(always)]
-unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
+unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
     block: *const u8,
-    out: *mut u32,
+    out: *mut U,
     high: u64,
     ends: u64,
 ) -> Option<(usize, usize)> {
@@ -293,7 +294,7 @@ unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
                 let ascii_run = (high >> offset).trailing_zeros().min(12) as usize;
                 if ascii_run >= 4 {
                     // Lanes past `ascii_run` are overwritten by the next steps.
-                    K::widen16(block.add(offset), out.add(written));
+                    U::widen16::<K>(block.add(offset), out.add(written));
                     offset += ascii_run;
                     written += ascii_run;
                     continue;
@@ -308,10 +309,10 @@ unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
             let src = block.add(offset);
             if tables::is_short(entry) {
                 let step = &tables::SHORT_STEPS[tables::step_id(entry) - SHORT_BASE as usize];
-                K::short_store(src, step, out.add(written));
+                U::short_store::<K>(src, step, out.add(written));
             } else {
                 let step = &tables::STEPS[tables::step_id(entry)];
-                K::assemble_store(
+                U::assemble_store::<K>(
                     K::shuffle(K::load16(src), &step.shuffle),
                     &step.payload,
                     out.add(written),
@@ -324,7 +325,9 @@ unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
     }
 }
 
-/// Converts well-formed `bytes` to scalar values appended to `out`.
+/// Converts well-formed `bytes` to scalar values appended to `out`, or (`U` = `u16`,
+/// for `bytes` without 4-byte characters) to their UTF-16 code units (see
+/// [`super::units`]).
 ///
 /// The step loop of [`convert_block`] is latency-bound (each step's start depends on the
 /// previous step's table load), so the input is split in two halves at a character
@@ -333,9 +336,10 @@ unsafe fn steps<K: Kernel16, const ASCII_RUNS: bool>(
 /// first half's, whose length is its number of non-tail bytes.
 ///
 /// # Safety
-/// `K`'s instruction set must be available; `bytes` well-formed UTF-8.
+/// `K`'s instruction set must be available; `bytes` well-formed UTF-8, and for `u16`
+/// without 4-byte characters.
 #[inline(always)]
-unsafe fn convert_valid<K: Kernel16>(bytes: &[u8], out: &mut Vec<u32>) {
+pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut Vec<U>) {
     // SAFETY: the caller meets this function's `# Safety` contract; the
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
@@ -378,11 +382,11 @@ unsafe fn convert_valid<K: Kernel16>(bytes: &[u8], out: &mut Vec<u32>) {
         let mut first_open = true;
         let mut second_open = true;
         while first_open && second_open && first.can_convert_block() && second.can_convert_block() {
-            first_open = convert_block::<K>(bytes, dst, &mut first);
-            second_open = convert_block::<K>(bytes, dst, &mut second);
+            first_open = convert_block::<K, U>(bytes, dst, &mut first);
+            second_open = convert_block::<K, U>(bytes, dst, &mut second);
         }
         while second_open && second.can_convert_block() {
-            second_open = convert_block::<K>(bytes, dst, &mut second);
+            second_open = convert_block::<K, U>(bytes, dst, &mut second);
         }
         // The rest of the first half, exactly into its slot.
         let mut written = first.written;
@@ -390,7 +394,7 @@ unsafe fn convert_valid<K: Kernel16>(bytes: &[u8], out: &mut Vec<u32>) {
         while pos < mid {
             let (scalar, len) = decode_valid_char(bytes, pos);
             // SAFETY: `written < first_chars <= len`: one slot per character of the half.
-            *dst.add(written) = scalar;
+            *dst.add(written) = U::from_scalar(scalar);
             written += 1;
             pos += len;
         }
@@ -398,10 +402,13 @@ unsafe fn convert_valid<K: Kernel16>(bytes: &[u8], out: &mut Vec<u32>) {
         // SAFETY: the first `second.written` lanes are initialised: `first_chars` by the
         // first lane and the loop above, the rest by the second lane; all within capacity.
         out.set_len(base + second.written);
-        // The last bytes of the second half, which start at a character boundary: the DFA
-        // cannot fail on well-formed input.
-        let tail = dfa::decode_utf32_from(bytes, second.pos, out);
-        debug_assert!(tail.is_ok());
+        // The last bytes of the second half, which start at a character boundary.
+        let mut pos = second.pos;
+        while pos < len {
+            let (scalar, len) = decode_valid_char(bytes, pos);
+            out.push(U::from_scalar(scalar));
+            pos += len;
+        }
     }
 }
 

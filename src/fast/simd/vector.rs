@@ -258,6 +258,62 @@ pub trait Kernel16 {
             }
         }
     }
+    /// [`Kernel16::assemble_store`] of 4 scalar values below U+10000, stored as 4 `u16`
+    /// (their UTF-16 code units). By default through a `u32` copy on the stack.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `dst` valid for
+    /// writes of 4 `u16`; every lane's value below U+10000.
+    #[inline(always)]
+    unsafe fn assemble_store16(v: Self::V, payload: &[u8; 16], dst: *mut u16) {
+        let mut lanes = [0u32; 4];
+        // SAFETY: `lanes` has room for the 4 scalars; `dst` for 4 `u16` (caller's
+        // contract), and each value fits one (below U+10000).
+        unsafe {
+            Self::assemble_store(v, payload, lanes.as_mut_ptr());
+            for (i, &lane) in lanes.iter().enumerate() {
+                *dst.add(i) = lane as u16;
+            }
+        }
+    }
+    /// [`Kernel16::short_store`] to 8 `u16` (the last two meaningless).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `src` valid for
+    /// reads of 16 bytes, `dst` for writes of 8 `u16`.
+    #[inline(always)]
+    unsafe fn short_store16(src: *const u8, step: &ShortStep, dst: *mut u16) {
+        // SAFETY: the caller's contract covers both halves (`dst + 4..8` included).
+        unsafe {
+            let v = Self::load16(src);
+            Self::assemble_store16(Self::shuffle(v, &step.shuffle[0]), &step.payload[0], dst);
+            Self::assemble_store16(
+                Self::shuffle(v, &step.shuffle[1]),
+                &step.payload[1],
+                dst.add(4),
+            );
+        }
+    }
+    /// [`Kernel16::three_byte_run_store`] to 20 `u16` (3-byte characters are all below
+    /// U+10000).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `src` valid for
+    /// reads of 64 bytes, `dst` for writes of 20 `u16`.
+    #[inline(always)]
+    unsafe fn three_byte_run_store16(src: *const u8, dst: *mut u16) {
+        // SAFETY: step `i` reads bytes `12 * i..12 * i + 16` (at most 64) and writes
+        // units `4 * i..4 * i + 4` (at most 20) (caller's contract).
+        unsafe {
+            for i in 0..5 {
+                Self::assemble_store16(
+                    Self::shuffle(Self::load16(src.add(12 * i)), &THREE_BYTE_STEP.shuffle),
+                    &THREE_BYTE_STEP.payload,
+                    dst.add(4 * i),
+                );
+            }
+        }
+    }
     /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
     ///
     /// # Safety
