@@ -3,8 +3,8 @@
 //!
 //! * surrogate pairs (4-byte characters) at every offset of a 64-byte block and of a
 //!   group of 16 characters, and across the boundaries where the kernels cut their
-//!   input: 2 KiB pieces (16-byte kernels), 4 KiB stretches (AVX-512), 8 KiB
-//!   validation chunks;
+//!   input: 4 KiB stretches (AVX-512), 8 KiB pieces (16-byte kernels) and validation
+//!   chunks, and 2 KiB (the pieces' former size, kept as one more cut);
 //! * an error at every offset of a block, in text with and without 4-byte characters,
 //!   and errors every `k` bytes for lossy decoding;
 //! * maximal subparts at every offset around the 8 KiB chunk cut of lossy decoding;
@@ -74,8 +74,8 @@ fn surrogate_pairs_at_every_offset_of_a_block() {
 
 #[test]
 fn surrogate_pairs_across_piece_stretch_and_chunk_boundaries() {
-    // 2 KiB pieces, 4 KiB stretches and 8 KiB chunks: an emoji ending on each side of
-    // each boundary, after ASCII, 2-byte and 3-byte text.
+    // 4 KiB stretches, 8 KiB pieces and chunks (and 2 KiB, the pieces' former size): an
+    // emoji ending on each side of each boundary, after ASCII, 2-byte and 3-byte text.
     for background in ["a", "é", "中"] {
         for boundary in [2048, 4096, 8192] {
             for shift in 0..12 {
