@@ -187,23 +187,8 @@ impl Kernel16 for Avx2Kernel {
     #[inline(always)]
     unsafe fn three_byte_run_store(src: *const u8, dst: *mut u32) {
         unsafe {
-            // Characters 0..8 and 8..16: bytes `24 * j..24 * j + 12` in the low lane,
-            // the next 12 in the high lane, each shuffled as one step of four.
-            let shuffle = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                THREE_BYTE_STEP.shuffle.as_ptr() as *const __m128i,
-            ));
-            let payload = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                THREE_BYTE_STEP.payload.as_ptr() as *const __m128i,
-            ));
             for j in 0..2 {
-                let low = _mm_loadu_si128(src.add(24 * j) as *const __m128i);
-                let high = _mm_loadu_si128(src.add(24 * j + 12) as *const __m128i);
-                let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(low), high);
-                let bits = _mm256_and_si256(_mm256_shuffle_epi8(v, shuffle), payload);
-                // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
-                let pairs = _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001));
-                let scalars = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x1000_0001));
-                _mm256_storeu_si256(dst.add(8 * j) as *mut __m256i, scalars);
+                _mm256_storeu_si256(dst.add(8 * j) as *mut __m256i, three_byte_eight(src, j));
             }
             // Characters 16..20.
             Sse41Kernel::assemble_store(
@@ -230,20 +215,8 @@ impl Kernel16 for Avx2Kernel {
     unsafe fn three_byte_run_store16(src: *const u8, dst: *mut u16) {
         unsafe {
             // As `three_byte_run_store`, each 8 values packed to 8 units.
-            let shuffle = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                THREE_BYTE_STEP.shuffle.as_ptr() as *const __m128i,
-            ));
-            let payload = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                THREE_BYTE_STEP.payload.as_ptr() as *const __m128i,
-            ));
             for j in 0..2 {
-                let low = _mm_loadu_si128(src.add(24 * j) as *const __m128i);
-                let high = _mm_loadu_si128(src.add(24 * j + 12) as *const __m128i);
-                let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(low), high);
-                store8_units(
-                    assemble8(_mm256_shuffle_epi8(v, shuffle), payload),
-                    dst.add(8 * j),
-                );
+                store8_units(three_byte_eight(src, j), dst.add(8 * j));
             }
             Sse41Kernel::assemble_store16(
                 Sse41Kernel::shuffle(Sse41Kernel::load16(src.add(48)), &THREE_BYTE_STEP.shuffle),
@@ -275,6 +248,30 @@ unsafe fn assemble8(shuffled: __m256i, payload: __m256i) -> __m256i {
         // Byte pairs: low + 64 * high; then 16-bit pairs: low + 4096 * high.
         let pairs = _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x4001));
         _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x1000_0001))
+    }
+}
+
+/// Characters `8 * j..8 * j + 8` of a run of 3-byte characters at `src`, as eight
+/// 32-bit scalar values: bytes `24 * j..24 * j + 12` in the low lane, the next 12 in the
+/// high lane, each shuffled as one step of four.
+///
+/// # Safety
+/// AVX2 must be available; `src` valid for reads of `24 * j + 28` bytes.
+#[inline(always)]
+unsafe fn three_byte_eight(src: *const u8, j: usize) -> __m256i {
+    // SAFETY: AVX2 is available and the 16-byte loads at `24 * j` and `24 * j + 12` are
+    // within `src` (caller's contract).
+    unsafe {
+        let shuffle = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+            THREE_BYTE_STEP.shuffle.as_ptr() as *const __m128i,
+        ));
+        let payload = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+            THREE_BYTE_STEP.payload.as_ptr() as *const __m128i,
+        ));
+        let low = _mm_loadu_si128(src.add(24 * j) as *const __m128i);
+        let high = _mm_loadu_si128(src.add(24 * j + 12) as *const __m128i);
+        let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(low), high);
+        assemble8(_mm256_shuffle_epi8(v, shuffle), payload)
     }
 }
 
