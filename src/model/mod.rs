@@ -249,7 +249,8 @@ pub fn compare_with(
             capabilities,
             substitute,
         );
-        // A lossy convention beside strict bugs, where that says it in fewer findings.
+        // A lossy convention beside strict bugs: where one convention gives every lossy
+        // departure and none was named, the departures on the strict side are the bugs.
         let named = ordinary
             .iter()
             .any(|f| matches!(f.mechanism, mechanism::Mechanism::Convention(_)));
@@ -265,7 +266,7 @@ pub fn compare_with(
             })
             .flatten();
         match split {
-            Some(split) if split.len() < ordinary.len() => split,
+            Some(split) => split,
             _ => ordinary,
         }
     };

@@ -481,6 +481,18 @@ fn a_substitute_character_is_one_finding_named_by_its_character() {
         finding.title,
         "replaces ill-formed bytes with U+003F `?`, not U+FFFD: one per maximal subpart"
     );
+    // A `?` per byte also gives one `?` for every one-byte unit: the policy that
+    // explains everything is named, not the first that explains as many primaries.
+    let per_byte = Substitute {
+        policy: crate::policy::ReplacementPolicy::PerByte,
+        scalar: 0x3F,
+    };
+    let found = report(&ConventionDecoder::new(Convention::Substitute(per_byte)));
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention(Convention::Substitute(per_byte))
+    );
 }
 
 /// A decoder that rejects U+0000 as GLib's `g_utf8_validate` does with a length (its

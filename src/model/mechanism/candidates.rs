@@ -55,6 +55,33 @@ pub(super) fn convention_candidates(
             seed: None,
         });
     }
+    // Of the substitute's policies, one that explains only part of what another does is
+    // not its policy (a `?` per byte also gives one `?` for every one-byte unit).
+    let substituted = |c: &Candidate| {
+        matches!(
+            c.mechanism,
+            Mechanism::Convention(Convention::Substitute(_))
+        )
+    };
+    let dominated: Vec<bool> = candidates
+        .iter()
+        .map(|c| {
+            substituted(c)
+                && candidates.iter().any(|other| {
+                    substituted(other)
+                        && other.explains != c.explains
+                        && c.explains
+                            .iter()
+                            .zip(&other.explains)
+                            .all(|(&a, &b)| !a || b)
+                })
+        })
+        .collect();
+    let mut index = 0;
+    candidates.retain(|_| {
+        index += 1;
+        !dominated[index - 1]
+    });
     candidates
 }
 
