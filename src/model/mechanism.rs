@@ -307,8 +307,17 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let same_kind = same_category
         && (title::category(&first.witness).is_some()
             || behaviour(first.reference, first.decoder) == behaviour(d.reference, d.decoder));
+    // Or `d` is a wait where the reference errs, for the bytes that `first` then takes:
+    // the decoder took `d`'s bytes as opening a sequence, and what it does with the
+    // sequence is the same missing check (`80 C0 80` decodes the overlong form behind a
+    // settled error, and `C0` alone waits). The wait is the lesser sign of it, so the
+    // sequence's family claims the wait, not the other way round.
+    let wait_before = d.decoder.strict == Strict::Incomplete
+        && matches!(d.reference.strict, Strict::Error { .. })
+        && cf.ends_with(&d.witness);
     (cd.ends_with(&cf) && (meets || same_kind))
         || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))
+        || wait_before
 }
 
 /// How many bytes further back than the reference the decoder reports an error of the
