@@ -230,6 +230,7 @@ pub fn findings(
         &origins,
         (&consequences, &after_rejection),
     );
+    witness::witness_acceptances(differences, &mut findings);
     title_start_only(decoder, reference, differences, &mut findings);
     findings
 }

@@ -1,7 +1,9 @@
 //! Which of a finding's differences witnesses it.
 
+use super::behaviour::behaviour;
+use super::{finding, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
-use crate::model::output::{StepOutput, UnitKind};
+use crate::model::output::{StepOutput, Strict, UnitKind};
 
 /// The witness of a finding explaining the primary differences `explained`: its seed's,
 /// else the first's. A family whose bytes swallow a well-formed character in one context
@@ -40,4 +42,43 @@ fn harms_well_formed(d: &Difference) -> bool {
         })
     };
     characters(d.reference) > characters(d.decoder)
+}
+
+/// Retitles each transition finding witnessed by a wait where RFC 3629 has an error by
+/// the sequence the decoder then accepts, where the finding holds one: a decoder that
+/// decodes surrogates waits after `ED A0`, and `ED A0 80` accepted is the harm, the
+/// wait only its first sign. The finding's title, category, behaviour and witness are
+/// the acceptance's; what it explains is unchanged.
+pub(super) fn witness_acceptances(differences: &[Difference], findings: &mut [Finding]) {
+    for found in findings
+        .iter_mut()
+        .filter(|f| f.mechanism == Mechanism::Transition)
+    {
+        let waits = differences.iter().any(|d| {
+            d.witness == found.witness
+                && d.decoder.strict == Strict::Incomplete
+                && matches!(d.reference.strict, Strict::Error { .. })
+        });
+        if !waits {
+            continue;
+        }
+        let acceptance = found
+            .differences
+            .iter()
+            .chain(&found.manifestations)
+            .copied()
+            .find(|&i| {
+                let d = &differences[i];
+                d.decoder.strict == Strict::Valid
+                    && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed
+                    && d.witness[..d.witness.len() - 1] == found.witness[..]
+            });
+        if let Some(index) = acceptance {
+            let shown = finding(differences, Mechanism::Transition, index, &[index]);
+            found.title = shown.title;
+            found.category = shown.category;
+            found.behaviour = shown.behaviour;
+            found.witness = shown.witness;
+        }
+    }
 }
