@@ -325,6 +325,34 @@ pub static EXPAND_LEN: [u8; 16] = {
     lens
 };
 
+/// Compaction of 4 lanes of UTF-16 code units, by which lanes hold a surrogate pair
+/// (bit `k` of the index for lane `k`): a byte shuffle that keeps the low 16 bits of
+/// every lane and the high 16 bits of the lanes with a pair, in order. A lane holds one
+/// character: its only unit (high bits zero), or the high surrogate in its low bits and
+/// the low surrogate in its high bits, so the pair comes out in order (D91, Table 3-5).
+pub static PAIR_COMPACT: [[u8; 16]; 16] = {
+    let mut table = [[0x80; 16]; 16];
+    let mut pairs = 0;
+    while pairs < 16 {
+        let mut unit = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            let units = if pairs & (1 << lane) != 0 { 2 } else { 1 };
+            let mut j = 0;
+            while j < units {
+                let word = 2 * lane + j;
+                table[pairs][2 * unit] = 2 * word as u8;
+                table[pairs][2 * unit + 1] = 2 * word as u8 + 1;
+                unit += 1;
+                j += 1;
+            }
+            lane += 1;
+        }
+        pairs += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
