@@ -203,8 +203,8 @@ impl Kernel16 for Avx2Kernel {
         unsafe { Sse41Kernel::assemble_store16(v, payload, dst) }
     }
     #[inline(always)]
-    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], dst: *mut u16) -> usize {
-        unsafe { Sse41Kernel::assemble_store_pairs(v, payload, dst) }
+    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], pairs: usize, dst: *mut u16) {
+        unsafe { Sse41Kernel::assemble_store_pairs(v, payload, pairs, dst) }
     }
     #[inline(always)]
     unsafe fn short_store16(src: *const u8, step: &ShortStep, dst: *mut u16) {

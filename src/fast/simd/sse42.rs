@@ -178,30 +178,28 @@ impl Kernel16 for Sse41Kernel {
         }
     }
     #[inline(always)]
-    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], dst: *mut u16) -> usize {
+    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], pairs: usize, dst: *mut u16) {
         unsafe {
             let bits = _mm_and_si128(v, _mm_loadu_si128(payload.as_ptr() as *const __m128i));
-            let pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
-            let scalars = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
+            let byte_pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+            let scalars = _mm_madd_epi16(byte_pairs, _mm_set1_epi32(0x1000_0001));
             // D91, Table 3-5: above U+FFFF, the value less 0x10000 is 20 bits, the high
             // ten after D800, the low ten after DC00; high unit first (the lane's low
             // half, little-endian).
             let above = _mm_cmpgt_epi32(scalars, _mm_set1_epi32(0xFFFF));
             let offset = _mm_sub_epi32(scalars, _mm_set1_epi32(0x1_0000));
-            let high = _mm_or_si128(_mm_srli_epi32(offset, 10), _mm_set1_epi32(0xD800));
-            let low = _mm_or_si128(
-                _mm_and_si128(offset, _mm_set1_epi32(0x3FF)),
-                _mm_set1_epi32(0xDC00),
+            let low = _mm_and_si128(_mm_slli_epi32(offset, 16), _mm_set1_epi32(0x03FF_0000));
+            // D800 in the low half and DC00 in the high half: one `or` for both units.
+            let surrogates = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32(offset, 10), low),
+                _mm_set1_epi32(0xDC00_D800u32 as i32),
             );
-            let surrogates = _mm_or_si128(high, _mm_slli_epi32(low, 16));
             // A value below U+10000 is its own unit, with a zero high half.
             let units = _mm_blendv_epi8(scalars, surrogates, above);
-            let pair_lanes = _mm_movemask_ps(_mm_castsi128_ps(above)) as usize;
-            let compact = &super::tables::PAIR_COMPACT[pair_lanes];
+            let compact = &super::tables::PAIR_COMPACT[pairs];
             let packed =
                 _mm_shuffle_epi8(units, _mm_loadu_si128(compact.as_ptr() as *const __m128i));
             _mm_storeu_si128(dst as *mut __m128i, packed);
-            pair_lanes.count_ones() as usize
         }
     }
     #[inline(always)]

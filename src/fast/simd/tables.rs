@@ -30,6 +30,8 @@ pub struct Step {
     pub consumed: u8,
     /// Characters converted (3 or 4); 0 for [`UNREACHABLE_STEP`].
     pub chars: u8,
+    /// Bit `k` set iff character `k` has 4 bytes (two UTF-16 code units).
+    pub pairs: u8,
 }
 
 /// A step of six characters of one or two bytes: the [`Step`] layout over eight lanes
@@ -117,6 +119,7 @@ const fn build_steps() -> [Step; STEP_COUNT] {
         payload: [0; 16],
         consumed: 0,
         chars: 0,
+        pairs: 0,
     };
     let mut steps = [empty; STEP_COUNT];
     let mut id = 0;
@@ -128,6 +131,9 @@ const fn build_steps() -> [Step; STEP_COUNT] {
             let mut k = 0;
             while k < chars {
                 let length = ((id >> (2 * k)) & 3) as u8 + 1;
+                if length == 4 {
+                    step.pairs |= 1 << k;
+                }
                 let last = start + length - 1;
                 let mut j = 0;
                 while j < length {

@@ -10,7 +10,7 @@
 //! the six-character steps hold characters of one or two bytes, the runs three, so
 //! [`Pairs`] differs from `u16` in that step alone.
 
-use super::tables::ShortStep;
+use super::tables::{ShortStep, Step};
 use super::vector::Kernel16;
 
 /// One kind of output of the conversion. The methods store what the [`Kernel16`]
@@ -32,17 +32,14 @@ pub trait Unit {
     /// `K`'s instruction set available; `src` readable for 16 bytes, `dst` writable for
     /// 8 units.
     unsafe fn short_store<K: Kernel16>(src: *const u8, step: &ShortStep, dst: *mut Self::Out);
-    /// [`Kernel16::assemble_store`] (or a `u16` form); returns how many of the step's
-    /// characters were stored as two units (always 0 unless [`Unit::PAIRS`]).
+    /// [`Kernel16::assemble_store`] (or a `u16` form) of `v`, shuffled by `step`;
+    /// returns how many of the step's characters were stored as two units (always 0
+    /// unless [`Unit::PAIRS`]).
     ///
     /// # Safety
     /// `K`'s instruction set available; `dst` writable for 8 units; for `u16`, the
     /// values below U+10000.
-    unsafe fn assemble_store<K: Kernel16>(
-        v: K::V,
-        payload: &[u8; 16],
-        dst: *mut Self::Out,
-    ) -> usize;
+    unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut Self::Out) -> usize;
     /// [`Kernel16::three_byte_run_store`] (or its `u16` form).
     ///
     /// # Safety
@@ -74,8 +71,8 @@ impl Unit for u32 {
         unsafe { K::short_store(src, step, dst) }
     }
     #[inline(always)]
-    unsafe fn assemble_store<K: Kernel16>(v: K::V, payload: &[u8; 16], dst: *mut u32) -> usize {
-        unsafe { K::assemble_store(v, payload, dst) };
+    unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u32) -> usize {
+        unsafe { K::assemble_store(v, &step.payload, dst) };
         0
     }
     #[inline(always)]
@@ -101,8 +98,8 @@ impl Unit for u16 {
         unsafe { K::short_store16(src, step, dst) }
     }
     #[inline(always)]
-    unsafe fn assemble_store<K: Kernel16>(v: K::V, payload: &[u8; 16], dst: *mut u16) -> usize {
-        unsafe { K::assemble_store16(v, payload, dst) };
+    unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u16) -> usize {
+        unsafe { K::assemble_store16(v, &step.payload, dst) };
         0
     }
     #[inline(always)]
@@ -129,8 +126,10 @@ impl Unit for Pairs {
         unsafe { K::short_store16(src, step, dst) }
     }
     #[inline(always)]
-    unsafe fn assemble_store<K: Kernel16>(v: K::V, payload: &[u8; 16], dst: *mut u16) -> usize {
-        unsafe { K::assemble_store_pairs(v, payload, dst) }
+    unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u16) -> usize {
+        // Which lanes hold a pair is the step's, known before its values.
+        unsafe { K::assemble_store_pairs(v, &step.payload, step.pairs as usize, dst) };
+        step.pairs.count_ones() as usize
     }
     #[inline(always)]
     unsafe fn three_byte_run_store<K: Kernel16>(src: *const u8, dst: *mut u16) {

@@ -319,7 +319,7 @@ unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
                 // A 4-byte character's second unit, for `Pairs`.
                 written += U::assemble_store::<K>(
                     K::shuffle(K::load16(src), &step.shuffle),
-                    &step.payload,
+                    step,
                     out.add(written),
                 );
             }
