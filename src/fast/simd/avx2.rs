@@ -11,7 +11,7 @@ use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
 use super::tables::{ShortStep, THREE_BYTE_STEP};
-use super::utf16::Narrowed;
+use super::utf16::Stepped;
 use super::{Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -203,6 +203,10 @@ impl Kernel16 for Avx2Kernel {
         unsafe { Sse41Kernel::assemble_store16(v, payload, dst) }
     }
     #[inline(always)]
+    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], pairs: usize, dst: *mut u16) {
+        unsafe { Sse41Kernel::assemble_store_pairs(v, payload, pairs, dst) }
+    }
+    #[inline(always)]
     unsafe fn short_store16(src: *const u8, step: &ShortStep, dst: *mut u16) {
         unsafe {
             let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src as *const __m128i));
@@ -354,7 +358,7 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
     unsafe {
-        super::utf16::decode_utf16_by::<__m256i, Narrowed<Avx2Kernel>>(bytes, out, &mut Vec::new())
+        super::utf16::decode_utf16_by::<__m256i, Stepped<Avx2Kernel>>(bytes, out, &mut Vec::new())
     }
 }
 
@@ -369,7 +373,7 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
     unsafe {
         let lookup = super::validate::Lookup::new();
         crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
-            super::utf16_lossy::lossy_step::<__m256i, Narrowed<Avx2Kernel>>(
+            super::utf16_lossy::lossy_step::<__m256i, Stepped<Avx2Kernel>>(
                 &lookup, run, out, scratch,
             )
         })

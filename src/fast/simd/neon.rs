@@ -7,7 +7,7 @@
 
 use core::arch::aarch64::*;
 
-use super::utf16::Narrowed;
+use super::utf16::Stepped;
 use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -355,7 +355,7 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
     unsafe {
-        super::utf16::decode_utf16_by::<uint8x16_t, Narrowed<NeonKernel>>(
+        super::utf16::decode_utf16_by::<uint8x16_t, Stepped<NeonKernel>>(
             bytes,
             out,
             &mut Vec::new(),
@@ -374,7 +374,7 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
     unsafe {
         let lookup = super::validate::Lookup::new();
         crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
-            super::utf16_lossy::lossy_step::<uint8x16_t, Narrowed<NeonKernel>>(
+            super::utf16_lossy::lossy_step::<uint8x16_t, Stepped<NeonKernel>>(
                 &lookup, run, out, scratch,
             )
         })

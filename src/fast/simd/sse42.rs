@@ -6,7 +6,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf16::Narrowed;
+use super::utf16::Stepped;
 use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -175,6 +175,31 @@ impl Kernel16 for Sse41Kernel {
             let scalars = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
             // Values below U+10000: the unsigned saturation of `packusdw` keeps them.
             _mm_storel_epi64(dst as *mut __m128i, _mm_packus_epi32(scalars, scalars));
+        }
+    }
+    #[inline(always)]
+    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], pairs: usize, dst: *mut u16) {
+        unsafe {
+            let bits = _mm_and_si128(v, _mm_loadu_si128(payload.as_ptr() as *const __m128i));
+            let byte_pairs = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+            let scalars = _mm_madd_epi16(byte_pairs, _mm_set1_epi32(0x1000_0001));
+            // D91, Table 3-5: above U+FFFF, the value less 0x10000 is 20 bits, the high
+            // ten after D800, the low ten after DC00; high unit first (the lane's low
+            // half, little-endian).
+            let above = _mm_cmpgt_epi32(scalars, _mm_set1_epi32(0xFFFF));
+            let offset = _mm_sub_epi32(scalars, _mm_set1_epi32(0x1_0000));
+            let low = _mm_and_si128(_mm_slli_epi32(offset, 16), _mm_set1_epi32(0x03FF_0000));
+            // D800 in the low half and DC00 in the high half: one `or` for both units.
+            let surrogates = _mm_or_si128(
+                _mm_or_si128(_mm_srli_epi32(offset, 10), low),
+                _mm_set1_epi32(0xDC00_D800u32 as i32),
+            );
+            // A value below U+10000 is its own unit, with a zero high half.
+            let units = _mm_blendv_epi8(scalars, surrogates, above);
+            let compact = &super::tables::PAIR_COMPACT[pairs];
+            let packed =
+                _mm_shuffle_epi8(units, _mm_loadu_si128(compact.as_ptr() as *const __m128i));
+            _mm_storeu_si128(dst as *mut __m128i, packed);
         }
     }
     #[inline(always)]
@@ -352,7 +377,7 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
     unsafe {
-        super::utf16::decode_utf16_by::<__m128i, Narrowed<Sse41Kernel>>(bytes, out, &mut Vec::new())
+        super::utf16::decode_utf16_by::<__m128i, Stepped<Sse41Kernel>>(bytes, out, &mut Vec::new())
     }
 }
 
@@ -367,7 +392,7 @@ pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
     unsafe {
         let lookup = super::validate::Lookup::new();
         crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
-            super::utf16_lossy::lossy_step::<__m128i, Narrowed<Sse41Kernel>>(
+            super::utf16_lossy::lossy_step::<__m128i, Stepped<Sse41Kernel>>(
                 &lookup, run, out, scratch,
             )
         })

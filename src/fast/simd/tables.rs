@@ -30,6 +30,8 @@ pub struct Step {
     pub consumed: u8,
     /// Characters converted (3 or 4); 0 for [`UNREACHABLE_STEP`].
     pub chars: u8,
+    /// Bit `k` set iff character `k` has 4 bytes (two UTF-16 code units).
+    pub pairs: u8,
 }
 
 /// A step of six characters of one or two bytes: the [`Step`] layout over eight lanes
@@ -117,6 +119,7 @@ const fn build_steps() -> [Step; STEP_COUNT] {
         payload: [0; 16],
         consumed: 0,
         chars: 0,
+        pairs: 0,
     };
     let mut steps = [empty; STEP_COUNT];
     let mut id = 0;
@@ -128,6 +131,9 @@ const fn build_steps() -> [Step; STEP_COUNT] {
             let mut k = 0;
             while k < chars {
                 let length = ((id >> (2 * k)) & 3) as u8 + 1;
+                if length == 4 {
+                    step.pairs |= 1 << k;
+                }
                 let last = start + length - 1;
                 let mut j = 0;
                 while j < length {
@@ -323,6 +329,34 @@ pub static EXPAND_LEN: [u8; 16] = {
         pattern += 1;
     }
     lens
+};
+
+/// Compaction of 4 lanes of UTF-16 code units, by which lanes hold a surrogate pair
+/// (bit `k` of the index for lane `k`): a byte shuffle that keeps the low 16 bits of
+/// every lane and the high 16 bits of the lanes with a pair, in order. A lane holds one
+/// character: its only unit (high bits zero), or the high surrogate in its low bits and
+/// the low surrogate in its high bits, so the pair comes out in order (D91, Table 3-5).
+pub static PAIR_COMPACT: [[u8; 16]; 16] = {
+    let mut table = [[0x80; 16]; 16];
+    let mut pairs = 0;
+    while pairs < 16 {
+        let mut unit = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            let units = if pairs & (1 << lane) != 0 { 2 } else { 1 };
+            let mut j = 0;
+            while j < units {
+                let word = 2 * lane + j;
+                table[pairs][2 * unit] = 2 * word as u8;
+                table[pairs][2 * unit + 1] = 2 * word as u8 + 1;
+                unit += 1;
+                j += 1;
+            }
+            lane += 1;
+        }
+        pairs += 1;
+    }
+    table
 };
 
 #[cfg(test)]

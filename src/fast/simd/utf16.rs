@@ -10,29 +10,31 @@
 //!
 //! Two conversions implement [`ConvertValid16`]: the AVX-512 VBMI2 kernel
 //! (`avx512_utf16`), which narrows its scalar values in registers, and
-//! [`Narrowed<K>`] for the 16-byte kernels (SSE4.1, AVX2, NEON): the kernel of
-//! [`super::utf32`], pieces of [`NARROW_PIECE`] bytes at a time, storing code units
-//! itself in a piece without 4-byte characters (`super::units`), and otherwise
-//! converting to scalar values in a scratch buffer, then narrowed; its ASCII blocks are
-//! widened straight to code units ([`Kernel16::widen16_to_u16`]).
+//! [`Stepped<K>`] for the 16-byte kernels (SSE4.1, AVX2, NEON): the kernel of
+//! [`super::utf32`], pieces of [`PIECE`] bytes at a time, storing code units itself
+//! (`super::units`): in a piece with 4-byte characters, each table step turns the
+//! values of its lanes above U+FFFF into surrogate pairs in registers and compacts the
+//! units ([`Kernel16::assemble_store_pairs`]), with no branch on which lanes; in a piece
+//! without, the simpler stores of one unit per lane. Its ASCII blocks are widened
+//! straight to code units ([`Kernel16::widen16_to_u16`]).
 
 use core::marker::PhantomData;
 
-use super::utf32::{convert_valid, widen_ascii_blocks, ConvertValid, WithKernel16};
+use super::units::Pairs;
+use super::utf32::{convert_valid, widen_ascii_blocks};
 use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa::chunk_end;
-use crate::fast::utf16::narrow;
 use crate::fast::Utf8Error;
 
 /// Input bytes validated and converted per step of [`decode_utf16_by`]: large enough to
 /// amortise the validation call, small enough to stay in L1 between the two passes.
 const DECODE_CHUNK: usize = 8 * 1024;
 
-/// Most bytes [`Narrowed`] converts per call of the kernel, whose two lanes end in
+/// Most bytes [`Stepped`] converts per call of the kernel, whose two lanes end in
 /// scalar code once per call (with 2 KiB pieces, a tenth of the time on 2-byte text);
 /// the chunk's size, so one piece per chunk.
-pub const NARROW_PIECE: usize = 8 * 1024;
+pub const PIECE: usize = 8 * 1024;
 
 /// A conversion of well-formed UTF-8 to UTF-16, plugged into [`decode_utf16_by`] and
 /// lossy decoding. A trait rather than a closure so that the conversion is inlined into,
@@ -161,14 +163,15 @@ pub(super) unsafe fn convert_runs<C: ConvertValid16, F: FindError>(
     Ok(())
 }
 
-/// [`ConvertValid16`] by a 16-byte kernel `K`, a piece of at most [`NARROW_PIECE`]
-/// bytes at a time: code units stored by the kernel where the piece has no 4-byte
-/// character, else its UTF-32 conversion into `scratch`, narrowed to code units.
-pub struct Narrowed<K>(core::marker::PhantomData<K>);
+/// [`ConvertValid16`] by a 16-byte kernel `K`, a piece of at most [`PIECE`] bytes at a
+/// time, code units stored by the kernel: with surrogate pairs
+/// (`Pairs`) where the piece has a 4-byte character, else one unit per
+/// lane (`u16`). `scratch` is not used.
+pub struct Stepped<K>(core::marker::PhantomData<K>);
 
-impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
+impl<K: Kernel16> ConvertValid16 for Stepped<K> {
     #[inline(always)]
-    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u16>, scratch: &mut Vec<u32>) {
+    unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u16>, _scratch: &mut Vec<u32>) {
         let len = bytes.len();
         out.reserve(len);
         let mut start = 0;
@@ -180,17 +183,15 @@ impl<K: Kernel16> ConvertValid16 for Narrowed<K> {
                 if start == len {
                     break;
                 }
-                let end = chunk_end(bytes, start, NARROW_PIECE);
+                let end = chunk_end(bytes, start, PIECE);
                 let piece = &bytes[start..end];
                 // Lead bytes F0..F4 start the only characters with two code units; a
-                // piece without them is converted straight to code units (the
+                // piece without them is converted by the simpler stores of `u16` (the
                 // maximum of its bytes, a loop the compiler vectorises).
                 if piece.iter().fold(0, |max: u8, &byte| max.max(byte)) < 0xF0 {
                     convert_valid::<K, u16>(piece, out);
                 } else {
-                    scratch.clear();
-                    WithKernel16::<K>::convert_valid(piece, scratch);
-                    narrow(scratch, out);
+                    convert_valid::<K, Pairs>(piece, out);
                 }
                 start = end;
             }

@@ -206,7 +206,11 @@ const THREE_BYTE_RUN_ENDS: u64 = {
 /// `lane.can_convert_block()`, `lane.end <= bytes.len()`, `dst` valid for writes of
 /// `lane.out_end` scalars, and `lane.pos` a character boundary of well-formed input.
 #[inline(always)]
-unsafe fn convert_block<K: Kernel16, U: Unit>(bytes: &[u8], dst: *mut U, lane: &mut Lane) -> bool {
+unsafe fn convert_block<K: Kernel16, U: Unit>(
+    bytes: &[u8],
+    dst: *mut U::Out,
+    lane: &mut Lane,
+) -> bool {
     // SAFETY: the caller meets this function's `# Safety` contract; the
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
@@ -277,7 +281,7 @@ unsafe fn convert_block<K: Kernel16, U: Unit>(bytes: &[u8], dst: *mut U, lane: &
 #[inline(always)]
 unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
     block: *const u8,
-    out: *mut U,
+    out: *mut U::Out,
     high: u64,
     ends: u64,
 ) -> Option<(usize, usize)> {
@@ -312,9 +316,10 @@ unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
                 U::short_store::<K>(src, step, out.add(written));
             } else {
                 let step = &tables::STEPS[tables::step_id(entry)];
-                U::assemble_store::<K>(
+                // A 4-byte character's second unit, for `Pairs`.
+                written += U::assemble_store::<K>(
                     K::shuffle(K::load16(src), &step.shuffle),
-                    &step.payload,
+                    step,
                     out.add(written),
                 );
             }
@@ -325,26 +330,28 @@ unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
     }
 }
 
-/// Converts well-formed `bytes` to scalar values appended to `out`, or (`U` = `u16`,
-/// for `bytes` without 4-byte characters) to their UTF-16 code units (see
-/// [`super::units`]).
+/// Converts well-formed `bytes` to scalar values appended to `out`, or to their UTF-16
+/// code units (`U` = `u16` for `bytes` without 4-byte characters, [`super::units::Pairs`]
+/// for any; see [`super::units`]).
 ///
 /// The step loop of [`convert_block`] is latency-bound (each step's start depends on the
 /// previous step's table load), so the input is split in two halves at a character
 /// boundary, converted block by block in alternation: the two dependency chains are
 /// independent and the CPU overlaps them. The second half's output starts after the
-/// first half's, whose length is its number of non-tail bytes.
+/// first half's, whose length is its number of non-tail bytes (plus, with surrogate
+/// pairs, its number of 4-byte leads).
 ///
 /// # Safety
 /// `K`'s instruction set must be available; `bytes` well-formed UTF-8, and for `u16`
 /// without 4-byte characters.
 #[inline(always)]
-pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut Vec<U>) {
+pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut Vec<U::Out>) {
     // SAFETY: the caller meets this function's `# Safety` contract; the
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
         let len = bytes.len();
-        // At most one scalar per byte; stores stay below `base + len` (see `Lane`).
+        // At most one unit per byte (two for four); stores stay below `base + len`
+        // (see `Lane`).
         out.reserve(len);
         let base = out.len();
         // SAFETY: `reserve(len)` above makes `base + len` elements of capacity.
@@ -362,7 +369,7 @@ pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut
         while mid > 0 && dfa::is_continuation(bytes[mid]) {
             mid -= 1;
         }
-        let first_chars = count_chars::<K>(&bytes[..mid]);
+        let first_chars = count_units::<K>(&bytes[..mid], U::PAIRS);
         let mut first = Lane {
             pos: 0,
             end: mid,
@@ -393,22 +400,25 @@ pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut
         let mut pos = first.pos;
         while pos < mid {
             let (scalar, len) = decode_valid_char(bytes, pos);
-            // SAFETY: `written < first_chars <= len`: one slot per character of the half.
-            *dst.add(written) = U::from_scalar(scalar);
-            written += 1;
+            // SAFETY: the units of the half's characters end at `first_chars <= len`.
+            written += U::store_scalar(dst.add(written), scalar);
             pos += len;
         }
         debug_assert_eq!(written, first_chars);
-        // SAFETY: the first `second.written` lanes are initialised: `first_chars` by the
-        // first lane and the loop above, the rest by the second lane; all within capacity.
-        out.set_len(base + second.written);
         // The last bytes of the second half, which start at a character boundary.
+        let mut written = second.written;
         let mut pos = second.pos;
         while pos < len {
             let (scalar, len) = decode_valid_char(bytes, pos);
-            out.push(U::from_scalar(scalar));
+            // SAFETY: the units of all characters end at most at `len` (one per byte, two
+            // for four), within the capacity reserved.
+            written += U::store_scalar(dst.add(written), scalar);
             pos += len;
         }
+        // SAFETY: the first `written` units are initialised: `first_chars` by the first
+        // lane and the loop above, the rest by the second lane and the loop above; all
+        // within capacity.
+        out.set_len(base + written);
     }
 }
 
@@ -429,26 +439,32 @@ fn decode_valid_char(bytes: &[u8], pos: usize) -> (u32, usize) {
     (scalar, len)
 }
 
-/// Number of characters in well-formed `bytes`: its non-tail bytes.
+/// Number of characters in well-formed `bytes`, its non-tail bytes; with `pairs`, of
+/// UTF-16 code units: one more for each 4-byte lead (F0..F4).
 ///
 /// # Safety
 /// `K`'s instruction set must be available.
 #[inline(always)]
-unsafe fn count_chars<K: Kernel16>(bytes: &[u8]) -> usize {
+unsafe fn count_units<K: Kernel16>(bytes: &[u8], pairs: bool) -> usize {
     // SAFETY: the caller meets this function's `# Safety` contract; the
     // bounds of each pointer operation are justified where it occurs.
     unsafe {
         let mut tails = 0;
+        let mut fours = 0;
         let mut pos = 0;
         while pos + 16 <= bytes.len() {
             // SAFETY: `pos + 16 <= bytes.len()`.
-            tails += K::tail_mask(K::load16(bytes.as_ptr().add(pos))).count_ones() as usize;
+            let v = K::load16(bytes.as_ptr().add(pos));
+            tails += K::tail_mask(v).count_ones() as usize;
+            if pairs {
+                fours += K::range_mask(v, 0xF0, 0xF4).count_ones() as usize;
+            }
             pos += 16;
         }
-        tails += bytes[pos..]
-            .iter()
-            .filter(|&&b| dfa::is_continuation(b))
-            .count();
-        bytes.len() - tails
+        for &byte in &bytes[pos..] {
+            tails += dfa::is_continuation(byte) as usize;
+            fours += (pairs && byte >= 0xF0) as usize;
+        }
+        bytes.len() - tails + fours
     }
 }

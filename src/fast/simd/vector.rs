@@ -314,6 +314,41 @@ pub trait Kernel16 {
             }
         }
     }
+    /// [`Kernel16::assemble_store`] of 4 scalar values of any range, stored as their
+    /// UTF-16 code units: one for a value below U+10000, a surrogate pair for one above
+    /// (Unicode §3.9, D91, Table 3-5). `pairs` has bit `k` set iff lane `k` is above
+    /// U+FFFF ([`super::tables::Step::pairs`]); the units stored are the step's
+    /// characters plus its bits, and the rest of the 8 units' slots may be written with
+    /// anything. By default through a `u32` copy on the stack, each value stored as two
+    /// units with no branch on its range (the lanes found by value, `pairs` unused).
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `dst` valid for
+    /// writes of 8 `u16`; every lane a scalar value (a lane the step leaves empty is 0),
+    /// and `pairs` (below 16) the lanes above U+FFFF.
+    #[inline(always)]
+    unsafe fn assemble_store_pairs(v: Self::V, payload: &[u8; 16], pairs: usize, dst: *mut u16) {
+        let _ = pairs;
+        let mut lanes = [0u32; 4];
+        let mut written = 0;
+        // SAFETY: `lanes` has room for the 4 scalars; at most 2 units per value, so
+        // `written + 1 < 8` at every store (caller's contract: 8 units writable).
+        unsafe {
+            Self::assemble_store(v, payload, lanes.as_mut_ptr());
+            for &scalar in &lanes {
+                let pair = scalar >= 0x1_0000;
+                let offset = scalar.wrapping_sub(0x1_0000);
+                let high = if pair {
+                    0xD800 | (offset >> 10)
+                } else {
+                    scalar
+                };
+                *dst.add(written) = high as u16;
+                *dst.add(written + 1) = (0xDC00 | (offset & 0x3FF)) as u16;
+                written += 1 + pair as usize;
+            }
+        }
+    }
     /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
     ///
     /// # Safety
