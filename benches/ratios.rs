@@ -185,28 +185,9 @@ fn compare_utf16(name: &str, bytes: &[u8], well_formed: bool) {
     let mut other16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
     #[cfg(target_arch = "x86_64")]
     if well_formed && selected("utf16") {
-        for with_errors in [false, true] {
-            let their_name = if with_errors {
-                "simdutf-with-errors"
-            } else {
-                "simdutf"
-            };
-            let mut engines: Vec<Engine<'_>> = vec![
-                (
-                    "fast".into(),
-                    Box::new(|b| {
-                        ours16.clear();
-                        let _ = fast::decode_utf16(b, &mut ours16);
-                        ours16.len()
-                    }),
-                ),
-                (
-                    simdutf_name(their_name),
-                    Box::new(|b| simdutf_utf16(b, &mut other16, with_errors)),
-                ),
-            ];
-            compare("utf16", name, bytes, &mut engines);
-        }
+        versus_simdutf_utf16("utf16", name, bytes, "fast", |b, out| {
+            let _ = fast::decode_utf16(b, out);
+        });
     }
     let _ = well_formed;
     if selected("utf16-lossy") {
@@ -236,6 +217,21 @@ fn compare_utf16(name: &str, bytes: &[u8], well_formed: bool) {
 /// directly against simdutf's forced kernel, both conversions (well-formed inputs).
 #[cfg(target_arch = "x86_64")]
 fn compare_utf16_avx2(name: &str, bytes: &[u8]) {
+    versus_simdutf_utf16("utf16-haswell", name, bytes, "fast-avx2", |b, out| {
+        let _ = fast::decode_utf16_with(Backend::Avx2, b, out);
+    });
+}
+
+/// One strict UTF-16 decode of ours (`ours`, named `our_name`) against simdutf's
+/// conversion and its `_with_errors` form, in turn, in bench group `group`.
+#[cfg(target_arch = "x86_64")]
+fn versus_simdutf_utf16(
+    group: &str,
+    name: &str,
+    bytes: &[u8],
+    our_name: &str,
+    ours: fn(&[u8], &mut Vec<u16>),
+) {
     let mut ours16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
     let mut other16: Vec<u16> = Vec::with_capacity(bytes.len() + 64);
     for with_errors in [false, true] {
@@ -246,10 +242,10 @@ fn compare_utf16_avx2(name: &str, bytes: &[u8]) {
         };
         let mut engines: Vec<Engine<'_>> = vec![
             (
-                "fast-avx2".into(),
+                our_name.to_string(),
                 Box::new(|b| {
                     ours16.clear();
-                    let _ = fast::decode_utf16_with(Backend::Avx2, b, &mut ours16);
+                    ours(b, &mut ours16);
                     ours16.len()
                 }),
             ),
@@ -258,7 +254,7 @@ fn compare_utf16_avx2(name: &str, bytes: &[u8]) {
                 Box::new(|b| simdutf_utf16(b, &mut other16, with_errors)),
             ),
         ];
-        compare("utf16-haswell", name, bytes, &mut engines);
+        compare(group, name, bytes, &mut engines);
     }
 }
 

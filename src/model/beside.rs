@@ -6,7 +6,7 @@
 //! taken as the baseline: its finding first, then the decoder's machine compared with
 //! the convention's own machine, whose differences are the strict bugs alone.
 
-use super::conventions::ConventionDecoder;
+use super::conventions::{Convention, ConventionDecoder};
 use super::difference::{self, Difference};
 use super::learner::{Hypothesis, Limits};
 use super::mechanism::{self, Finding};
@@ -23,7 +23,7 @@ pub(super) fn findings(
     decoder: &Hypothesis,
     differences: &[Difference],
     capabilities: Capabilities,
-    substitute: Option<u32>,
+    conventions: &[Convention],
     grammar: &Grammar,
 ) -> Option<Vec<Finding>> {
     if !capabilities.scalars || differences.is_empty() {
@@ -34,8 +34,9 @@ pub(super) fn findings(
         .iter()
         .map(|d| decoder.run(&d.witness))
         .collect();
-    let convention = mechanism::conventions(decoder, capabilities, substitute)
-        .into_iter()
+    let convention = conventions
+        .iter()
+        .copied()
         // Only conventions whose strict answer is the reference's: the rest of the
         // difference is then the strict bugs' alone.
         .filter(|c| c.strict_is_the_reference())
@@ -72,7 +73,20 @@ pub(super) fn findings(
         witness,
         &every,
     )];
-    let mut strict = mechanism::findings(decoder, baseline.hypothesis(), &rest, capabilities, None);
+    // Against the baseline, whose lossy side is the substitute's if any, the
+    // substitute is no hypothesis of its own.
+    let unsubstituted: Vec<Convention> = conventions
+        .iter()
+        .copied()
+        .filter(|c| !matches!(c, Convention::Substitute(_)))
+        .collect();
+    let mut strict = mechanism::findings(
+        decoder,
+        baseline.hypothesis(),
+        &rest,
+        capabilities,
+        &unsubstituted,
+    );
     // Their indices are into the differences from the baseline, which are not reported.
     for finding in &mut strict {
         finding.differences.clear();

@@ -147,17 +147,15 @@ struct Candidate {
 }
 
 /// The findings for `differences` between `decoder` and `reference`, both learned for
-/// `capabilities`; `substitute` is the character the decoder puts in place of ill-formed
-/// bytes where it is one and not U+FFFD ([`Substitute::of_decoder`]), which the machine's
-/// outputs cannot tell.
-///
-/// [`Substitute::of_decoder`]: super::conventions::Substitute::of_decoder
+/// `capabilities`; `conventions` are the decoder's ([`conventions`], with the character
+/// it puts in place of ill-formed bytes where that is one and not U+FFFD, which the
+/// machine's outputs cannot tell), each tried as a hypothesis where it reports scalars.
 pub fn findings(
     decoder: &Hypothesis,
     reference: &Hypothesis,
     differences: &[Difference],
     capabilities: Capabilities,
-    substitute: Option<u32>,
+    conventions: &[Convention],
 ) -> Vec<Finding> {
     if differences.is_empty() {
         return Vec::new();
@@ -176,7 +174,7 @@ pub fn findings(
             decoder,
             differences,
             capabilities,
-            substitute,
+            conventions,
             (&observed, &expected),
         );
     }

@@ -227,12 +227,13 @@ pub fn compare_with(
         let (mut lossy_differences, _) = difference::differences(&lossy_model, &lossy_reference);
         difference::value_checks(&lossy_model, &lossy_reference, &mut lossy_differences);
         let mut findings = vec![mechanism::never_reports_errors(&differences)];
+        let conventions = mechanism::conventions(&lossy_model, capabilities, substitute);
         let mut rest = mechanism::findings(
             &lossy_model,
             &lossy_reference,
             &lossy_differences,
             capabilities,
-            substitute,
+            &conventions,
         );
         // Their indices are into the lossy differences, which are not reported.
         for finding in &mut rest {
@@ -242,12 +243,13 @@ pub fn compare_with(
         findings.extend(rest);
         findings
     } else {
+        let conventions = mechanism::conventions(model.hypothesis(), capabilities, substitute);
         let ordinary = mechanism::findings(
             model.hypothesis(),
             reference.hypothesis(),
             &differences,
             capabilities,
-            substitute,
+            &conventions,
         );
         // A lossy convention beside strict bugs: where one convention gives every lossy
         // departure and none was named, the departures on the strict side are the bugs.
@@ -260,7 +262,7 @@ pub fn compare_with(
                     model.hypothesis(),
                     &differences,
                     capabilities,
-                    substitute,
+                    &conventions,
                     grammar,
                 )
             })

@@ -12,16 +12,13 @@ use crate::model::oracle::Oracle;
 use crate::model::output::{StepOutput, Strict};
 use crate::policy::ReplacementPolicy;
 
-/// One candidate per known convention, one for the decoder's own member of the
-/// lead-sized family when it has one ([`LeadSet::of_machine`]), and one for its error
-/// lengths read off the lead when it has them ([`LeadLengths::of_machine`]), and one per
-/// U+FFFD policy with the decoder's `substitute` character in place of U+FFFD when it
-/// has one. `steps` are the decoder's and the reference's outputs on each witness.
+/// One candidate per convention of `conventions` (the decoder's, from [`conventions`]).
+/// `steps` are the decoder's and the reference's outputs on each witness.
 pub(super) fn convention_candidates(
     decoder: &Hypothesis,
     differences: &[Difference],
     capabilities: Capabilities,
-    substitute: Option<u32>,
+    conventions: &[Convention],
     steps: (&[Vec<StepOutput>], &[Vec<StepOutput>]),
 ) -> Vec<Candidate> {
     let (observed, expected) = steps;
@@ -33,7 +30,7 @@ pub(super) fn convention_candidates(
         .flatten()
         .all(|o| o.strict == Strict::Valid);
     let mut candidates = Vec::new();
-    for convention in conventions(decoder, capabilities, substitute) {
+    for &convention in conventions {
         let subject = ConventionDecoder::new(convention);
         let mut oracle = Oracle::new(&subject, capabilities);
         let explains = differences
@@ -86,8 +83,11 @@ pub(super) fn convention_candidates(
 }
 
 /// The conventions to try on `decoder`, in order: its own member of the lead-sized
-/// family, each U+FFFD policy with its `substitute` character, the known conventions,
-/// its error lengths read off the lead, its own member of the byte-by-byte family.
+/// family when it has one ([`LeadSet::of_machine`]), each U+FFFD policy with its
+/// `substitute` character in place of U+FFFD when it has one, the known conventions,
+/// its error lengths read off the lead when it has them ([`LeadLengths::of_machine`]),
+/// its own member of the byte-by-byte family ([`ByteValues::of_machine`]). Worked out
+/// once per diagnosis and handed to each use.
 pub(in crate::model) fn conventions(
     decoder: &Hypothesis,
     capabilities: Capabilities,
