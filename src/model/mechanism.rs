@@ -147,9 +147,10 @@ struct Candidate {
 }
 
 /// The findings for `differences` between `decoder` and `reference`, both learned for
-/// `capabilities`; `conventions` are the decoder's ([`conventions`], with the character
-/// it puts in place of ill-formed bytes where that is one and not U+FFFD, which the
-/// machine's outputs cannot tell), each tried as a hypothesis where it reports scalars.
+/// `capabilities`; `conventions` are the decoder's (this module's `conventions()`,
+/// with the character it puts in place of ill-formed bytes where that is one and not
+/// U+FFFD, which the machine's outputs cannot tell), each tried as a hypothesis where it
+/// reports scalars.
 pub fn findings(
     decoder: &Hypothesis,
     reference: &Hypothesis,
