@@ -50,7 +50,9 @@ pub trait Unit {
     /// returns how many.
     ///
     /// # Safety
-    /// `dst` writable for 2 units if [`Unit::PAIRS`], else 1.
+    /// `dst` writable for the scalar's units: 2 for one above U+FFFF with
+    /// [`Unit::PAIRS`], else 1 (the conversion's last character may have only its own
+    /// slots left).
     unsafe fn store_scalar(dst: *mut Self::Out, scalar: u32) -> usize;
 }
 
