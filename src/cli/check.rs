@@ -352,6 +352,9 @@ pub(super) fn check_one(
     let rate_now = |done: usize| done as f64 / started.elapsed().as_secs_f64().max(1e-9);
     let print = |done: usize, rate: f64, end: bool| {
         let mut line = format!("{name}: {done}/{total} inputs ({rate:.0}/s)");
+        if done >= total && !end {
+            line.push_str(", diagnosing");
+        }
         if let Subject::External(external) = subject {
             let statistics = external.statistics_snapshot();
             line.push_str(&format!(
@@ -368,11 +371,24 @@ pub(super) fn check_one(
             eprintln!("{line}");
         }
     };
-    let done_now = || match subject {
-        Subject::External(external) => usize::try_from(external.settled()).unwrap_or(usize::MAX),
-        Subject::InProcess(_) => batches_done.load(Ordering::Relaxed),
-        #[cfg(unix)]
-        Subject::Native(_) => batches_done.load(Ordering::Relaxed),
+    // An adapter counts every input it settles, within a batch too, so its count moves
+    // between batches; but shrinking, learning and diagnosis decode through it as well,
+    // so only the count since the start, and only up to the inputs' own, is theirs.
+    let settled = || match subject {
+        Subject::External(external) => external.settled(),
+        _ => 0,
+    };
+    let settled_at_start = settled();
+    let done_now = || {
+        let batches = batches_done.load(Ordering::Relaxed);
+        match subject {
+            Subject::External(_) if batches < total => {
+                let within =
+                    usize::try_from(settled().saturating_sub(settled_at_start)).unwrap_or(total);
+                within.clamp(batches, total)
+            }
+            _ => batches,
+        }
     };
     let run = std::thread::scope(|scope| {
         if !limits.quiet {

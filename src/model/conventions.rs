@@ -13,7 +13,10 @@
 //! characters"; deleting them is one of its examples of not interpreting them,
 //! though "not recommended" for security). And Python's `surrogateescape` (PEP 383:
 //! "bytes that cannot be decoded are represented as lone surrogate codes U+DC80..U+DCFF",
-//! one per byte of each ill-formed sequence).
+//! one per byte of each ill-formed sequence). And a decoder that stops at the first
+//! error (MySQL's non-strict mode cuts a value "at the first character it cannot
+//! store"; a loop over `mbrtowc` that returns at the first -1): the characters before
+//! the error, and nothing of the error or of what follows it.
 
 mod bytes;
 mod leads;
@@ -57,6 +60,8 @@ pub enum Convention {
     Latin1Fallback,
     /// Every ill-formed sequence dropped, nothing in its place.
     Ignore,
+    /// The characters before the first error, and nothing of it or after it.
+    StopsAtFirstError,
     /// Every byte of an ill-formed sequence as the lone surrogate U+DC00 + byte.
     SurrogateEscape,
     /// The reference's scalars, but the first error, where it starts at a lead byte of
@@ -81,7 +86,7 @@ pub enum Convention {
 
 impl Convention {
     /// Every convention other than the reference's own.
-    pub const ALL: [Convention; 10] = [
+    pub const ALL: [Convention; 11] = [
         Convention::Policy(ReplacementPolicy::PerByte),
         Convention::Policy(ReplacementPolicy::PerRun),
         Convention::Policy(ReplacementPolicy::PerLeadSizedSequence),
@@ -91,6 +96,7 @@ impl Convention {
         Convention::Reported(ReplacementPolicy::PerLeadSizedSequence),
         Convention::Latin1Fallback,
         Convention::Ignore,
+        Convention::StopsAtFirstError,
         Convention::SurrogateEscape,
     ];
 
@@ -110,6 +116,7 @@ impl Convention {
             Convention::Reported(_) => "per-lead-sized-sequence-reported",
             Convention::Latin1Fallback => "latin-1-fallback",
             Convention::Ignore => "ignore",
+            Convention::StopsAtFirstError => "stops-at-first-error",
             Convention::SurrogateEscape => "surrogateescape",
             Convention::NeverReports => "never-reports-errors",
             Convention::ErrorLenByLead(lengths) => return format!("error-len-by-lead-{lengths}"),
@@ -130,6 +137,7 @@ impl Convention {
         !matches!(
             self,
             Convention::Latin1Fallback
+                | Convention::StopsAtFirstError
                 | Convention::NeverReports
                 | Convention::ErrorLenByLead(_)
                 | Convention::PerByteValues(_)
@@ -156,6 +164,10 @@ impl Convention {
             }
             Convention::SurrogateEscape => {
                 "escapes ill-formed bytes as lone surrogates (surrogateescape): U+DC00 + each byte"
+            }
+            Convention::StopsAtFirstError => {
+                "stops decoding at the first error: nothing of it, and nothing after it, is \
+                 decoded"
             }
             Convention::Latin1Fallback => {
                 "latin-1-fallback: decodes an ill-formed input's bytes as their own values"
@@ -269,6 +281,9 @@ impl Convention {
                 "decodes the whole input as Latin-1 when it is ill-formed"
             }
             Convention::Ignore => "drops every ill-formed sequence and goes on",
+            Convention::StopsAtFirstError => {
+                "decodes the characters before the first error and drops the rest of the input"
+            }
             Convention::SurrogateEscape => {
                 "escapes each byte of an ill-formed sequence as the lone surrogate U+DC00 + byte"
             }
@@ -322,6 +337,13 @@ impl Convention {
             Convention::Ignore => segments
                 .iter()
                 .filter_map(|segment| match *segment {
+                    Segment::Char { scalar } => Some(scalar),
+                    Segment::Error { .. } => None,
+                })
+                .collect(),
+            Convention::StopsAtFirstError => segments
+                .iter()
+                .map_while(|segment| match *segment {
                     Segment::Char { scalar } => Some(scalar),
                     Segment::Error { .. } => None,
                 })
@@ -450,6 +472,10 @@ mod tests {
         assert_eq!(
             per(Convention::Ignore, &[0x41, 0xE0, 0x80, 0xEF, 0xBF, 0xBD]),
             vec![0x41, REPLACEMENT]
+        );
+        assert_eq!(
+            per(Convention::StopsAtFirstError, &[0x41, 0x80, 0x42, 0xC2]),
+            vec![0x41]
         );
         assert_eq!(
             per(Convention::SurrogateEscape, &[0x41, 0xE0, 0x80]),

@@ -37,6 +37,7 @@ use crate::taxonomy::Category;
 pub mod behaviour;
 mod candidates;
 mod consequence;
+mod cover;
 mod family;
 mod filing;
 mod witness;
@@ -47,6 +48,7 @@ pub(in crate::model) use candidates::conventions;
 use consequence::{
     consequences, first_difference, first_rejects_well_formed, last_departure, shows_only_at_start,
 };
+use cover::cover;
 use family::{families, family_changes, kind, run_changed};
 use witness::witness_of;
 
@@ -291,6 +293,8 @@ fn explains_steps(outputs: &[StepOutput], seen: &[StepOutput], reference: &[Step
 /// otherwise is another change: a NUL rejected after `E0` does not explain a letter
 /// taken as a continuation after `E0 A0`, though both witnesses start with `E0`. (A
 /// verdict after the reference's first error is settled is not a change of its own.)
+/// Or, last, `d` is a wait where the reference errs on bytes that `first`'s context ends
+/// with (`C0` alone waits, `80 C0 80` is accepted).
 fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
     let (cf, cd) = (context(first), context(d));
@@ -307,10 +311,8 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let same_kind = same_category
         && (title::category(&first.witness).is_some()
             || behaviour(first.reference, first.decoder) == behaviour(d.reference, d.decoder));
-    // Or `d` is a wait where the reference errs, for the bytes that `first` then takes:
-    // the decoder took `d`'s bytes as opening a sequence, and what it does with the
-    // sequence is the same missing check (`80 C0 80` decodes the overlong form behind a
-    // settled error, and `C0` alone waits). The wait is the lesser sign of it, so the
+    // The decoder took the waiting bytes as opening a sequence, and what it does with
+    // the sequence is the same missing check. The wait is the lesser sign of it, so the
     // sequence's family claims the wait, not the other way round.
     let wait_before = d.decoder.strict == Strict::Incomplete
         && matches!(d.reference.strict, Strict::Error { .. })
@@ -331,82 +333,6 @@ pub(super) fn offset_shift(d: &Difference) -> Option<i16> {
         }
         _ => None,
     }
-}
-
-/// Greedy set cover of the primary differences, then one finding per chosen candidate and
-/// one per primary difference left; every other difference is a manifestation of the
-/// finding that holds the primary difference where its witness first departs.
-fn cover(
-    differences: &[Difference],
-    candidates: Vec<Candidate>,
-    origins: &[Option<usize>],
-    reached: (&[bool], &[bool]),
-) -> Vec<Finding> {
-    let primary: Vec<usize> = (0..differences.len())
-        .filter(|&i| differences[i].primary)
-        .collect();
-    let mut covered = vec![false; differences.len()];
-    let mut groups: Vec<Group> = Vec::new();
-    loop {
-        let gain = |c: &Candidate| {
-            primary
-                .iter()
-                .filter(|&&i| c.explains[i] && !covered[i])
-                .count()
-        };
-        // The first of the largest: conventions come first among candidates. A
-        // convention must explain two differences, so that one coincidence is not a
-        // policy.
-        let best = candidates
-            .iter()
-            .map(|c| (gain(c), c))
-            .filter(|&(g, c)| g > 1 || (g == 1 && c.seed.is_some()))
-            .fold(
-                None,
-                |best: Option<(usize, &Candidate)>, (g, c)| match best {
-                    Some((b, _)) if b >= g => best,
-                    _ => Some((g, c)),
-                },
-            );
-        let Some((_, candidate)) = best else { break };
-        let chosen = candidates.iter().position(|c| std::ptr::eq(c, candidate));
-        let explained: Vec<usize> = primary
-            .iter()
-            .copied()
-            .filter(|&i| candidate.explains[i] && !covered[i])
-            .collect();
-        for &i in &explained {
-            covered[i] = true;
-        }
-        let witness = witness_of(differences, candidate.seed, &explained);
-        groups.push(Group {
-            candidate: chosen,
-            mechanism: candidate.mechanism,
-            witness,
-            explained,
-        });
-    }
-    for &index in primary.iter().filter(|&&i| !covered[i]) {
-        groups.push(Group {
-            candidate: None,
-            mechanism: Mechanism::Unexplained,
-            witness: index,
-            explained: vec![index],
-        });
-    }
-    let mut findings: Vec<Finding> = groups
-        .iter()
-        .map(|g| finding(differences, g.mechanism, g.witness, &g.explained))
-        .collect();
-    filing::file(
-        differences,
-        &groups,
-        &candidates,
-        origins,
-        reached,
-        &mut findings,
-    );
-    findings
 }
 
 fn finding(

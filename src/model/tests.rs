@@ -618,3 +618,66 @@ fn a_difference_at_the_start_only_is_titled_so() {
         found.findings[0].title
     );
 }
+
+/// A decoder that stops at its first error (MySQL's non-strict mode, a loop over
+/// `mbrtowc` that returns at the first failure): the characters before the error and
+/// nothing after it. With `rejects_nul`, a NUL is its first error too.
+struct StopsAtFirstError {
+    rejects_nul: bool,
+}
+
+impl Decoder for StopsAtFirstError {
+    fn name(&self) -> &str {
+        "test-stops-at-first-error"
+    }
+    fn version(&self) -> String {
+        String::new()
+    }
+    fn description(&self) -> &str {
+        "stops at the first error"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::FIRST_ERROR_AND_SCALARS
+    }
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        ReferenceDecoder.decode_into(input, outcome)?;
+        outcome.decoder = self.name().to_string();
+        outcome.errors = None;
+        let nul = input
+            .iter()
+            .position(|&b| b == 0)
+            .filter(|_| self.rejects_nul);
+        if let Some(at) = nul.filter(|&at| outcome.valid_up_to.is_none_or(|v| at < v)) {
+            outcome.valid = false;
+            outcome.valid_up_to = Some(at);
+            outcome.error_len = Some(crate::outcome::ErrorLen::Invalid(1));
+        }
+        let end = outcome.valid_up_to.unwrap_or(input.len());
+        let before = std::str::from_utf8(&input[..end]).expect("well-formed before the error");
+        outcome.scalars = Some(before.chars().map(u32::from).collect());
+        Ok(())
+    }
+}
+
+/// Stopping at the first error is one finding, named so (not the ignore policy, which
+/// drops the error alike but goes on after it); beside a NUL rejected, the NUL's
+/// rejection is the other finding, and what the decoder then drops after the NUL is the
+/// stop's, not a third.
+#[test]
+fn stopping_at_the_first_error_is_one_finding_beside_a_rejection() {
+    let found = report(&StopsAtFirstError { rejects_nul: false });
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention(Convention::StopsAtFirstError)
+    );
+    let found = report(&StopsAtFirstError { rejects_nul: true });
+    let titles: Vec<&str> = found.findings.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(found.findings.len(), 2, "{titles:#?}");
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention(Convention::StopsAtFirstError)
+    );
+    assert_eq!(found.findings[1].witness, vec![0x00]);
+    assert_eq!(found.findings[1].behaviour, Behaviour::RejectsWellFormed);
+}

@@ -13,6 +13,7 @@ use super::behaviour::behaviour;
 use super::consequence::{gives_a_value, value_kinds, valued_category};
 use super::family::kind;
 use super::{finding, offset_shift, same_place, Behaviour, Candidate, Finding, Group, Mechanism};
+use crate::model::conventions::Convention;
 use crate::model::difference::Difference;
 use crate::model::output::Strict;
 use crate::model::title;
@@ -144,6 +145,18 @@ fn filed_at(
     let explained_by = home.filter(|&h| explains(h)).or_else(|| {
         (0..groups.len())
             .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention(_)) && explains(h))
+    });
+    // A decoder that stops at its first error appends nothing once it has reported one,
+    // whichever departure that error was (a well-formed character rejected, then a
+    // truncated sequence after it that the reference would replace).
+    let explained_by = explained_by.or_else(|| {
+        let stopped = d.decoder.strict == Strict::Settled
+            && d.decoder
+                .lossy
+                .is_some_and(|l| l.appended == 0 && l.taken_back == 0);
+        (0..groups.len()).find(|&h| {
+            stopped && groups[h].mechanism == Mechanism::Convention(Convention::StopsAtFirstError)
+        })
     });
     // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
     // values) are that convention's wherever they show, also behind another bug.
