@@ -191,7 +191,48 @@ fn of_mechanism(
         behaviour: found.behaviour,
         differences: found.differences.len() + found.manifestations.len(),
     });
+    categories_behind(&mut finding, report, found);
     Some(finding)
+}
+
+/// A bug behind another bug (none of its differences is reached through agreeing steps)
+/// has a witness that departs first where the other bug does: the categories of the
+/// witness's first departure are that bug's. Unless its own behaviour is about
+/// well-formed text, the categories of well-formed input go, and the same error at
+/// another offset is marked as the offset miscounted (an offset counted from after a stripped byte order
+/// mark, behind the strip).
+fn categories_behind(finding: &mut Finding, report: &ModelReport, found: &mechanism::Finding) {
+    use crate::model::mechanism::Behaviour;
+    let behind = found.mechanism == Mechanism::Transition
+        && !found.differences.is_empty()
+        && found
+            .differences
+            .iter()
+            .all(|&i| report.differences.get(i).is_some_and(|d| !d.primary));
+    let about_well_formed = matches!(
+        found.behaviour,
+        Behaviour::RejectsWellFormed | Behaviour::Misdecodes | Behaviour::DropsOutput
+    );
+    if !behind || about_well_formed {
+        return;
+    }
+    finding.categories.retain(|&c| !of_well_formed(c));
+    // The same error, the same length, at another offset: counted wrong.
+    let shifted = found.differences.iter().any(|&i| {
+        report
+            .differences
+            .get(i)
+            .is_some_and(|d| mechanism::offset_shift(d).is_some())
+    });
+    let own = [
+        shifted.then_some(Category::OffsetMiscounted),
+        title::category(&found.witness),
+    ];
+    for category in own.into_iter().flatten() {
+        if !finding.categories.contains(&category) {
+            finding.categories.push(category);
+        }
+    }
 }
 
 /// The rule-based findings whose witness the machine does not predict, byte by byte:

@@ -324,7 +324,7 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
 
 /// How many bytes further back than the reference the decoder reports an error of the
 /// same length, with the same lossy side; `None` for any other difference.
-pub(super) fn offset_shift(d: &Difference) -> Option<i16> {
+pub(crate) fn offset_shift(d: &Difference) -> Option<i16> {
     match (d.reference.strict, d.decoder.strict) {
         (Strict::Error { len: r, back: rb }, Strict::Error { len: l, back: db })
             if r == l && rb != db && d.reference.lossy == d.decoder.lossy =>

@@ -681,3 +681,25 @@ fn stopping_at_the_first_error_is_one_finding_beside_a_rejection() {
     assert_eq!(found.findings[1].witness, vec![0x00]);
     assert_eq!(found.findings[1].behaviour, Behaviour::RejectsWellFormed);
 }
+
+/// A byte order mark stripped is one finding; error offsets counted from after it (as
+/// CPython's `utf-8-sig` reports them) are another, behind it: stripping alone leaves
+/// every later offset where it was (WHATWG's decode), so the shift is no consequence of
+/// the strip. The offset's finding is categorised by its own departure, not by the
+/// strip its witness passes through first.
+#[test]
+fn an_offset_counted_from_a_stripped_mark_is_a_finding_of_its_own() {
+    use crate::decoders::planted::{Bug, Planted};
+    let decoder = Planted::new("test-utf-8-sig", &[Bug::StripsBom, Bug::OffsetAfterBom]);
+    let found = report(&decoder);
+    let behaviours: Vec<Behaviour> = found.findings.iter().map(|f| f.behaviour).collect();
+    assert_eq!(
+        behaviours,
+        [Behaviour::DropsOutput, Behaviour::ErrorSpan],
+        "{:#?}",
+        found.findings
+    );
+    assert!(found.findings[1].witness.starts_with(&[0xEF, 0xBB, 0xBF]));
+    let stripped = Planted::new("test-strips-bom", &[Bug::StripsBom]);
+    assert_eq!(report(&stripped).findings.len(), 1);
+}

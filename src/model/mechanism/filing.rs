@@ -180,6 +180,13 @@ fn filed_at(
     // so because it lacks a check, not because of an earlier departure on bytes of
     // another kind: that is a bug behind the earlier one.
     let own_check = valued && home.is_some_and(|h| kind(findings[h].category) != valued_kind);
+    // An error reported further back or further on than the same error in the reference,
+    // behind a departure that moved no error, is an offset counted wrong, not what that
+    // departure does: a byte order mark dropped alone leaves every later offset where it
+    // was, and one counted from after the mark is a fault of its own.
+    let miscounted = offset_shift(d).is_some()
+        && home.is_some_and(|h| findings[h].behaviour != Behaviour::ErrorSpan);
+    let own_check = own_check || miscounted;
     // A well-formed input rejected is reported whatever came before it, unless the
     // departure it is reached through, or the first one on its witness, rejected
     // well-formed bytes too (the same rejection going on): how a decoder reported the
