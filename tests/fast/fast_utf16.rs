@@ -171,3 +171,50 @@ fn lossy_subparts_across_the_chunk_cut() {
         }
     }
 }
+
+/// ASCII runs of every length to 200 bytes, alone and followed by a 2-byte character or
+/// an error, appended after 0 to 31 units already in the output: the ASCII widening
+/// starts its blocks where the output reaches a 64-byte boundary and widens a short
+/// last stretch as the run's last 64 bytes, so every head and every tail is met.
+#[test]
+fn ascii_runs_after_every_output_offset() {
+    for backend in Backend::available() {
+        for len in 0..=200 {
+            let run = "abcdefghijklmnopqrstuvwxyz0123456789"
+                .bytes()
+                .cycle()
+                .take(len);
+            for end in [&[][..], "é".as_bytes(), &[0xE2, 0x28], &[0xC3]] {
+                let bytes: Vec<u8> = run.clone().chain(end.iter().copied()).collect();
+                for filled in 0..32u16 {
+                    let mut units: Vec<u16> = (0..filled).collect();
+                    let result =
+                        fast::decode_utf16_with(backend, &bytes, &mut units).expect("available");
+                    let expected = std::str::from_utf8(&bytes);
+                    let valid = expected
+                        .as_ref()
+                        .map_or_else(|e| e.valid_up_to(), |_| bytes.len());
+                    assert_eq!(
+                        result.map_err(|e| e.valid_up_to()),
+                        expected.map(|_| ()).map_err(|e| e.valid_up_to()),
+                        "{backend}, {len}, {filled}"
+                    );
+                    let text = std::str::from_utf8(&bytes[..valid]).unwrap();
+                    let kept = filled as usize;
+                    assert!(
+                        units[..kept].iter().copied().eq(0..filled)
+                            && units[kept..].iter().copied().eq(text.encode_utf16()),
+                        "decode_utf16, {backend}, {len}, {filled}"
+                    );
+                    units.truncate(kept);
+                    fast::decode_utf16_lossy_with(backend, &bytes, &mut units).expect("available");
+                    let lossy = String::from_utf8_lossy(&bytes);
+                    assert!(
+                        units[kept..].iter().copied().eq(lossy.encode_utf16()),
+                        "decode_utf16_lossy, {backend}, {len}, {filled}"
+                    );
+                }
+            }
+        }
+    }
+}

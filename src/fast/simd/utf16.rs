@@ -21,7 +21,7 @@
 use core::marker::PhantomData;
 
 use super::units::Pairs;
-use super::utf32::{convert_valid, widen_ascii_blocks};
+use super::utf32::{convert_valid, widen_ascii_blocks, widen_ascii_plain};
 use super::validate::{first_bad_block, locate_error};
 use super::vector::{assert_vector_width, Kernel16, Vector};
 use crate::fast::dfa::chunk_end;
@@ -49,7 +49,8 @@ pub trait ConvertValid16 {
     unsafe fn convert_valid(bytes: &[u8], out: &mut Vec<u16>, scratch: &mut Vec<u32>);
     /// Appends the code units of a prefix of `bytes` that is all ASCII (any bytes: an
     /// ASCII prefix is well-formed whatever follows it), in whole 64-byte blocks (the
-    /// first block may be shortened to align the output), and returns its length.
+    /// first block may be shortened to align the output, and fewer than 64 bytes that
+    /// end `bytes` widened over the units before them), and returns its length.
     ///
     /// # Safety
     /// The implementation's instruction set must be available.
@@ -179,7 +180,9 @@ impl<K: Kernel16> ConvertValid16 for Stepped<K> {
         // contract); each piece ends at a character boundary, so it is well-formed too.
         unsafe {
             while start < len {
-                start += Self::convert_ascii(&bytes[start..], out);
+                start += widen_ascii_plain::<K, u16>(&bytes[start..], out, |src, dst| {
+                    K::widen16_to_u16(src, dst)
+                });
                 if start == len {
                     break;
                 }

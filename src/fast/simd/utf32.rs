@@ -68,14 +68,22 @@ impl<K: Kernel16> ConvertValid for WithKernel16<K> {
     #[inline(always)]
     unsafe fn convert_ascii(bytes: &[u8], out: &mut Vec<u32>) -> usize {
         // SAFETY: `K`'s instruction set is available (caller's contract), and `widen16`
-        // writes the 16 scalars `widen_ascii_blocks` has room for.
-        unsafe { widen_ascii_blocks::<K, u32>(bytes, out, |src, dst| K::widen16(src, dst)) }
+        // writes the 16 scalars `widen_ascii_plain` has room for. The plain form: the
+        // aligned one, inlined into this conversion's chunk loop, slowed it by 3-5% on
+        // CJK and emoji text (see `benches/README.md`).
+        unsafe { widen_ascii_plain::<K, u32>(bytes, out, |src, dst| K::widen16(src, dst)) }
     }
 }
 
-/// Widens the leading all-ASCII 64-byte blocks of `bytes` to `out` (one unit per byte,
-/// `widen16` writing 16 units from 16 bytes), and returns their length: validation and
-/// conversion in one pass, for UTF-32 and UTF-16 output.
+/// Widens a prefix of `bytes` that is all ASCII to `out` (one unit per byte, `widen16`
+/// writing 16 units from 16 bytes), and returns its length: validation and conversion in
+/// one pass, for UTF-32 and UTF-16 output. The prefix is made of 64-byte blocks: the
+/// first block is widened whole, but the next starts where the output reaches a
+/// 64-byte boundary, so that no later store splits a cache line (the output buffer's
+/// alignment is the allocator's, 16 bytes or a page plus 16 as a rule); when fewer than
+/// 64 bytes are left and they are ASCII too, they are widened as the last 64 bytes of
+/// `bytes`, over units already written, so that an input all ASCII ends here and not
+/// in a chunk of its own.
 ///
 /// # Safety
 /// `K`'s instruction set must be available; `widen16(src, dst)` must read 16 bytes at
@@ -86,32 +94,116 @@ pub(super) unsafe fn widen_ascii_blocks<K: Kernel16, T>(
     out: &mut Vec<T>,
     widen16: impl Fn(*const u8, *mut T),
 ) -> usize {
+    let len = bytes.len();
+    if len < BLOCK {
+        return 0;
+    }
+    // At most one unit per byte.
+    out.reserve(len);
+    let base = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: loads read `pos..pos + 64 <= len`, stores write units
+    // `base + pos..base + pos + 64`, within the capacity reserved for `len` more.
+    unsafe {
+        let dst = out.as_mut_ptr().add(base);
+        if !ascii_block::<K>(src) {
+            return 0;
+        }
+        widen_block(src, dst, &widen16);
+        // Units to the output's next 64-byte boundary, all inside the first block.
+        let head = (BLOCK - dst as usize % BLOCK) % BLOCK / core::mem::size_of::<T>();
+        let mut pos =
+            widen_blocks::<K, T>(bytes, dst, if head == 0 { BLOCK } else { head }, &widen16);
+        // Fewer than 64 bytes left (else `pos` is at a block with a non-ASCII byte).
+        if pos + BLOCK > len && pos < len && ascii_block::<K>(src.add(len - BLOCK)) {
+            widen_block(src.add(len - BLOCK), dst.add(len - BLOCK), &widen16);
+            pos = len;
+        }
+        out.set_len(base + pos);
+        pos
+    }
+}
+
+/// [`widen_ascii_blocks`] in whole 64-byte blocks from the start of `bytes`, with no
+/// head to align the output and no last block over the ones before: for pieces of text
+/// already past the caller's own ASCII prefix, where the code of the aligned form,
+/// inlined into the conversion's loop, slowed that loop (3% on CJK text) for blocks
+/// that are rarely ASCII.
+///
+/// # Safety
+/// As for [`widen_ascii_blocks`].
+#[inline(always)]
+pub(super) unsafe fn widen_ascii_plain<K: Kernel16, T>(
+    bytes: &[u8],
+    out: &mut Vec<T>,
+    widen16: impl Fn(*const u8, *mut T),
+) -> usize {
     // At most one unit per byte.
     out.reserve(bytes.len());
     let base = out.len();
-    let mut pos = 0;
-    // SAFETY: `K`'s instruction set is available (caller's contract); loads read
-    // `pos..pos + 64 <= bytes.len()`, stores write units `base + pos..base + pos + 64`,
-    // within the capacity reserved.
+    // SAFETY: `out` has room for `bytes.len()` more units; `K`'s instruction set is
+    // available and `widen16` as required (caller's contract).
     unsafe {
-        let dst = out.as_mut_ptr().add(base);
+        let pos = widen_blocks::<K, T>(bytes, out.as_mut_ptr().add(base), 0, &widen16);
+        out.set_len(base + pos);
+        pos
+    }
+}
+
+/// Widens the 64-byte blocks of `bytes` from `pos` on to units at the same offsets of
+/// `dst`, up to the first block with a non-ASCII byte or the last whole block; returns
+/// where it stopped.
+///
+/// # Safety
+/// `K`'s instruction set must be available; `dst` writable for `bytes.len()` units;
+/// `widen16` as in [`widen_ascii_blocks`].
+#[inline(always)]
+unsafe fn widen_blocks<K: Kernel16, T>(
+    bytes: &[u8],
+    dst: *mut T,
+    mut pos: usize,
+    widen16: &impl Fn(*const u8, *mut T),
+) -> usize {
+    let src = bytes.as_ptr();
+    // SAFETY: loads read `pos..pos + 64 <= bytes.len()`, stores write units of the same
+    // range (caller's contract).
+    unsafe {
         while pos + BLOCK <= bytes.len() {
-            let block = bytes.as_ptr().add(pos);
-            let mut high = 0;
-            for i in 0..4 {
-                high |= K::high_bit_mask(K::load16(block.add(16 * i)));
-            }
-            if high != 0 {
+            if !ascii_block::<K>(src.add(pos)) {
                 break;
             }
-            for i in 0..4 {
-                widen16(block.add(16 * i), dst.add(pos + 16 * i));
-            }
+            widen_block(src.add(pos), dst.add(pos), widen16);
             pos += BLOCK;
         }
-        out.set_len(base + pos);
     }
     pos
+}
+
+/// Whether the 64 bytes at `block` are all ASCII: four loads, one test.
+///
+/// # Safety
+/// `K`'s instruction set must be available; `block` readable for 64 bytes.
+#[inline(always)]
+unsafe fn ascii_block<K: Kernel16>(block: *const u8) -> bool {
+    let mut high = 0;
+    for i in 0..4 {
+        // SAFETY: the caller's contract.
+        high |= unsafe { K::high_bit_mask(K::load16(block.add(16 * i))) };
+    }
+    high == 0
+}
+
+/// Widens the 64 bytes at `src` to 64 units at `dst`, 16 per call of `widen16`.
+///
+/// # Safety
+/// `src` readable for 64 bytes, `dst` writable for 64 units, `widen16` as in
+/// [`widen_ascii_blocks`].
+#[inline(always)]
+unsafe fn widen_block<T>(src: *const u8, dst: *mut T, widen16: &impl Fn(*const u8, *mut T)) {
+    for i in 0..4 {
+        // SAFETY: the caller's contract: block `i` of 16 is within both.
+        unsafe { widen16(src.add(16 * i), dst.add(16 * i)) };
+    }
 }
 
 /// [`decode_utf32`] with any well-formed-chunk conversion `C`: leading all-ASCII blocks
