@@ -213,6 +213,77 @@ pub fn value_checks(
         }
     }
     differences.extend(copies);
+    for d in differences.iter_mut() {
+        one_check(decoder, reference, d);
+    }
+}
+
+/// How many of RFC 3629's prohibitions the sequence that `witness` ends in breaks by
+/// its value (the sequence from its last lead byte): a 5- or 6-byte form (whose values
+/// are all above U+10FFFF, so that is not counted again), a non-shortest form, a
+/// surrogate, a 4-byte form above U+10FFFF. Continuation bytes cut off by the end count
+/// as `80`, the least the prefix can still become.
+fn checks_broken(witness: &[u8]) -> usize {
+    let Some(at) = witness.iter().rposition(|&b| b >= 0xC0) else {
+        return 0;
+    };
+    let lead = witness[at];
+    let (n, bits) = match lead {
+        0xC0..=0xDF => (2, lead & 0x1F),
+        0xE0..=0xEF => (3, lead & 0x0F),
+        0xF0..=0xF7 => (4, lead & 0x07),
+        0xF8..=0xFB => (5, lead & 0x03),
+        0xFC..=0xFD => (6, lead & 0x01),
+        _ => return 0,
+    };
+    let mut value = u32::from(bits);
+    let mut rest = witness[at + 1..].iter();
+    for _ in 1..n {
+        let byte = match rest.next() {
+            Some(&b) if b & 0xC0 == 0x80 => b,
+            Some(_) => return 0,
+            None => 0x80,
+        };
+        value = value << 6 | u32::from(byte & 0x3F);
+    }
+    let shortest = [0, 0, 0x80, 0x800, 0x1_0000, 0x20_0000, 0x400_0000][n];
+    usize::from(n >= 5)
+        + usize::from(value < shortest)
+        + usize::from((0xD800..=0xDFFF).contains(&value))
+        + usize::from(n == 4 && value > 0x10_FFFF)
+}
+
+/// Gives `d` a witness that breaks one prohibition where the same path through both
+/// machines allows it: `F8 80 80 80 80` is a 5-byte form *and* a non-shortest one, so a
+/// decoder that accepts both kinds shows both bugs on it, where `F8 88 80 80 80` shows
+/// the 5-byte form alone. Each byte is replaced only by one that takes both machines
+/// through the same states with the same outputs, so the witness ends in the same
+/// difference; the lowest such byte is taken.
+fn one_check(decoder: &Hypothesis, reference: &Hypothesis, d: &mut Difference) {
+    let mut broken = checks_broken(&d.witness);
+    let last = d.witness.len() - 1;
+    let (mut ds, mut rs) = (0, 0);
+    for at in 0..d.witness.len() {
+        let original = d.witness[at];
+        let steps = (decoder.step(ds, original), reference.step(rs, original));
+        if broken > 1 {
+            for byte in 0..=255u8 {
+                let same = (decoder.step(ds, byte), reference.step(rs, byte)) == steps
+                    && (at < last || d.bytes.contains(&byte));
+                if !same || byte == original {
+                    continue;
+                }
+                d.witness[at] = byte;
+                let now = checks_broken(&d.witness);
+                if now < broken {
+                    broken = now;
+                    break;
+                }
+                d.witness[at] = original;
+            }
+        }
+        (ds, rs) = (steps.0 .0, steps.1 .0);
+    }
 }
 
 /// The first word (breadth-first, at most [`VALUE_WORD`] bytes) reaching each pair of

@@ -703,3 +703,31 @@ fn an_offset_counted_from_a_stripped_mark_is_a_finding_of_its_own() {
     let stripped = Planted::new("test-strips-bom", &[Bug::StripsBom]);
     assert_eq!(report(&stripped).findings.len(), 1);
 }
+
+/// A decoder that accepts both 5-byte forms and non-shortest forms shows both on
+/// `F8 80 80 80 80` (a 5-byte form of U+0000): each finding's witness shows its own bug
+/// alone where the machines allow it (`F9 80 80 80 80`), so that removing the other bug
+/// does not change the decoder's answer on it.
+#[test]
+fn each_witness_breaks_one_check_where_it_can() {
+    use crate::decoders::planted::{Bug, Planted};
+    const BUGS: &[Bug] = &[Bug::AcceptsOverlongAll, Bug::AcceptsFiveByte];
+    let bugs = BUGS;
+    let decoder = Planted::new("test-overlong-and-five-byte", bugs);
+    let found = report(&decoder);
+    assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
+    for finding in &found.findings {
+        let with = decoder.decode(&finding.witness).expect("decodes");
+        let alone = bugs
+            .iter()
+            .filter(|&&bug| {
+                decoder
+                    .without(&[bug])
+                    .decode(&finding.witness)
+                    .expect("decodes")
+                    != with
+            })
+            .count();
+        assert_eq!(alone, 1, "{} [{:02X?}]", finding.title, finding.witness);
+    }
+}
