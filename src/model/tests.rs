@@ -731,3 +731,22 @@ fn each_witness_breaks_one_check_where_it_can() {
         assert_eq!(alone, 1, "{} [{:02X?}]", finding.title, finding.witness);
     }
 }
+
+/// A lead byte that takes any byte as its continuation, beside a NUL rejected (as
+/// PostgreSQL before 8.1.4): two findings. Behind an error already settled (`F0 D0 C0`
+/// after the error at `D0`, or `00 C2 C0` after the NUL) only the scalars show `C2 C0`
+/// taken as one character, and that is the same acceptance as `C2 41` at the start,
+/// not a bug of its own.
+#[test]
+fn an_acceptance_behind_a_settled_error_is_the_same_finding() {
+    use crate::decoders::planted::{Bug, Planted};
+    const BUGS: &[Bug] = &[Bug::ContinuationUnchecked, Bug::RejectsNul];
+    let found = report(&Planted::new("test-continuation-unchecked-nul", BUGS));
+    let behaviours: Vec<Behaviour> = found.findings.iter().map(|f| f.behaviour).collect();
+    assert_eq!(
+        behaviours,
+        [Behaviour::AcceptsIllFormed, Behaviour::RejectsWellFormed],
+        "{:#?}",
+        found.findings
+    );
+}

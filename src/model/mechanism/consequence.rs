@@ -157,10 +157,23 @@ pub(super) fn first_difference(
 /// The category of the bytes a decoder gives a value to at the last step of `d`'s
 /// witness: the sequence from the last byte that is not a continuation byte (the lead
 /// whose bits the value is made of; `80 F4 BF BF BF` decodes `F4 BF BF BF`, above
-/// U+10FFFF, behind the stray `80` that is the witness's first error).
+/// U+10FFFF, behind the stray `80` that is the witness's first error), before the last
+/// byte where the decoder puts one value in place of what it gave the bytes before
+/// (`00 C2 C0` decodes `C2 C0` as one character: the lead is `C2`, `C0` taken as its
+/// continuation).
 pub(super) fn valued_category(d: &Difference) -> Option<Category> {
     let witness = &d.witness;
-    let start = witness
+    // One value in place of what the bytes before had: it is made of them too.
+    let one_for_more = d
+        .decoder
+        .lossy
+        .is_some_and(|l| l.taken_back > 0 && l.appended == 1);
+    let before = if one_for_more {
+        &witness[..witness.len() - 1]
+    } else {
+        &witness[..]
+    };
+    let start = before
         .iter()
         .rposition(|&b| !(0x80..=0xBF).contains(&b))
         .unwrap_or(0);

@@ -7,7 +7,7 @@ use super::behaviour::behaviour;
 use super::{offset_shift, Behaviour};
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
-use crate::model::output::StepOutput;
+use crate::model::output::{StepOutput, Strict};
 use crate::model::title;
 use crate::taxonomy::Category;
 
@@ -23,11 +23,7 @@ pub(super) fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
         // whatever the error's category: one family, not one per category or shift.
         let key = match offset_shift(d) {
             Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
-            None => (
-                behaviour(d.reference, d.decoder),
-                kind(title::category(&d.witness)),
-                None,
-            ),
+            None => (family_behaviour(d), kind(title::category(&d.witness)), None),
         };
         match families.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(index),
@@ -35,6 +31,18 @@ pub(super) fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
         }
     }
     families.into_iter().map(|(_, members)| members).collect()
+}
+
+/// The change of behaviour a family is keyed by: where both sides have already settled
+/// their first error, only the scalars can show bytes taken into a character, so a value
+/// decoded there is the acceptance that the same bytes show where nothing came before
+/// (`F0 D0 C0` decoded to one character behind the error at `D0`, `C2 C0` accepted).
+fn family_behaviour(d: &Difference) -> Behaviour {
+    let settled = d.reference.strict == Strict::Settled && d.decoder.strict == Strict::Settled;
+    match behaviour(d.reference, d.decoder) {
+        Behaviour::DecodesIllFormed if settled => Behaviour::AcceptsIllFormed,
+        other => other,
+    }
 }
 
 pub(super) type Changes = HashMap<(usize, u8), (usize, StepOutput)>;

@@ -63,13 +63,17 @@ pub(super) fn file(
         // the family's change of behaviour, is that family's check missing there too
         // (a 4-byte overlong form accepted behind an error at its lead byte, beside
         // the family of 2-byte ones).
+        // Behind the decoder's own settled error only the scalars can show an
+        // acceptance: a value given there is what the family accepting those bytes does.
         let filed = filed.or_else(|| {
             let own = (valued, valued_kind, behaviour(d.reference, d.decoder));
+            let settled = d.decoder.strict == Strict::Settled;
             (0..groups.len()).find(|&h| {
                 own.0
                     && groups[h].mechanism == Mechanism::Transition
                     && kind(findings[h].category) == own.1
-                    && findings[h].behaviour == own.2
+                    && (findings[h].behaviour == own.2
+                        || (settled && findings[h].behaviour == Behaviour::AcceptsIllFormed))
             })
         });
         match filed {
