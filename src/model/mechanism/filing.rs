@@ -59,22 +59,10 @@ pub(super) fn file(
                 after_rejection[index],
             ),
         );
-        // A value given behind another bug to bytes of the kind a family is about, with
-        // the family's change of behaviour, is that family's check missing there too
-        // (a 4-byte overlong form accepted behind an error at its lead byte, beside
-        // the family of 2-byte ones).
-        // Behind the decoder's own settled error only the scalars can show an
-        // acceptance: a value given there is what the family accepting those bytes does.
         let filed = filed.or_else(|| {
-            let own = (valued, valued_kind, behaviour(d.reference, d.decoder));
-            let settled = d.decoder.strict == Strict::Settled;
-            (0..groups.len()).find(|&h| {
-                own.0
-                    && groups[h].mechanism == Mechanism::Transition
-                    && kind(findings[h].category) == own.1
-                    && (findings[h].behaviour == own.2
-                        || (settled && findings[h].behaviour == Behaviour::AcceptsIllFormed))
-            })
+            valued
+                .then(|| family_of_value(d, valued_kind, groups, findings))
+                .flatten()
         });
         match filed {
             Some(home) => {
@@ -120,6 +108,27 @@ pub(super) fn file(
         findings[at].manifestations = manifestations;
     }
     absorb_into_behind(differences, findings, groups.len());
+}
+
+/// The family a value given behind another bug belongs to: one about bytes of the
+/// value's kind with the value's change of behaviour, whose check is missing there too
+/// (a 4-byte overlong form accepted behind an error at its lead byte, beside the family
+/// of 2-byte ones). Behind the decoder's own settled error only the scalars can show an
+/// acceptance: a value given there is what the family accepting those bytes does.
+fn family_of_value(
+    d: &Difference,
+    valued_kind: Option<Category>,
+    groups: &[Group],
+    findings: &[Finding],
+) -> Option<usize> {
+    let own = behaviour(d.reference, d.decoder);
+    let settled = d.decoder.strict == Strict::Settled;
+    (0..groups.len()).find(|&h| {
+        groups[h].mechanism == Mechanism::Transition
+            && kind(findings[h].category) == valued_kind
+            && (findings[h].behaviour == own
+                || (settled && findings[h].behaviour == Behaviour::AcceptsIllFormed))
+    })
 }
 
 /// The finding a difference that is not primary is a manifestation of, or `None` for a bug
