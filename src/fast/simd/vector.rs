@@ -349,7 +349,9 @@ pub trait Kernel16 {
             }
         }
     }
-    /// Bit `i` set iff `low <= v[i] <= high` (unsigned; both at least 0x80).
+    /// Bit `i` set iff `low <= v[i] <= high` (unsigned; `low` above 0x80 and `high` at
+    /// least `low`: the x86 forms compare signed against `low - 1`, which for 0x80
+    /// would wrap to 0x7F).
     ///
     /// # Safety
     /// The implementing backend's instruction set must be available; pointer
