@@ -199,8 +199,8 @@ fn of_mechanism(
 /// has a witness that departs first where the other bug does: the categories of the
 /// witness's first departure are that bug's. Unless its own behaviour is about
 /// well-formed text, the categories of well-formed input go, and the same error at
-/// another offset is marked as the offset miscounted (an offset counted from after a stripped byte order
-/// mark, behind the strip).
+/// another offset is marked as the offset miscounted (an offset counted from after a
+/// stripped byte order mark, behind the strip).
 fn categories_behind(finding: &mut Finding, report: &ModelReport, found: &mechanism::Finding) {
     use crate::model::mechanism::Behaviour;
     let behind = found.mechanism == Mechanism::Transition

@@ -41,8 +41,8 @@ fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
 /// last byte. A difference that shows only behind an earlier one (a held-back U+FFFD
 /// coming out at the next byte) follows from it (an error offset counted from a
 /// stripped BOM shows only behind the strip too, but filing takes an offset moved
-/// behind a departure that moved none for a fault of its own); one whose bytes also depart alone may be a bug of its own that the earlier
-/// one happens to precede. (Asking for the very same step alone instead would also
+/// behind a departure that moved none for a fault of its own); one whose bytes also
+/// depart alone may be a bug of its own that the earlier one happens to precede. (Asking for the very same step alone instead would also
 /// take a surrogate decoded behind a stray byte read as a character for a
 /// consequence of the stray byte: the stricter test hides bugs behind bugs.)
 fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> bool {
