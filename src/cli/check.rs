@@ -374,18 +374,18 @@ pub(super) fn check_one(
     // An adapter counts every input it settles, within a batch too, so its count moves
     // between batches; but shrinking, learning and diagnosis decode through it as well,
     // so only the count since the start, and only up to the inputs' own, is theirs.
-    let settled = || match subject {
+    let settled_at_start = match subject {
         Subject::External(external) => external.settled(),
         _ => 0,
     };
-    let settled_at_start = settled();
     let done_now = || {
         let batches = batches_done.load(Ordering::Relaxed);
         match subject {
-            Subject::External(_) if batches < total => {
-                let within =
-                    usize::try_from(settled().saturating_sub(settled_at_start)).unwrap_or(total);
-                within.clamp(batches, total)
+            Subject::External(external) if batches < total => {
+                let since = external.settled().saturating_sub(settled_at_start);
+                usize::try_from(since)
+                    .unwrap_or(total)
+                    .clamp(batches, total)
             }
             _ => batches,
         }

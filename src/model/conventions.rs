@@ -334,20 +334,8 @@ impl Convention {
             Convention::Latin1Fallback if decoded.is_valid() => decoded.scalars.clone(),
             Convention::Latin1Fallback => input.iter().map(|&b| u32::from(b)).collect(),
             // A literal `EF BF BD` is a character and stays.
-            Convention::Ignore => segments
-                .iter()
-                .filter_map(|segment| match *segment {
-                    Segment::Char { scalar } => Some(scalar),
-                    Segment::Error { .. } => None,
-                })
-                .collect(),
-            Convention::StopsAtFirstError => segments
-                .iter()
-                .map_while(|segment| match *segment {
-                    Segment::Char { scalar } => Some(scalar),
-                    Segment::Error { .. } => None,
-                })
-                .collect(),
+            Convention::Ignore => segments.iter().filter_map(character).collect(),
+            Convention::StopsAtFirstError => segments.iter().map_while(character).collect(),
             Convention::PerByteValues(values) => segments
                 .iter()
                 .flat_map(|segment| match *segment {
@@ -373,6 +361,14 @@ impl Convention {
                 expected_scalars(input, segments, ReplacementPolicy::MaximalSubpart)
             }
         }
+    }
+}
+
+/// The scalar of a character segment; `None` for an ill-formed one.
+fn character(segment: &Segment) -> Option<u32> {
+    match *segment {
+        Segment::Char { scalar } => Some(scalar),
+        Segment::Error { .. } => None,
     }
 }
 

@@ -227,25 +227,12 @@ fn checks_broken(witness: &[u8]) -> usize {
     let Some(at) = witness.iter().rposition(|&b| b >= 0xC0) else {
         return 0;
     };
-    let lead = witness[at];
-    let (n, bits) = match lead {
-        0xC0..=0xDF => (2, lead & 0x1F),
-        0xE0..=0xEF => (3, lead & 0x0F),
-        0xF0..=0xF7 => (4, lead & 0x07),
-        0xF8..=0xFB => (5, lead & 0x03),
-        0xFC..=0xFD => (6, lead & 0x01),
-        _ => return 0,
+    let n = crate::taxonomy::announced_len(witness[at]);
+    let mut sequence: Vec<u8> = witness[at..].iter().copied().take(n).collect();
+    sequence.resize(n, 0x80);
+    let Some(value) = crate::taxonomy::lax_value(&sequence) else {
+        return 0;
     };
-    let mut value = u32::from(bits);
-    let mut rest = witness[at + 1..].iter();
-    for _ in 1..n {
-        let byte = match rest.next() {
-            Some(&b) if b & 0xC0 == 0x80 => b,
-            Some(_) => return 0,
-            None => 0x80,
-        };
-        value = value << 6 | u32::from(byte & 0x3F);
-    }
     let shortest = [0, 0, 0x80, 0x800, 0x1_0000, 0x20_0000, 0x400_0000][n];
     usize::from(n >= 5)
         + usize::from(value < shortest)

@@ -162,14 +162,15 @@ fn filed_at(
     // A decoder that stops at its first error appends nothing once it has reported one,
     // whichever departure that error was (a well-formed character rejected, then a
     // truncated sequence after it that the reference would replace).
+    let stopped = d.decoder.strict == Strict::Settled
+        && d.decoder
+            .lossy
+            .is_some_and(|l| l.appended == 0 && l.taken_back == 0);
     let explained_by = explained_by.or_else(|| {
-        let stopped = d.decoder.strict == Strict::Settled
-            && d.decoder
-                .lossy
-                .is_some_and(|l| l.appended == 0 && l.taken_back == 0);
-        (0..groups.len()).find(|&h| {
-            stopped && groups[h].mechanism == Mechanism::Convention(Convention::StopsAtFirstError)
-        })
+        let stop = Mechanism::Convention(Convention::StopsAtFirstError);
+        stopped
+            .then(|| (0..groups.len()).find(|&h| groups[h].mechanism == stop))
+            .flatten()
     });
     // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
     // values) are that convention's wherever they show, also behind another bug.
