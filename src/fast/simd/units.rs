@@ -18,8 +18,6 @@ use super::vector::Kernel16;
 pub trait Unit {
     /// The element type of the output.
     type Out: Copy;
-    /// Whether a 4-byte character is stored as two units (else as one).
-    const PAIRS: bool;
     /// [`Kernel16::widen16`] (or its `u16` form).
     ///
     /// # Safety
@@ -34,7 +32,7 @@ pub trait Unit {
     unsafe fn short_store<K: Kernel16>(src: *const u8, step: &ShortStep, dst: *mut Self::Out);
     /// [`Kernel16::assemble_store`] (or a `u16` form) of `v`, shuffled by `step`;
     /// returns how many of the step's characters were stored as two units (always 0
-    /// unless [`Unit::PAIRS`]).
+    /// for [`Pairs`]).
     ///
     /// # Safety
     /// `K`'s instruction set available; `dst` writable for 8 units; for `u16`, the
@@ -51,7 +49,7 @@ pub trait Unit {
     ///
     /// # Safety
     /// `dst` writable for the scalar's units: 2 for one above U+FFFF with
-    /// [`Unit::PAIRS`], else 1 (the conversion's last character may have only its own
+    /// [`Pairs`], else 1 (the conversion's last character may have only its own
     /// slots left).
     unsafe fn store_scalar(dst: *mut Self::Out, scalar: u32) -> usize;
 }
@@ -63,7 +61,6 @@ pub struct Pairs;
 // method's, or the trait method's.
 impl Unit for u32 {
     type Out = u32;
-    const PAIRS: bool = false;
     #[inline(always)]
     unsafe fn widen16<K: Kernel16>(src: *const u8, dst: *mut u32) {
         unsafe { K::widen16(src, dst) }
@@ -90,7 +87,6 @@ impl Unit for u32 {
 
 impl Unit for u16 {
     type Out = u16;
-    const PAIRS: bool = false;
     #[inline(always)]
     unsafe fn widen16<K: Kernel16>(src: *const u8, dst: *mut u16) {
         unsafe { K::widen16_to_u16(src, dst) }
@@ -118,7 +114,6 @@ impl Unit for u16 {
 
 impl Unit for Pairs {
     type Out = u16;
-    const PAIRS: bool = true;
     #[inline(always)]
     unsafe fn widen16<K: Kernel16>(src: *const u8, dst: *mut u16) {
         unsafe { K::widen16_to_u16(src, dst) }

@@ -429,9 +429,14 @@ unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
 /// The step loop of [`convert_block`] is latency-bound (each step's start depends on the
 /// previous step's table load), so the input is split in two halves at a character
 /// boundary, converted block by block in alternation: the two dependency chains are
-/// independent and the CPU overlaps them. The second half's output starts after the
-/// first half's, whose length is its number of non-tail bytes (plus, with surrogate
-/// pairs, its number of 4-byte leads).
+/// independent and the CPU overlaps them. The second half's output starts where the
+/// first half's would end if each of its bytes were a unit (`mid`: no half has more
+/// units than bytes), and is moved down against the first half's once both are done.
+/// The move is cheaper than counting the first half's units beforehand (a pass over
+/// half the input, and on UTF-16 a second compare per vector for the 4-byte leads),
+/// and leaves the first half's blocks to the vector code up to its last 64 bytes,
+/// where an exact slot stopped them some 80 units before its end (about 150 bytes of
+/// mixed text), leaving them to the scalar loop.
 ///
 /// # Safety
 /// `K`'s instruction set must be available; `bytes` well-formed UTF-8, and for `u16`
@@ -449,7 +454,7 @@ pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut
         // SAFETY: `reserve(len)` above makes `base + len` elements of capacity.
         let dst = out.as_mut_ptr().add(base);
         // Two lanes only pay for text with non-ASCII characters; ASCII conversion is
-        // store-bound, and counting the first half's characters would be a pass of its
+        // store-bound, and moving the second half's output would be a pass of its
         // own. The first 256 bytes decide.
         let sample = &bytes[..len.min(256)];
         let mut mid = if len >= 1024 && !sample.is_ascii() {
@@ -461,22 +466,21 @@ pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut
         while mid > 0 && dfa::is_continuation(bytes[mid]) {
             mid -= 1;
         }
-        let first_chars = count_units::<K>(&bytes[..mid], U::PAIRS);
         let mut first = Lane {
             pos: 0,
             end: mid,
             written: 0,
-            out_end: first_chars,
+            out_end: mid,
         };
         let mut second = Lane {
             pos: mid,
             end: len,
-            written: first_chars,
+            written: mid,
             out_end: len,
         };
         // SAFETY (all `convert_block` calls): each is guarded by `can_convert_block`; both
         // lanes start at character boundaries and end within `bytes`; `dst` has `len`
-        // elements, and the first lane's stores stay below `first_chars`, where the second
+        // elements, and the first lane's stores stay below `mid`, where the second
         // lane's output starts.
         let mut first_open = true;
         let mut second_open = true;
@@ -487,30 +491,34 @@ pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut
         while second_open && second.can_convert_block() {
             second_open = convert_block::<K, U>(bytes, dst, &mut second);
         }
-        // The rest of the first half, exactly into its slot.
-        let mut written = first.written;
+        // The rest of the first half, below `mid`.
+        let mut first_units = first.written;
         let mut pos = first.pos;
         while pos < mid {
             let (scalar, len) = decode_valid_char(bytes, pos);
-            // SAFETY: the units of the half's characters end at `first_chars <= len`.
-            written += U::store_scalar(dst.add(written), scalar);
+            // SAFETY: the half's units end at most at `mid`, one per byte at most.
+            first_units += U::store_scalar(dst.add(first_units), scalar);
             pos += len;
         }
-        debug_assert_eq!(written, first_chars);
         // The last bytes of the second half, which start at a character boundary.
         let mut written = second.written;
         let mut pos = second.pos;
         while pos < len {
             let (scalar, len) = decode_valid_char(bytes, pos);
-            // SAFETY: the units of all characters end at most at `len` (one per byte, two
-            // for four), within the capacity reserved.
+            // SAFETY: the units of the half's characters end at most at `len` (one per
+            // byte, two for four), within the capacity reserved.
             written += U::store_scalar(dst.add(written), scalar);
             pos += len;
         }
-        // SAFETY: the first `written` units are initialised: `first_chars` by the first
-        // lane and the loop above, the rest by the second lane and the loop above; all
-        // within capacity.
-        out.set_len(base + written);
+        let second_units = written - mid;
+        if first_units < mid {
+            // SAFETY: both ranges are within the `len` elements reserved; `copy` allows
+            // them to overlap.
+            core::ptr::copy(dst.add(mid), dst.add(first_units), second_units);
+        }
+        // SAFETY: the first `first_units + second_units` elements are initialised: the
+        // first half's by its lane and loop, the second half's moved down after them.
+        out.set_len(base + first_units + second_units);
     }
 }
 
@@ -529,34 +537,4 @@ fn decode_valid_char(bytes: &[u8], pos: usize) -> (u32, usize) {
         scalar = (scalar << 6) | (tail & 0x3F) as u32;
     }
     (scalar, len)
-}
-
-/// Number of characters in well-formed `bytes`, its non-tail bytes; with `pairs`, of
-/// UTF-16 code units: one more for each 4-byte lead (F0..F4).
-///
-/// # Safety
-/// `K`'s instruction set must be available.
-#[inline(always)]
-unsafe fn count_units<K: Kernel16>(bytes: &[u8], pairs: bool) -> usize {
-    // SAFETY: the caller meets this function's `# Safety` contract; the
-    // bounds of each pointer operation are justified where it occurs.
-    unsafe {
-        let mut tails = 0;
-        let mut fours = 0;
-        let mut pos = 0;
-        while pos + 16 <= bytes.len() {
-            // SAFETY: `pos + 16 <= bytes.len()`.
-            let v = K::load16(bytes.as_ptr().add(pos));
-            tails += K::tail_mask(v).count_ones() as usize;
-            if pairs {
-                fours += K::range_mask(v, 0xF0, 0xF4).count_ones() as usize;
-            }
-            pos += 16;
-        }
-        for &byte in &bytes[pos..] {
-            tails += dfa::is_continuation(byte) as usize;
-            fours += (pairs && byte >= 0xF0) as usize;
-        }
-        bytes.len() - tails + fours
-    }
 }
