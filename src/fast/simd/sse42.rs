@@ -185,17 +185,25 @@ impl Kernel16 for Sse41Kernel {
             let scalars = _mm_madd_epi16(byte_pairs, _mm_set1_epi32(0x1000_0001));
             // D91, Table 3-5: above U+FFFF, the value less 0x10000 is 20 bits, the high
             // ten after D800, the low ten after DC00; high unit first (the lane's low
-            // half, little-endian).
-            let above = _mm_cmpgt_epi32(scalars, _mm_set1_epi32(0xFFFF));
-            let offset = _mm_sub_epi32(scalars, _mm_set1_epi32(0x1_0000));
-            let low = _mm_and_si128(_mm_slli_epi32(offset, 16), _mm_set1_epi32(0x03FF_0000));
-            // D800 in the low half and DC00 in the high half: one `or` for both units.
+            // half, little-endian). The high ten of the value less 0x10000 are the
+            // value's own less 0x40, so the high unit is the value's bits 10 and up plus
+            // D800 - 40 (at most DBFF: no carry into the low unit); the low ten are the
+            // value's own.
+            let high = _mm_srli_epi32(scalars, 10);
+            let low = _mm_and_si128(_mm_slli_epi32(scalars, 16), _mm_set1_epi32(0x03FF_0000));
+            // D7C0 in the low half and DC00 in the high half: one `add` for both units.
             let surrogates = _mm_or_si128(
-                _mm_or_si128(_mm_srli_epi32(offset, 10), low),
-                _mm_set1_epi32(0xDC00_D800u32 as i32),
+                _mm_add_epi32(high, _mm_set1_epi32(0xDC00_D7C0u32 as i32)),
+                low,
             );
-            // A value below U+10000 is its own unit, with a zero high half.
-            let units = _mm_blendv_epi8(scalars, surrogates, above);
+            // A value below U+10000 is its own unit, with a zero high half: the value
+            // less 0x10000 is negative there, and `blendvps` picks by each lane's sign.
+            let below = _mm_sub_epi32(scalars, _mm_set1_epi32(0x1_0000));
+            let units = _mm_castps_si128(_mm_blendv_ps(
+                _mm_castsi128_ps(surrogates),
+                _mm_castsi128_ps(scalars),
+                _mm_castsi128_ps(below),
+            ));
             let compact = &super::tables::PAIR_COMPACT[pairs];
             let packed =
                 _mm_shuffle_epi8(units, _mm_loadu_si128(compact.as_ptr() as *const __m128i));
