@@ -47,6 +47,7 @@ use candidates::convention_candidates;
 pub(in crate::model) use candidates::conventions;
 use consequence::{
     consequences, first_difference, first_rejects_well_formed, last_departure, shows_only_at_start,
+    valued_category,
 };
 use cover::cover;
 use family::{families, family_changes, kind, run_changed};
@@ -225,13 +226,19 @@ pub fn findings(
         .iter()
         .map(|d| first_rejects_well_formed(decoder, reference, &d.witness))
         .collect();
+    let valued: Vec<Option<Category>> = differences
+        .iter()
+        .zip(&observed)
+        .map(|(d, seen)| valued_category(d, seen))
+        .collect();
     let mut findings = cover(
         differences,
         candidates,
         &origins,
-        (&consequences, &after_rejection),
+        (&consequences, &after_rejection, &valued),
     );
     witness::witness_acceptances(differences, &mut findings);
+    witness::witness_completions(decoder, reference, differences, &mut findings);
     title_start_only(decoder, reference, differences, &mut findings);
     findings
 }

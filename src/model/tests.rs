@@ -750,3 +750,36 @@ fn an_acceptance_behind_a_settled_error_is_the_same_finding() {
         found.findings
     );
 }
+
+/// A lossy-only decoder that takes any byte as a continuation byte and reads the bytes
+/// missing at the end of input as zero (as protobuf's JavaScript `readString`): three
+/// findings. A value made of `E0 20 90` is the unchecked continuation's, though `20 90`
+/// alone looks like a stray byte, and the unchecked continuation is witnessed by a
+/// sequence the decoder completes, so that its witness does not need the read past the
+/// end as well.
+#[test]
+fn a_value_made_of_an_unchecked_byte_is_one_finding_with_its_own_witness() {
+    use crate::decoders::planted::{Bug, Planted};
+    const BUGS: &[Bug] = &[
+        Bug::NeverReports,
+        Bug::ContinuationUnchecked,
+        Bug::TruncatedEndReadsZero,
+    ];
+    let decoder = Planted::new("test-unchecked-reads-zero", BUGS);
+    let found = report(&decoder);
+    assert_eq!(found.findings.len(), 3, "{:#?}", found.findings);
+    for finding in found.findings.iter().skip(1) {
+        let with = decoder.decode(&finding.witness).expect("decodes");
+        let needs = BUGS[1..]
+            .iter()
+            .filter(|&&bug| {
+                decoder
+                    .without(&[bug])
+                    .decode(&finding.witness)
+                    .expect("decodes")
+                    != with
+            })
+            .count();
+        assert_eq!(needs, 1, "{} [{:02X?}]", finding.title, finding.witness);
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::model::difference::{agree, Difference};
 use crate::model::learner::Hypothesis;
-use crate::model::output::{StepOutput, Strict, UnitKind};
+use crate::model::output::{StepOutput, Strict, UnitKind, COUNT_CAP};
 use crate::model::title;
 use crate::taxonomy::Category;
 
@@ -155,14 +155,19 @@ pub(super) fn first_difference(
 }
 
 /// The category of the bytes a decoder gives a value to at the last step of `d`'s
-/// witness: the sequence from the last byte that is not a continuation byte (the lead
-/// whose bits the value is made of; `80 F4 BF BF BF` decodes `F4 BF BF BF`, above
-/// U+10FFFF, behind the stray `80` that is the witness's first error), before the last
-/// byte where the decoder puts one value in place of what it gave the bytes before
-/// (`00 C2 C0` decodes `C2 C0` as one character: the lead is `C2`, `C0` taken as its
-/// continuation).
-pub(super) fn valued_category(d: &Difference) -> Option<Category> {
+/// witness, `outputs` being the decoder's outputs along it. Where the step appends one
+/// value, the bytes are read off the outputs ([`value_start`]): a decoder that takes a
+/// letter as a continuation byte and then a third byte gives `E0 20 90` one value, made
+/// of all three, though `20` is not a continuation byte. Otherwise it is the sequence
+/// from the last byte that is not a continuation byte (the lead whose bits the value is
+/// made of; `80 F4 BF BF BF` decodes `F4 BF BF BF`, above U+10FFFF, behind the stray `80`
+/// that is the witness's first error), before the last byte where the decoder puts one
+/// value in place of what it gave the bytes before.
+pub(super) fn valued_category(d: &Difference, outputs: &[StepOutput]) -> Option<Category> {
     let witness = &d.witness;
+    if let Some(start) = value_start(witness, outputs) {
+        return title::category(&witness[start..]).or_else(|| title::category(witness));
+    }
     // One value in place of what the bytes before had: it is made of them too.
     let one_for_more = d
         .decoder
@@ -178,6 +183,44 @@ pub(super) fn valued_category(d: &Difference) -> Option<Category> {
         .rposition(|&b| !(0x80..=0xBF).contains(&b))
         .unwrap_or(0);
     title::category(&witness[start..]).or_else(|| title::category(witness))
+}
+
+/// Where the one value appended at the last step of `witness` starts, `outputs` being
+/// the decoder's outputs along it. A value that takes the place of values appended
+/// before is made of their bytes too, so it starts where the first of them did; a value
+/// appended in place of nothing starts at the last byte so far that is not a
+/// continuation byte (its lead). `None` where the last step appends no value or several,
+/// or takes back values whose start is not known (counted past the cap).
+pub(super) fn value_start(witness: &[u8], outputs: &[StepOutput]) -> Option<usize> {
+    let lead = |at: usize| {
+        witness[..=at]
+            .iter()
+            .rposition(|&b| !(0x80..=0xBF).contains(&b))
+            .unwrap_or(0)
+    };
+    // The first byte of each value in the answer so far, where known.
+    let mut starts: Vec<Option<usize>> = Vec::new();
+    let mut last = None;
+    for (at, output) in outputs.iter().enumerate() {
+        let lossy = output.lossy?;
+        let (taken, appended) = (usize::from(lossy.taken_back), usize::from(lossy.appended));
+        let from = if taken == 0 {
+            Some(lead(at))
+        } else if taken < usize::from(COUNT_CAP) && taken <= starts.len() {
+            let keep = starts.len() - taken;
+            starts.drain(keep..).next().flatten()
+        } else {
+            None
+        };
+        if appended >= usize::from(COUNT_CAP) || taken >= usize::from(COUNT_CAP) {
+            // How many values there are is no longer known: neither are their starts.
+            starts.clear();
+        } else if appended == 1 {
+            starts.push(from);
+        }
+        last = (appended == 1).then_some(from).flatten();
+    }
+    last
 }
 
 /// The kinds of value other than U+FFFD and a well-formed character's that a step appends.

@@ -4,6 +4,7 @@
 
 use super::{filing, finding, witness_of, Candidate, Finding, Group, Mechanism};
 use crate::model::difference::Difference;
+use crate::taxonomy::Category;
 
 /// Greedy set cover of the primary differences, then one finding per chosen candidate and
 /// one per primary difference left; every other difference is a manifestation of the
@@ -12,7 +13,7 @@ pub(super) fn cover(
     differences: &[Difference],
     candidates: Vec<Candidate>,
     origins: &[Option<usize>],
-    reached: (&[bool], &[bool]),
+    reached: (&[bool], &[bool], &[Option<Category>]),
 ) -> Vec<Finding> {
     let primary: Vec<usize> = (0..differences.len())
         .filter(|&i| differences[i].primary)

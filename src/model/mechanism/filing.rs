@@ -10,7 +10,7 @@
 //! of bytes.
 
 use super::behaviour::behaviour;
-use super::consequence::{gives_a_value, value_kinds, valued_category};
+use super::consequence::{gives_a_value, value_kinds};
 use super::family::kind;
 use super::{finding, offset_shift, same_place, Behaviour, Candidate, Finding, Group, Mechanism};
 use crate::model::conventions::Convention;
@@ -25,12 +25,13 @@ pub(super) fn file(
     groups: &[Group],
     candidates: &[Candidate],
     origins: &[Option<usize>],
-    reached: (&[bool], &[bool]),
+    reached: (&[bool], &[bool], &[Option<Category>]),
     findings: &mut Vec<Finding>,
 ) {
     // For each difference: whether it follows from the departure it is reached through,
-    // and whether its witness first departs by rejecting well-formed bytes.
-    let (consequences, after_rejection) = reached;
+    // whether its witness first departs by rejecting well-formed bytes, and the category
+    // of the bytes the decoder gives a value to at its last step.
+    let (consequences, after_rejection, valued_categories) = reached;
     // Where each difference is filed: the finding explaining it (a primary one), or the
     // finding of the departure it is reached through.
     let mut home_of: Vec<Option<usize>> = (0..differences.len())
@@ -45,7 +46,7 @@ pub(super) fn file(
         let home = origin.and_then(|o| home_of[o]);
         let previous = origin.map(|o| &differences[o]);
         let valued = gives_a_value(d, previous);
-        let valued_kind = kind(valued_category(d));
+        let valued_kind = kind(valued_categories[index]);
         let filed = filed_at(
             differences,
             groups,
@@ -123,11 +124,16 @@ fn family_of_value(
 ) -> Option<usize> {
     let own = behaviour(d.reference, d.decoder);
     let settled = d.decoder.strict == Strict::Settled;
+    // Whether the reference had its scalar or U+FFFD there is the reference's business:
+    // the decoder gave the bytes a value either way.
+    let gives = |b: Behaviour| matches!(b, Behaviour::DecodesIllFormed | Behaviour::Misdecodes);
     (0..groups.len()).find(|&h| {
+        let theirs = findings[h].behaviour;
         groups[h].mechanism == Mechanism::Transition
             && kind(findings[h].category) == valued_kind
-            && (findings[h].behaviour == own
-                || (settled && findings[h].behaviour == Behaviour::AcceptsIllFormed))
+            && (theirs == own
+                || (gives(own) && gives(theirs))
+                || (settled && theirs == Behaviour::AcceptsIllFormed))
     })
 }
 

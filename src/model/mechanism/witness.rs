@@ -1,8 +1,10 @@
 //! Which of a finding's differences witnesses it.
 
 use super::behaviour::behaviour;
+use super::consequence::value_kinds;
 use super::{finding, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
+use crate::model::learner::Hypothesis;
 use crate::model::output::{StepOutput, Strict, UnitKind};
 
 /// The witness of a finding explaining the primary differences `explained`: its seed's,
@@ -74,6 +76,76 @@ pub(super) fn witness_acceptances(differences: &[Difference], findings: &mut [Fi
                     && d.witness[..d.witness.len() - 1] == found.witness[..]
             });
         if let Some(index) = acceptance {
+            let shown = finding(differences, Mechanism::Transition, index, &[index]);
+            found.title = shown.title;
+            found.category = shown.category;
+            found.behaviour = shown.behaviour;
+            found.witness = shown.witness;
+        }
+    }
+}
+
+/// Whether a byte read in `state` takes back a value appended before: the value the
+/// machine gave its input so far is provisional there (a sequence not yet complete,
+/// answered as if the input ended).
+fn provisional(machine: &Hypothesis, state: usize) -> bool {
+    (0..=255u8).any(|byte| {
+        machine
+            .step(state, byte)
+            .1
+            .lossy
+            .is_some_and(|l| l.taken_back > 0)
+    })
+}
+
+/// Rewitnesses each transition finding whose witness leaves the decoder in the middle of
+/// a sequence where the reference has finished: the value shown there is what the
+/// decoder makes of the end of input as much as of the finding's bytes (a letter taken
+/// as the second byte of three, then the missing third read as zero, is two faults in
+/// one witness). The finding is witnessed instead by one of its differences that
+/// extends the witness by a byte and replaces that provisional value with a value of
+/// its own: the sequence completed, its value the finding's alone. The finding's title,
+/// category, behaviour and witness are that difference's; what it explains is unchanged.
+pub(super) fn witness_completions(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    findings: &mut [Finding],
+) {
+    for found in findings
+        .iter_mut()
+        .filter(|f| f.mechanism == Mechanism::Transition)
+    {
+        let Some((_, context)) = found.witness.split_last() else {
+            continue;
+        };
+        // The departing byte goes on with a sequence the decoder had begun (a finding
+        // about where a sequence begins, a lead read past the end, is about the end).
+        let pending = provisional(decoder, decoder.state_after(context))
+            && provisional(decoder, decoder.state_after(&found.witness))
+            && !provisional(reference, reference.state_after(&found.witness));
+        if !pending {
+            continue;
+        }
+        let completion = found
+            .differences
+            .iter()
+            .chain(&found.manifestations)
+            .copied()
+            .filter(|&i| {
+                let d = &differences[i];
+                d.witness[..d.witness.len() - 1] == found.witness[..]
+                    && d.decoder.lossy.is_some_and(|l| l.taken_back > 0)
+                    && !value_kinds(d.decoder).is_empty()
+                    && !provisional(decoder, decoder.state_after(&d.witness))
+            })
+            // Completed by a continuation byte where one does: the one byte RFC 3629
+            // lets end a sequence, so that the witness holds no second fault.
+            .min_by_key(|&i| {
+                let last = *differences[i].witness.last().unwrap_or(&0);
+                (!(0x80..=0xBF).contains(&last), last)
+            });
+        if let Some(index) = completion {
             let shown = finding(differences, Mechanism::Transition, index, &[index]);
             found.title = shown.title;
             found.category = shown.category;
