@@ -717,17 +717,7 @@ fn each_witness_breaks_one_check_where_it_can() {
     let found = report(&decoder);
     assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
     for finding in &found.findings {
-        let with = decoder.decode(&finding.witness).expect("decodes");
-        let alone = bugs
-            .iter()
-            .filter(|&&bug| {
-                decoder
-                    .without(&[bug])
-                    .decode(&finding.witness)
-                    .expect("decodes")
-                    != with
-            })
-            .count();
+        let alone = bugs_needed(&decoder, bugs, &finding.witness);
         assert_eq!(alone, 1, "{} [{:02X?}]", finding.title, finding.witness);
     }
 }
@@ -769,17 +759,20 @@ fn a_value_made_of_an_unchecked_byte_is_one_finding_with_its_own_witness() {
     let found = report(&decoder);
     assert_eq!(found.findings.len(), 3, "{:#?}", found.findings);
     for finding in found.findings.iter().skip(1) {
-        let with = decoder.decode(&finding.witness).expect("decodes");
-        let needs = BUGS[1..]
-            .iter()
-            .filter(|&&bug| {
-                decoder
-                    .without(&[bug])
-                    .decode(&finding.witness)
-                    .expect("decodes")
-                    != with
-            })
-            .count();
+        let needs = bugs_needed(&decoder, &BUGS[1..], &finding.witness);
         assert_eq!(needs, 1, "{} [{:02X?}]", finding.title, finding.witness);
     }
+}
+
+/// How many of `bugs` the planted `decoder`'s answer on `witness` needs: the bugs whose
+/// removal alone changes it.
+fn bugs_needed(
+    decoder: &crate::decoders::planted::Planted,
+    bugs: &[crate::decoders::planted::Bug],
+    witness: &[u8],
+) -> usize {
+    let with = decoder.decode(witness).expect("decodes");
+    bugs.iter()
+        .filter(|&&bug| decoder.without(&[bug]).decode(witness).expect("decodes") != with)
+        .count()
 }

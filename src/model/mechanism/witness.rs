@@ -76,11 +76,7 @@ pub(super) fn witness_acceptances(differences: &[Difference], findings: &mut [Fi
                     && d.witness[..d.witness.len() - 1] == found.witness[..]
             });
         if let Some(index) = acceptance {
-            let shown = finding(differences, Mechanism::Transition, index, &[index]);
-            found.title = shown.title;
-            found.category = shown.category;
-            found.behaviour = shown.behaviour;
-            found.witness = shown.witness;
+            show_by(found, differences, index);
         }
     }
 }
@@ -146,11 +142,17 @@ pub(super) fn witness_completions(
                 (!(0x80..=0xBF).contains(&last), last)
             });
         if let Some(index) = completion {
-            let shown = finding(differences, Mechanism::Transition, index, &[index]);
-            found.title = shown.title;
-            found.category = shown.category;
-            found.behaviour = shown.behaviour;
-            found.witness = shown.witness;
+            show_by(found, differences, index);
         }
     }
+}
+
+/// Gives `found` the title, category, behaviour and witness of difference `index` alone;
+/// what it explains is unchanged.
+fn show_by(found: &mut Finding, differences: &[Difference], index: usize) {
+    let shown = finding(differences, Mechanism::Transition, index, &[index]);
+    found.title = shown.title;
+    found.category = shown.category;
+    found.behaviour = shown.behaviour;
+    found.witness = shown.witness;
 }
