@@ -243,9 +243,9 @@ fn checks_broken(witness: &[u8]) -> usize {
 /// Gives `d` a witness that breaks one prohibition where the same path through both
 /// machines allows it: `F8 80 80 80 80` is a 5-byte form *and* a non-shortest one, so a
 /// decoder that accepts both kinds shows both bugs on it, where `F9 80 80 80 80` (a
-/// 5-byte form of U+1000000) shows the 5-byte form alone. Each byte is replaced only by one that takes both machines
-/// through the same states with the same outputs, so the witness ends in the same
-/// difference; the lowest such byte is taken.
+/// 5-byte form of U+1000000) shows the 5-byte form alone. Each byte is replaced only by
+/// one that takes both machines through the same states with the same outputs, so the
+/// witness ends in the same difference; the lowest such byte is taken.
 fn one_check(decoder: &Hypothesis, reference: &Hypothesis, d: &mut Difference) {
     let mut broken = checks_broken(&d.witness);
     let last = d.witness.len() - 1;

@@ -37,14 +37,15 @@ fn consequence(reference: &Hypothesis, d: &Difference) -> bool {
 /// Whether the last step of `d`'s witness departs from the reference on some shorter
 /// input (asked only of ill-formed witnesses: what a decoder does to well-formed input,
 /// a byte order mark dropped after a policy's difference on its incomplete prefix, is
-/// reported whatever came before it): a proper suffix of the witness whose steps agree up to a departure at its
-/// last byte. A difference that shows only behind an earlier one (a held-back U+FFFD
-/// coming out at the next byte) follows from it (an error offset counted from a
-/// stripped BOM shows only behind the strip too, but filing takes an offset moved
-/// behind a departure that moved none for a fault of its own); one whose bytes also
-/// depart alone may be a bug of its own that the earlier one happens to precede. (Asking for the very same step alone instead would also
-/// take a surrogate decoded behind a stray byte read as a character for a
-/// consequence of the stray byte: the stricter test hides bugs behind bugs.)
+/// reported whatever came before it): a proper suffix of the witness whose steps agree
+/// up to a departure at its last byte. A difference that shows only behind an earlier
+/// one (a held-back U+FFFD coming out at the next byte) follows from it (an error
+/// offset counted from a stripped BOM shows only behind the strip too, but filing takes
+/// an offset moved behind a departure that moved none for a fault of its own); one
+/// whose bytes also depart alone may be a bug of its own that the earlier one happens
+/// to precede. (Asking for the very same step alone instead would also take a
+/// surrogate decoded behind a stray byte read as a character for a consequence of the
+/// stray byte: the stricter test hides bugs behind bugs.)
 fn shows_alone(decoder: &Hypothesis, reference: &Hypothesis, d: &Difference) -> bool {
     let witness = &d.witness;
     (1..witness.len()).any(|start| {
@@ -165,24 +166,24 @@ pub(super) fn first_difference(
 /// value in place of what it gave the bytes before.
 pub(super) fn valued_category(d: &Difference, outputs: &[StepOutput]) -> Option<Category> {
     let witness = &d.witness;
-    if let Some(start) = value_start(witness, outputs) {
-        return title::category(&witness[start..]).or_else(|| title::category(witness));
-    }
-    // One value in place of what the bytes before had: it is made of them too.
-    let one_for_more = d
-        .decoder
-        .lossy
-        .is_some_and(|l| l.taken_back > 0 && l.appended == 1);
-    let before = if one_for_more {
-        &witness[..witness.len() - 1]
-    } else {
-        &witness[..]
-    };
-    let start = before
+    let start = value_start(witness, outputs).unwrap_or_else(|| {
+        // One value in place of what the bytes before had: it is made of them too.
+        let one_for_more = d
+            .decoder
+            .lossy
+            .is_some_and(|l| l.taken_back > 0 && l.appended == 1);
+        lead_before(witness, witness.len() - usize::from(one_for_more))
+    });
+    title::category(&witness[start..]).or_else(|| title::category(witness))
+}
+
+/// The last byte of `witness[..end]` that is not a continuation byte (0 if none): the
+/// lead of the sequence a value given there is made of.
+fn lead_before(witness: &[u8], end: usize) -> usize {
+    witness[..end]
         .iter()
         .rposition(|&b| !(0x80..=0xBF).contains(&b))
-        .unwrap_or(0);
-    title::category(&witness[start..]).or_else(|| title::category(witness))
+        .unwrap_or(0)
 }
 
 /// Where the one value appended at the last step of `witness` starts, `outputs` being
@@ -192,12 +193,6 @@ pub(super) fn valued_category(d: &Difference, outputs: &[StepOutput]) -> Option<
 /// continuation byte (its lead). `None` where the last step appends no value or several,
 /// or takes back values whose start is not known (counted past the cap).
 pub(super) fn value_start(witness: &[u8], outputs: &[StepOutput]) -> Option<usize> {
-    let lead = |at: usize| {
-        witness[..=at]
-            .iter()
-            .rposition(|&b| !(0x80..=0xBF).contains(&b))
-            .unwrap_or(0)
-    };
     // The first byte of each value in the answer so far, where known.
     let mut starts: Vec<Option<usize>> = Vec::new();
     let mut last = None;
@@ -205,7 +200,7 @@ pub(super) fn value_start(witness: &[u8], outputs: &[StepOutput]) -> Option<usiz
         let lossy = output.lossy?;
         let (taken, appended) = (usize::from(lossy.taken_back), usize::from(lossy.appended));
         let from = if taken == 0 {
-            Some(lead(at))
+            Some(lead_before(witness, at + 1))
         } else if taken < usize::from(COUNT_CAP) && taken <= starts.len() {
             let keep = starts.len() - taken;
             starts.drain(keep..).next().flatten()

@@ -52,33 +52,21 @@ fn harms_well_formed(d: &Difference) -> bool {
 /// wait only its first sign. The finding's title, category, behaviour and witness are
 /// the acceptance's; what it explains is unchanged.
 pub(super) fn witness_acceptances(differences: &[Difference], findings: &mut [Finding]) {
-    for found in findings
-        .iter_mut()
-        .filter(|f| f.mechanism == Mechanism::Transition)
-    {
+    rewitness(differences, findings, |found| {
         let waits = differences.iter().any(|d| {
             d.witness == found.witness
                 && d.decoder.strict == Strict::Incomplete
                 && matches!(d.reference.strict, Strict::Error { .. })
         });
         if !waits {
-            continue;
+            return None;
         }
-        let acceptance = found
-            .differences
-            .iter()
-            .chain(&found.manifestations)
-            .copied()
-            .find(|&i| {
-                let d = &differences[i];
-                d.decoder.strict == Strict::Valid
-                    && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed
-                    && d.witness[..d.witness.len() - 1] == found.witness[..]
-            });
-        if let Some(index) = acceptance {
-            show_by(found, differences, index);
-        }
-    }
+        extensions(found, differences).find(|&i| {
+            let d = &differences[i];
+            d.decoder.strict == Strict::Valid
+                && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed
+        })
+    });
 }
 
 /// Whether a byte read in `state` takes back a value appended before: the value the
@@ -108,30 +96,20 @@ pub(super) fn witness_completions(
     differences: &[Difference],
     findings: &mut [Finding],
 ) {
-    for found in findings
-        .iter_mut()
-        .filter(|f| f.mechanism == Mechanism::Transition)
-    {
-        let Some((_, context)) = found.witness.split_last() else {
-            continue;
-        };
+    rewitness(differences, findings, |found| {
+        let (_, context) = found.witness.split_last()?;
         // The departing byte goes on with a sequence the decoder had begun (a finding
         // about where a sequence begins, a lead read past the end, is about the end).
         let pending = provisional(decoder, decoder.state_after(context))
             && provisional(decoder, decoder.state_after(&found.witness))
             && !provisional(reference, reference.state_after(&found.witness));
         if !pending {
-            continue;
+            return None;
         }
-        let completion = found
-            .differences
-            .iter()
-            .chain(&found.manifestations)
-            .copied()
+        extensions(found, differences)
             .filter(|&i| {
                 let d = &differences[i];
-                d.witness[..d.witness.len() - 1] == found.witness[..]
-                    && d.decoder.lossy.is_some_and(|l| l.taken_back > 0)
+                d.decoder.lossy.is_some_and(|l| l.taken_back > 0)
                     && !value_kinds(d.decoder).is_empty()
                     && !provisional(decoder, decoder.state_after(&d.witness))
             })
@@ -140,19 +118,44 @@ pub(super) fn witness_completions(
             .min_by_key(|&i| {
                 let last = *differences[i].witness.last().unwrap_or(&0);
                 (!(0x80..=0xBF).contains(&last), last)
-            });
-        if let Some(index) = completion {
-            show_by(found, differences, index);
-        }
-    }
+            })
+    });
 }
 
-/// Gives `found` the title, category, behaviour and witness of difference `index` alone;
-/// what it explains is unchanged.
-fn show_by(found: &mut Finding, differences: &[Difference], index: usize) {
-    let shown = finding(differences, Mechanism::Transition, index, &[index]);
-    found.title = shown.title;
-    found.category = shown.category;
-    found.behaviour = shown.behaviour;
-    found.witness = shown.witness;
+/// The differences of `found` (primary or manifestations) whose witness is its witness
+/// and one byte more.
+fn extensions<'a>(
+    found: &'a Finding,
+    differences: &'a [Difference],
+) -> impl Iterator<Item = usize> + 'a {
+    found
+        .differences
+        .iter()
+        .chain(&found.manifestations)
+        .copied()
+        .filter(move |&i| {
+            let witness = &differences[i].witness;
+            witness[..witness.len() - 1] == found.witness[..]
+        })
+}
+
+/// Gives each transition finding for which `pick` names one of its differences that
+/// difference's title, category, behaviour and witness; what it explains is unchanged.
+fn rewitness(
+    differences: &[Difference],
+    findings: &mut [Finding],
+    mut pick: impl FnMut(&Finding) -> Option<usize>,
+) {
+    for found in findings
+        .iter_mut()
+        .filter(|f| f.mechanism == Mechanism::Transition)
+    {
+        if let Some(index) = pick(found) {
+            let shown = finding(differences, Mechanism::Transition, index, &[index]);
+            found.title = shown.title;
+            found.category = shown.category;
+            found.behaviour = shown.behaviour;
+            found.witness = shown.witness;
+        }
+    }
 }
