@@ -50,7 +50,7 @@ use consequence::{
     valued_category,
 };
 use cover::cover;
-use family::{families, family_changes, kind, run_changed};
+use family::{families, family_changes, kind, made_output, run_changed, unit_category};
 use witness::witness_of;
 
 /// What a finding's hypothesis is.
@@ -182,36 +182,12 @@ pub fn findings(
             (&observed, &expected),
         );
     }
-    let categories: Vec<Option<Category>> = differences
-        .iter()
-        .map(|d| kind(title::category(&d.witness)))
-        .collect();
-    for members in families(differences) {
-        let changes = family_changes(decoder, reference, differences, &members);
-        let category = categories[members[0]];
-        let explains = differences
-            .iter()
-            .zip(&observed)
-            .enumerate()
-            .map(|(index, (d, seen))| {
-                // The changed machine must give the decoder's outputs on the whole
-                // witness, and about bytes of the same kind: a changed transition of a
-                // state the reference shares between contexts must not claim another
-                // context's bug.
-                members.contains(&index)
-                    || (categories[index] == category
-                        && run_changed(reference, &changes, &d.witness) == *seen)
-                    || members.iter().any(|&m| {
-                        same_place(&differences[m], d, categories[m] == categories[index])
-                    })
-            })
-            .collect();
-        candidates.push(Candidate {
-            mechanism: Mechanism::Transition,
-            explains,
-            seed: Some(members[0]),
-        });
-    }
+    candidates.extend(transition_candidates(
+        decoder,
+        reference,
+        differences,
+        &observed,
+    ));
     let origins: Vec<Option<usize>> = differences
         .iter()
         .enumerate()
@@ -241,6 +217,64 @@ pub fn findings(
     witness::witness_completions(decoder, reference, differences, &mut findings);
     title_start_only(decoder, reference, differences, &mut findings);
     findings
+}
+
+/// One candidate per transition family: the differences the reference's machine with the
+/// family's transitions changed explains, or that show at a member's place.
+fn transition_candidates(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    differences: &[Difference],
+    observed: &[Vec<StepOutput>],
+) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    // What a witness is to the grammar (where it first errs), and what the departing
+    // bytes are to the decoder. Families are keyed by the second, and the same place is
+    // judged by it: `C0 41` taken as one character is the continuation check's, not the
+    // lead's. The changed machine is asked only about witnesses of its family's kind.
+    let categories: Vec<Option<Category>> = differences
+        .iter()
+        .map(|d| kind(title::category(&d.witness)))
+        .collect();
+    let made: Vec<StepOutput> = differences
+        .iter()
+        .map(|d| made_output(decoder, reference, d))
+        .collect();
+    let read: Vec<Option<Category>> = differences
+        .iter()
+        .zip(&made)
+        .map(|(d, &made)| kind(unit_category(decoder, reference, d, made)))
+        .collect();
+    for mut members in families(differences, &read, &made) {
+        // A family is witnessed by a member whose bytes the grammar reads as the decoder
+        // does (`C2 41` rather than `C0 41` for a continuation taken unchecked).
+        members.sort_by_key(|&m| categories[m] != read[m]);
+        let changes = family_changes(decoder, reference, differences, &members);
+        let category = categories[members[0]];
+        let explains = differences
+            .iter()
+            .zip(observed)
+            .enumerate()
+            .map(|(index, (d, seen))| {
+                // The changed machine must give the decoder's outputs on the whole
+                // witness, and about bytes of the same kind: a changed transition of a
+                // state the reference shares between contexts must not claim another
+                // context's bug.
+                members.contains(&index)
+                    || (categories[index] == category
+                        && run_changed(reference, &changes, &d.witness) == *seen)
+                    || members
+                        .iter()
+                        .any(|&m| same_place(&differences[m], d, read[m] == read[index]))
+            })
+            .collect();
+        candidates.push(Candidate {
+            mechanism: Mechanism::Transition,
+            explains,
+            seed: Some(members[0]),
+        });
+    }
+    candidates
 }
 
 /// A family whose every difference shows only at the start of an input says so: its

@@ -5,15 +5,20 @@ use std::collections::HashMap;
 
 use super::behaviour::behaviour;
 use super::{offset_shift, Behaviour};
-use crate::model::difference::Difference;
+use crate::model::difference::{agree, Difference};
 use crate::model::learner::Hypothesis;
-use crate::model::output::{StepOutput, Strict};
+use crate::model::output::{Lossy, StepOutput, Strict, UnitKind};
 use crate::model::title;
 use crate::taxonomy::Category;
 
 /// Primary differences grouped by the change of behaviour they show and the category of
-/// their witness, in order of first appearance.
-pub(super) fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
+/// their bytes as the decoder reads them (`categories`, from [`unit_category`]), in order
+/// of first appearance.
+pub(super) fn families(
+    differences: &[Difference],
+    categories: &[Option<Category>],
+    made: &[StepOutput],
+) -> Vec<Vec<usize>> {
     type Key = (Behaviour, Option<Category>, Option<i16>);
     let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
     for (index, d) in differences.iter().enumerate().filter(|(_, d)| d.primary) {
@@ -23,7 +28,7 @@ pub(super) fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
         // whatever the error's category: one family, not one per category or shift.
         let key = match offset_shift(d) {
             Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
-            None => (family_behaviour(d), kind(title::category(&d.witness)), None),
+            None => (family_behaviour(d, made[index]), categories[index], None),
         };
         match families.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(index),
@@ -37,10 +42,15 @@ pub(super) fn families(differences: &[Difference]) -> Vec<Vec<usize>> {
 /// their first error, only the scalars can show bytes taken into a character, so a value
 /// decoded there is the acceptance that the same bytes show where nothing came before
 /// (`F0 D0 C0` decoded to one character behind the error at `D0`, `C2 C0` accepted).
-fn family_behaviour(d: &Difference) -> Behaviour {
+fn family_behaviour(d: &Difference, made: StepOutput) -> Behaviour {
     let settled = d.reference.strict == Strict::Settled && d.decoder.strict == Strict::Settled;
-    match behaviour(d.reference, d.decoder) {
+    // Taking back what the bytes before were given and giving one value in their place
+    // is taking those bytes and these as one character, whatever the reference gives
+    // these bytes (`80 C2 41`: `A` is a character to the reference, and the decoder's
+    // `C2 41` is the acceptance `C2 41` shows at the start).
+    match behaviour(d.reference, made) {
         Behaviour::DecodesIllFormed if settled => Behaviour::AcceptsIllFormed,
+        Behaviour::Misdecodes if settled && joins(made) => Behaviour::AcceptsIllFormed,
         other => other,
     }
 }
@@ -67,6 +77,119 @@ pub(super) fn family_changes(
         }
     }
     changes
+}
+
+/// The category of the bytes a difference is about, as the decoder reads them.
+///
+/// A witness's category is where the grammar first errs, and the grammar may have erred a
+/// step before the decoder departs: `C0 41` is an invalid lead to RFC 3629, but a decoder
+/// that took `C0` for a 2-byte lead and takes `41` as its continuation departs at `41`,
+/// in the middle of a sequence, and does there what it does on `C2 41`. So where the
+/// decoder, on these bytes, does what it does in the middle of some well-formed prefix
+/// that it reads as the grammar does, and departs from the grammar there too, the bytes
+/// are what they are after that prefix (`C2 41`: a sequence cut by another byte). Where
+/// it does something it does after no such prefix (`C0 80` decoded to U+0000), it
+/// departed earlier, at the lead the grammar rejected, and the witness's category stands.
+pub(super) fn unit_category(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    d: &Difference,
+    made: StepOutput,
+) -> Option<Category> {
+    let own = title::category(&d.witness);
+    if own.is_none() || !joins(made) {
+        return own;
+    }
+    let byte = d.bytes[0];
+    let mut open: Vec<usize> = (0..reference.state_count())
+        .filter(|&r| r != d.reference_state)
+        .filter(|&r| {
+            let prefix = &reference.access[r];
+            let theirs = reference.run(prefix);
+            let ours = decoder.run(prefix);
+            theirs
+                .last()
+                .is_some_and(|o| o.strict == Strict::Incomplete)
+                && ours.iter().zip(&theirs).all(|(a, b)| agree(*a, *b))
+        })
+        .collect();
+    open.sort_by_key(|&r| reference.access[r].len());
+    // Alike on more bytes than the decoder's state at the start of input is: its state
+    // is in the middle of a sequence, not at a character boundary after an error.
+    let boundary = likeness(decoder, d.decoder_state, 0);
+    open.into_iter()
+        .find(|&r| {
+            let inside = decoder.state_after(&reference.access[r]);
+            let there = decoder.step(inside, byte).1;
+            !agree(there, reference.step(r, byte).1)
+                && same_action(there, made)
+                && likeness(decoder, d.decoder_state, inside) > boundary
+        })
+        .map_or(own, |r| {
+            let mut word = reference.access[r].clone();
+            word.push(byte);
+            title::category(&word).or(own)
+        })
+}
+
+/// What the decoder's step does with the bytes before it and this one, told apart from a
+/// coincidence: where it gives U+FFFD (or only takes back) on some bytes and a value of
+/// its own on others that the reference treats alike, from the same state to the same
+/// state, the U+FFFD is a value too. `F0 CF BF 3D` read as one character is U+FFFD by
+/// its bits, where `F0 CF BF 41` is U+F001: both are the value of the bytes taken
+/// together.
+pub(super) fn made_output(
+    decoder: &Hypothesis,
+    reference: &Hypothesis,
+    d: &Difference,
+) -> StepOutput {
+    if joins(d.decoder) {
+        return d.decoder;
+    }
+    let target = decoder.step(d.decoder_state, d.bytes[0]).0;
+    (0..=255u8)
+        .map(|byte| {
+            (
+                decoder.step(d.decoder_state, byte),
+                reference.step(d.reference_state, byte).1,
+            )
+        })
+        .find(|&((next, ours), theirs)| next == target && theirs == d.reference && joins(ours))
+        .map_or(d.decoder, |((_, ours), _)| ours)
+}
+
+/// Whether the decoder's step makes one character of this byte and the ones before it:
+/// it calls the input valid (asked of a witness the grammar rejects), or it takes back
+/// what it gave them and gives one value in their place.
+fn joins(output: StepOutput) -> bool {
+    output.strict == Strict::Valid
+        || output.lossy.is_some_and(|l| {
+            l.taken_back > 0 && l.appended == 1 && l.kinds[0] != Some(UnitKind::Replacement)
+        })
+}
+
+/// On how many bytes the decoder does the same thing in states `a` and `b`.
+fn likeness(decoder: &Hypothesis, a: usize, b: usize) -> usize {
+    (0..=255u8)
+        .filter(|&byte| same_action(decoder.step(a, byte).1, decoder.step(b, byte).1))
+        .count()
+}
+
+/// Whether two of the decoder's outputs do the same thing with a byte: the same verdict
+/// (or one of them only says an earlier error stands), and as many scalars appended,
+/// U+FFFD where the other has U+FFFD and a value where it has a value, however many
+/// earlier ones each took back (those are the earlier bytes' business). Which value a
+/// value is depends on the bytes before it: `C0 00` read as a 2-byte character gives
+/// U+0000, the scalar of `00` by coincidence, where `C2 00` gives U+0080.
+fn same_action(a: StepOutput, b: StepOutput) -> bool {
+    let verdict =
+        a.strict == b.strict || a.strict == Strict::Settled || b.strict == Strict::Settled;
+    let replacements = |lossy: Lossy| lossy.kinds.map(|k| k.map(|k| k == UnitKind::Replacement));
+    let scalars = match (a.lossy, b.lossy) {
+        (Some(x), Some(y)) => x.appended == y.appended && replacements(x) == replacements(y),
+        _ => true,
+    };
+    verdict && scalars
 }
 
 /// The reference state whose one-step outputs differ from decoder state `state`'s on the
