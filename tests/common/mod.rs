@@ -65,13 +65,51 @@ pub fn encoder_report(directory: &Path) -> Value {
 /// A fresh path under the temporary folder, not created (a report directory that `--out`
 /// must create). Unique to this call: the tests of a binary run on several threads, and
 /// two modules may well pick the same name.
+///
+/// Every path of one test process is under one folder of its own, and the folders of
+/// test processes that have ended are removed the first time a process asks: a test
+/// that fails keeps its reports for the next run to read, and `cargo test`, run again
+/// and again, does not fill the temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    SWEEP.call_once(remove_ended_processes_scratch);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let process = std::process::id();
-    let path = std::env::temp_dir().join(format!("utf8conf-{name}-{process}-{call}"));
+    let root = scratch_root(std::process::id());
+    std::fs::create_dir_all(&root).expect("a scratch folder under the temporary folder");
+    let path = root.join(format!("{name}-{call}"));
     let _ = std::fs::remove_dir_all(&path);
     path
+}
+
+/// The folder that holds the scratch paths of test process `process`.
+fn scratch_root(process: u32) -> PathBuf {
+    std::env::temp_dir().join(format!("utf8conf-tests-{process}"))
+}
+
+/// Removes the scratch folders of test processes that are no longer running (where the
+/// system lists its processes under `/proc`; elsewhere nothing is removed).
+fn remove_ended_processes_scratch() {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(process) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("utf8conf-tests-"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !proc.join(process.to_string()).exists() {
+            let _ = std::fs::remove_dir_all(scratch_root(process));
+        }
+    }
 }
 
 /// [`scratch`], created empty.
