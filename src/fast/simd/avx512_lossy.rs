@@ -105,3 +105,50 @@ impl Kernel16 for Vbmi2Kernel {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The VBMI2 expansion against the four-group one of the SSE kernel, for every
+    /// pattern of copy bits, on a chunk of distinct bytes.
+    #[test]
+    fn expand16_equals_the_four_groups_for_every_pattern() {
+        if !(super::super::avx512::is_available() && super::super::avx512::has_vbmi2()) {
+            return;
+        }
+        let chunk: [u8; 16] = core::array::from_fn(|i| 0x30 + i as u8);
+        for copy in 0..=0xFFFF_u32 {
+            let mut ours = [0u8; 64];
+            let mut theirs = [0u8; 64];
+            // SAFETY: AVX-512 and VBMI2 are available (checked above), SSE4.1 with them;
+            // the chunk is 16 readable bytes and each output 64 writable ones.
+            let (ours_len, theirs_len) =
+                unsafe { expand_both(&chunk, copy, &mut ours, &mut theirs) };
+            assert_eq!(ours_len, theirs_len, "copy {copy:#06x}");
+            assert_eq!(ours[..ours_len], theirs[..theirs_len], "copy {copy:#06x}");
+        }
+    }
+
+    /// Both expansions of `chunk` with `copy`.
+    ///
+    /// # Safety
+    /// AVX-512 F/BW/VBMI/VBMI2 and BMI2 must be available.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+    unsafe fn expand_both(
+        chunk: &[u8; 16],
+        copy: u32,
+        ours: &mut [u8; 64],
+        theirs: &mut [u8; 64],
+    ) -> (usize, usize) {
+        // SAFETY: the instruction sets are available (this function's contract); the
+        // chunk has 16 bytes and each output 64.
+        unsafe {
+            let v = Vbmi2Kernel::load16(chunk.as_ptr());
+            (
+                Vbmi2Kernel::expand16(v, copy, ours.as_mut_ptr()),
+                Sse41Kernel::expand16(v, copy, theirs.as_mut_ptr()),
+            )
+        }
+    }
+}
