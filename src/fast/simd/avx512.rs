@@ -1,6 +1,7 @@
 //! AVX-512 backend (x86-64, AVX512F + AVX512BW): one 64-byte vector per validation
 //! block, which is where AVX-512 pays (also for lossy decoding, which leans on
-//! validation); the 16-byte kernel of the SSE backend for the dense-error loop; and,
+//! validation); the 16-byte kernel of the SSE backend for the dense-error loop (its
+//! chunks expanded with VBMI2 where the CPU has it, `avx512_lossy`); and,
 //! for UTF-32 conversion, the VBMI2 kernel of `avx512_utf32` where the CPU has VBMI2,
 //! else the AVX2 backend's conversion.
 //!
@@ -12,6 +13,7 @@
 
 use core::arch::x86_64::*;
 
+use super::avx512_lossy::Vbmi2Kernel;
 use super::avx512_utf16::Avx512Convert16;
 use super::avx512_utf32::Avx512Convert;
 use super::sse42::Sse41Kernel;
@@ -140,9 +142,11 @@ pub unsafe fn validate(bytes: &[u8]) -> Result<(), Utf8Error> {
 /// # Safety
 /// [`is_available`] must be true.
 pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    // SAFETY: the backend is available (this function's contract), which is all the
-    // generic function requires of its caller.
-    unsafe { super::decode_lossy_using(bytes, validate, lossy_run) }
+    let run = lossy_run_for_cpu();
+    // SAFETY: the backend is available (this function's contract), and `run` is one of
+    // its block loops that the CPU has the instructions for: all the generic function
+    // requires of its caller.
+    unsafe { super::decode_lossy_using(bytes, validate, run) }
 }
 
 /// Lossy decoding appended to `out` (see [`super::decode_lossy_into_using`]).
@@ -150,9 +154,22 @@ pub unsafe fn decode_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// # Safety
 /// [`is_available`] must be true.
 pub unsafe fn decode_lossy_into(bytes: &[u8], out: &mut String) {
-    // SAFETY: the backend is available (this function's contract), which is all the
-    // generic function requires of its caller.
-    unsafe { super::decode_lossy_into_using(bytes, out, lossy_run) }
+    let run = lossy_run_for_cpu();
+    // SAFETY: the backend is available (this function's contract), and `run` is one of
+    // its block loops that the CPU has the instructions for: all the generic function
+    // requires of its caller.
+    unsafe { super::decode_lossy_into_using(bytes, out, run) }
+}
+
+/// The lossy block loop for this CPU: [`lossy_run_vbmi2`] where it has VBMI2, else
+/// [`lossy_run`].
+#[inline]
+fn lossy_run_for_cpu() -> unsafe fn(&[u8], usize, &mut Vec<u8>) {
+    if has_vbmi2() {
+        lossy_run_vbmi2
+    } else {
+        lossy_run
+    }
 }
 
 /// Lossy decoding's block loop (see `super::lossy_run`), with the dense-error loop
@@ -165,6 +182,18 @@ unsafe fn lossy_run(bytes: &[u8], pos: usize, out: &mut Vec<u8>) {
     // SAFETY: the backend is available (this function's contract), which is all the
     // generic function requires of its caller.
     unsafe { super::lossy_run::lossy_run::<__m512i, Sse41Kernel>(bytes, pos, out) }
+}
+
+/// [`lossy_run`] with the dense-error loop's chunks expanded by the VBMI2 kernel
+/// (`avx512_lossy`).
+///
+/// # Safety
+/// [`is_available`] and [`has_vbmi2`] must be true; `pos` a unit boundary of `bytes`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+unsafe fn lossy_run_vbmi2(bytes: &[u8], pos: usize, out: &mut Vec<u8>) {
+    // SAFETY: the backend and VBMI2 are available (this function's contract), which is
+    // all the generic function requires of its caller.
+    unsafe { super::lossy_run::lossy_run::<__m512i, Vbmi2Kernel>(bytes, pos, out) }
 }
 
 /// Whether this CPU also has AVX512VBMI, AVX512VBMI2, POPCNT and BMI2, which the UTF-32

@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 
 use super::lossy_run::HEADROOM;
-use super::tables;
 use super::vector::Kernel16;
 use crate::fast::lossy;
 use crate::fast::{dfa, Utf8Error};
@@ -119,14 +118,14 @@ const DENSE_READ: usize = 20;
 /// `lossy::CLEAN_RUN_TO_LEAVE` clean bytes in a row or the end; returns the unit
 /// boundary reached.
 ///
-/// Each 16-byte chunk is split into four groups of 4 bytes, and runs up to its first
-/// *complex* byte: an E0..F4 lead followed by a tail (a 3/4-byte character or a longer
+/// Each 16-byte chunk runs up to its first *complex* byte: an E0..F4 lead followed by a tail (a 3/4-byte character or a longer
 /// maximal subpart), or a C2..DF lead at the chunk's end followed by a tail. Before it,
 /// every unit is an ASCII byte (copied), a C2..DF lead with its tail (both copied), or
 /// a single byte that is a maximal subpart on its own (one U+FFFD): a
-/// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. Each group is expanded
-/// with one shuffle from a table indexed by its 4 "copy" bits (`tables::EXPAND_*`);
-/// bytes from the complex one on are expanded as copies, and overwritten: the complex
+/// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. The chunk is expanded
+/// by [`Kernel16::expand16`] from its "copy" bits (four groups of 4 bytes, each one
+/// shuffle from a table, by default; one `vpcompressb` with AVX-512 VBMI2); bytes from
+/// the complex one on are expanded as copies, and overwritten: the complex
 /// unit is decoded by `unit_after_lead` and the next chunk starts after it. The only
 /// data-dependent branch is whether a chunk has a complex byte.
 ///
@@ -163,18 +162,9 @@ pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut V
                 let complex = (leads_3_4 & followed_by_tail) | (pairs_2 & 0x8000);
                 let copy = ascii | pairs_2 | (tails & (pairs_2 << 1));
                 if complex == 0 {
-                    // The common case on random input: four simple groups.
-                    for group in 0..4 {
-                        let pattern = ((copy >> (4 * group)) & 0xF) as usize;
-                        // SAFETY: `written + 16 <= capacity` (see the reservation).
-                        K::expand_store(
-                            v,
-                            &tables::EXPAND_SHUFFLE[group][pattern],
-                            &tables::EXPAND_FILL[pattern],
-                            dst.add(written),
-                        );
-                        written += tables::EXPAND_LEN[pattern] as usize;
-                    }
+                    // The common case on random input: a chunk of simple units.
+                    // SAFETY: `written + 64 <= capacity` (see the reservation).
+                    written += K::expand16(v, copy, dst.add(written));
                     clean_run = (clean_run + 16) * (copy == 0xFFFF) as usize;
                     pos += 16;
                     if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
@@ -186,19 +176,9 @@ pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut V
                 // each) and subtract them from the length.
                 let cut = complex.trailing_zeros() as usize;
                 let effective_copy = copy | ((0xFFFF_u32 << cut) & 0xFFFF);
-                let mut group_out = written;
-                for group in 0..4 {
-                    let pattern = ((effective_copy >> (4 * group)) & 0xF) as usize;
-                    // SAFETY: `group_out + 16 <= written + 64`, within the reservation.
-                    K::expand_store(
-                        v,
-                        &tables::EXPAND_SHUFFLE[group][pattern],
-                        &tables::EXPAND_FILL[pattern],
-                        dst.add(group_out),
-                    );
-                    group_out += tables::EXPAND_LEN[pattern] as usize;
-                }
-                let prefix_out = group_out - written - (16 - cut);
+                // SAFETY: `written + 64 <= capacity` (see the reservation).
+                let chunk_out = K::expand16(v, effective_copy, dst.add(written));
+                let prefix_out = chunk_out - (16 - cut);
                 let prefix_clean = effective_copy == 0xFFFF;
                 // The complex unit.
                 let (unit_len, unit_well_formed) = unit_after_lead(bytes, pos + cut);

@@ -35,6 +35,8 @@ pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
 #[cfg(target_arch = "x86_64")]
+mod avx512_lossy;
+#[cfg(target_arch = "x86_64")]
 mod avx512_output;
 #[cfg(target_arch = "x86_64")]
 mod avx512_utf16;

@@ -363,6 +363,34 @@ pub trait Kernel16 {
     /// The implementing backend's instruction set must be available; pointer
     /// arguments valid for the bytes stated above.
     unsafe fn expand_store(v: Self::V, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8);
+    /// Lossy expansion of a 16-byte chunk: byte `i` of `v` stored as itself where bit
+    /// `i` of `copy` is set, as U+FFFD (EF BF BD) where it is not, the bytes of the
+    /// chunk in order from `dst`; returns the output length, `16 + 2 * zeros` (the
+    /// zero bits of the low 16 of `copy`). By default four groups of 4 bytes, each one
+    /// [`Kernel16::expand_store`] from `tables::EXPAND_*` indexed by its 4 copy bits.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `dst` valid for
+    /// writes of 64 bytes (the stores may write past the output length).
+    #[inline(always)]
+    unsafe fn expand16(v: Self::V, copy: u32, dst: *mut u8) -> usize {
+        let mut written = 0;
+        for group in 0..4 {
+            let pattern = ((copy >> (4 * group)) & 0xF) as usize;
+            // SAFETY: `written <= 36`, so the store's 16 bytes are within the 64 the
+            // caller provides.
+            unsafe {
+                Self::expand_store(
+                    v,
+                    &super::tables::EXPAND_SHUFFLE[group][pattern],
+                    &super::tables::EXPAND_FILL[pattern],
+                    dst.add(written),
+                );
+            }
+            written += super::tables::EXPAND_LEN[pattern] as usize;
+        }
+        written
+    }
 }
 
 /// The arithmetic [`Kernel16::assemble_store`] performs per 32-bit lane. A lane holds

@@ -1,0 +1,154 @@
+//! The dense-error loop of lossy decoding (`super::lossy_dense`) with an AVX-512 VBMI2
+//! expansion: a 16-byte chunk's copies and U+FFFDs placed by one `vpcompressb` where
+//! the 16-byte kernel does four shuffles, four table loads and four stores.
+//!
+//! The Unicode Standard, §3.9, U+FFFD Substitution of Maximal Subparts: each maximal
+//! subpart of an ill-formed subsequence is replaced by a single U+FFFD; in the dense
+//! loop's simple chunks every such subpart is a single byte (see `super::lossy_dense`).
+
+use core::arch::x86_64::*;
+
+use super::sse42::Sse41Kernel;
+use super::Kernel16;
+
+/// The 16-byte kernel of the SSE backend, with [`Kernel16::expand16`] done with
+/// AVX-512 VBMI/VBMI2 and BMI2 (`vpermb`, `vpcompressb`, `pdep`).
+pub(crate) struct Vbmi2Kernel;
+
+/// Bit `3 * i` for `i < 16`: where byte `i` of a chunk starts in the tripled chunk.
+const STARTS: u64 = 0x2492_4924_9249;
+
+/// `vpermb` indices that repeat byte `i` of a chunk at bytes `3 * i`, `3 * i + 1` and
+/// `3 * i + 2` (the last 16 bytes unused).
+static TRIPLE: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut j = 0;
+    while j < 48 {
+        table[j] = (j / 3) as u8;
+        j += 1;
+    }
+    table
+};
+
+/// The UTF-8 encoding of U+FFFD (EF BF BD) repeated, in phase with [`TRIPLE`].
+static REPLACEMENTS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut j = 0;
+    while j < 48 {
+        table[j] = [0xEF, 0xBF, 0xBD][j % 3];
+        j += 1;
+    }
+    table
+};
+
+// SAFETY (every method below): the caller has checked the AVX-512 backend's
+// `is_available()` and `has_vbmi2()` (the trait's contract for the instruction set), so
+// SSE4.1, AVX512F/BW/VBMI/VBMI2 and BMI2 exist; pointer arguments are valid for the
+// bytes each method's documentation states.
+impl Kernel16 for Vbmi2Kernel {
+    type V = __m128i;
+
+    #[inline(always)]
+    unsafe fn load16(ptr: *const u8) -> __m128i {
+        unsafe { Sse41Kernel::load16(ptr) }
+    }
+    #[inline(always)]
+    unsafe fn high_bit_mask(v: __m128i) -> u32 {
+        unsafe { Sse41Kernel::high_bit_mask(v) }
+    }
+    #[inline(always)]
+    unsafe fn tail_mask(v: __m128i) -> u32 {
+        unsafe { Sse41Kernel::tail_mask(v) }
+    }
+    #[inline(always)]
+    unsafe fn widen16(src: *const u8, dst: *mut u32) {
+        unsafe { Sse41Kernel::widen16(src, dst) }
+    }
+    #[inline(always)]
+    unsafe fn widen16_to_u16(src: *const u8, dst: *mut u16) {
+        unsafe { Sse41Kernel::widen16_to_u16(src, dst) }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
+        unsafe { Sse41Kernel::shuffle(v, shuffle) }
+    }
+    #[inline(always)]
+    unsafe fn assemble_store(v: __m128i, payload: &[u8; 16], dst: *mut u32) {
+        unsafe { Sse41Kernel::assemble_store(v, payload, dst) }
+    }
+    #[inline(always)]
+    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
+        unsafe { Sse41Kernel::range_mask(v, low, high) }
+    }
+    #[inline(always)]
+    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
+        unsafe { Sse41Kernel::expand_store(v, shuffle, fill, dst) }
+    }
+    /// The chunk tripled (`vpermb`: byte `i` at `3 * i..3 * i + 3`), U+FFFD blended over
+    /// the triples of replaced bytes, and the bytes kept (a copied byte's first, all
+    /// three of a replaced one's) packed to the front by one `vpcompressb`: a single
+    /// 64-byte store, no table load, and the length from a bit count.
+    #[inline(always)]
+    unsafe fn expand16(v: __m128i, copy: u32, dst: *mut u8) -> usize {
+        unsafe {
+            let replaced = !copy & 0xFFFF;
+            let replaced_starts = _pdep_u64(replaced as u64, STARTS);
+            let fill = replaced_starts | (replaced_starts << 1) | (replaced_starts << 2);
+            let keep = STARTS | fill;
+            let triple = _mm512_loadu_si512(TRIPLE.as_ptr() as *const __m512i);
+            let replacements = _mm512_loadu_si512(REPLACEMENTS.as_ptr() as *const __m512i);
+            let tripled = _mm512_permutexvar_epi8(triple, _mm512_castsi128_si512(v));
+            let merged = _mm512_mask_mov_epi8(tripled, fill, replacements);
+            let packed = _mm512_maskz_compress_epi8(keep, merged);
+            _mm512_storeu_si512(dst as *mut __m512i, packed);
+            16 + 2 * replaced.count_ones() as usize
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The VBMI2 expansion against the four-group one of the SSE kernel, for every
+    /// pattern of copy bits, on a chunk of distinct bytes.
+    #[test]
+    fn expand16_equals_the_four_groups_for_every_pattern() {
+        if !(super::super::avx512::is_available() && super::super::avx512::has_vbmi2()) {
+            return;
+        }
+        let chunk: [u8; 16] = core::array::from_fn(|i| 0x30 + i as u8);
+        for copy in 0..=0xFFFF_u32 {
+            let mut ours = [0u8; 64];
+            let mut theirs = [0u8; 64];
+            // SAFETY: AVX-512 and VBMI2 are available (checked above), SSE4.1 with them;
+            // the chunk is 16 readable bytes and each output 64 writable ones.
+            let (ours_len, theirs_len) =
+                unsafe { expand_both(&chunk, copy, &mut ours, &mut theirs) };
+            assert_eq!(ours_len, theirs_len, "copy {copy:#06x}");
+            assert_eq!(ours[..ours_len], theirs[..theirs_len], "copy {copy:#06x}");
+        }
+    }
+
+    /// Both expansions of `chunk` with `copy`.
+    ///
+    /// # Safety
+    /// AVX-512 F/BW/VBMI/VBMI2 and BMI2 must be available.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+    unsafe fn expand_both(
+        chunk: &[u8; 16],
+        copy: u32,
+        ours: &mut [u8; 64],
+        theirs: &mut [u8; 64],
+    ) -> (usize, usize) {
+        // SAFETY: the instruction sets are available (this function's contract); the
+        // chunk has 16 bytes and each output 64.
+        unsafe {
+            let v = Vbmi2Kernel::load16(chunk.as_ptr());
+            (
+                Vbmi2Kernel::expand16(v, copy, ours.as_mut_ptr()),
+                Sse41Kernel::expand16(v, copy, theirs.as_mut_ptr()),
+            )
+        }
+    }
+}
