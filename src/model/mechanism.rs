@@ -50,7 +50,7 @@ use consequence::{
     valued_category,
 };
 use cover::cover;
-use family::{families, family_changes, kind, made_output, run_changed, unit_category};
+use family::{families, family_changes, kind, run_changed, unit_category};
 use witness::witness_of;
 
 /// What a finding's hypothesis is.
@@ -236,16 +236,11 @@ fn transition_candidates(
         .iter()
         .map(|d| kind(title::category(&d.witness)))
         .collect();
-    let made: Vec<StepOutput> = differences
-        .iter()
-        .map(|d| made_output(decoder, reference, d))
-        .collect();
     let read: Vec<Option<Category>> = differences
         .iter()
-        .zip(&made)
-        .map(|(d, &made)| kind(unit_category(decoder, reference, d, made)))
+        .map(|d| kind(unit_category(decoder, reference, d)))
         .collect();
-    for mut members in families(differences, &read, &made) {
+    for mut members in families(differences, &read) {
         // A family is witnessed by a member whose bytes the grammar reads as the decoder
         // does (`C2 41` rather than `C0 41` for a continuation taken unchecked).
         members.sort_by_key(|&m| categories[m] != read[m]);

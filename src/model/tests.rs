@@ -782,9 +782,10 @@ fn bugs_needed(
 /// missing check, witnessed by an input that needs that bug alone. `C0 41` is read as
 /// one character through both bugs; the decoder departs there at `41`, as it does on
 /// `C2 41`, so it is the continuation check's, and the shortest-form check is witnessed
-/// by `C0 80`. (A fourth finding, a value made of `F0 CF BF 80` behind a stray byte,
+/// by `C0 80`. (A fourth finding, a value made of `F0 CF BF 3D` behind a stray byte,
 /// whose steps agree with the grammar's up to the last because both give U+FFFD for the
-/// bytes held open, is still one of its own: docs/MODEL.md, "Not done yet".)
+/// bytes held open, and whose bits make U+FFFD, is still one of its own: docs/MODEL.md,
+/// "Not done yet".)
 #[test]
 fn a_byte_taken_as_a_continuation_after_a_rejected_lead_is_the_continuation_check() {
     use crate::decoders::planted::{Bug, Planted};

@@ -17,7 +17,6 @@ use crate::taxonomy::Category;
 pub(super) fn families(
     differences: &[Difference],
     categories: &[Option<Category>],
-    made: &[StepOutput],
 ) -> Vec<Vec<usize>> {
     type Key = (Behaviour, Option<Category>, Option<i16>);
     let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
@@ -28,7 +27,7 @@ pub(super) fn families(
         // whatever the error's category: one family, not one per category or shift.
         let key = match offset_shift(d) {
             Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
-            None => (family_behaviour(d, made[index]), categories[index], None),
+            None => (family_behaviour(d), categories[index], None),
         };
         match families.iter_mut().find(|(k, _)| *k == key) {
             Some((_, members)) => members.push(index),
@@ -42,15 +41,15 @@ pub(super) fn families(
 /// their first error, only the scalars can show bytes taken into a character, so a value
 /// decoded there is the acceptance that the same bytes show where nothing came before
 /// (`F0 D0 C0` decoded to one character behind the error at `D0`, `C2 C0` accepted).
-fn family_behaviour(d: &Difference, made: StepOutput) -> Behaviour {
+fn family_behaviour(d: &Difference) -> Behaviour {
     let settled = d.reference.strict == Strict::Settled && d.decoder.strict == Strict::Settled;
     // Taking back what the bytes before were given and giving one value in their place
     // is taking those bytes and these as one character, whatever the reference gives
     // these bytes (`80 C2 41`: `A` is a character to the reference, and the decoder's
     // `C2 41` is the acceptance `C2 41` shows at the start).
-    match behaviour(d.reference, made) {
+    match behaviour(d.reference, d.decoder) {
         Behaviour::DecodesIllFormed if settled => Behaviour::AcceptsIllFormed,
-        Behaviour::Misdecodes if settled && joins(made) => Behaviour::AcceptsIllFormed,
+        Behaviour::Misdecodes if settled && joins(d.decoder) => Behaviour::AcceptsIllFormed,
         other => other,
     }
 }
@@ -94,10 +93,9 @@ pub(super) fn unit_category(
     decoder: &Hypothesis,
     reference: &Hypothesis,
     d: &Difference,
-    made: StepOutput,
 ) -> Option<Category> {
     let own = title::category(&d.witness);
-    if own.is_none() || !joins(made) {
+    if own.is_none() || !joins(d.decoder) {
         return own;
     }
     let byte = d.bytes[0];
@@ -122,7 +120,7 @@ pub(super) fn unit_category(
             let inside = decoder.state_after(&reference.access[r]);
             let there = decoder.step(inside, byte).1;
             !agree(there, reference.step(r, byte).1)
-                && same_action(there, made)
+                && same_action(there, d.decoder)
                 && likeness(decoder, d.decoder_state, inside) > boundary
         })
         .map_or(own, |r| {
@@ -130,32 +128,6 @@ pub(super) fn unit_category(
             word.push(byte);
             title::category(&word).or(own)
         })
-}
-
-/// What the decoder's step does with the bytes before it and this one, told apart from a
-/// coincidence: where it gives U+FFFD (or only takes back) on some bytes and a value of
-/// its own on others that the reference treats alike, from the same state to the same
-/// state, the U+FFFD is a value too. `F0 CF BF 3D` read as one character is U+FFFD by
-/// its bits, where `F0 CF BF 41` is U+F001: both are the value of the bytes taken
-/// together.
-pub(super) fn made_output(
-    decoder: &Hypothesis,
-    reference: &Hypothesis,
-    d: &Difference,
-) -> StepOutput {
-    if joins(d.decoder) {
-        return d.decoder;
-    }
-    let target = decoder.step(d.decoder_state, d.bytes[0]).0;
-    (0..=255u8)
-        .map(|byte| {
-            (
-                decoder.step(d.decoder_state, byte),
-                reference.step(d.reference_state, byte).1,
-            )
-        })
-        .find(|&((next, ours), theirs)| next == target && theirs == d.reference && joins(ours))
-        .map_or(d.decoder, |((_, ours), _)| ours)
 }
 
 /// Whether the decoder's step makes one character of this byte and the ones before it:
