@@ -89,6 +89,9 @@ pub(super) fn family_changes(
 /// are what they are after that prefix (`C2 41`: a sequence cut by another byte). Where
 /// it does something it does after no such prefix (`C0 80` decoded to U+0000), it
 /// departed earlier, at the lead the grammar rejected, and the witness's category stands.
+/// Asked only of a step that makes one character of its byte and those before it
+/// (`joins`): a U+FFFD or a rejection there is about the bytes the grammar names (a NUL
+/// rejected behind a stray byte is not `E0 00`, though the decoder rejects both alike).
 pub(super) fn unit_category(
     decoder: &Hypothesis,
     reference: &Hypothesis,
