@@ -50,7 +50,7 @@ use consequence::{
     valued_category,
 };
 use cover::cover;
-use family::{families, family_changes, kind, run_changed, unit_category};
+use family::{families, family_changes, kind, open_prefixes, run_changed, unit_category};
 use witness::witness_of;
 
 /// What a finding's hypothesis is.
@@ -236,9 +236,10 @@ fn transition_candidates(
         .iter()
         .map(|d| kind(title::category(&d.witness)))
         .collect();
+    let open = open_prefixes(decoder, reference);
     let read: Vec<Option<Category>> = differences
         .iter()
-        .map(|d| kind(unit_category(decoder, reference, d)))
+        .map(|d| kind(unit_category(decoder, reference, d, &open)))
         .collect();
     for mut members in families(differences, &read) {
         // A family is witnessed by a member whose bytes the grammar reads as the decoder

@@ -78,6 +78,37 @@ pub(super) fn family_changes(
     changes
 }
 
+/// A well-formed prefix the grammar holds open (more input could complete its
+/// character) and the decoder reads as the grammar does: the reference state it reaches,
+/// its access word, and the decoder's state after it.
+pub(super) struct OpenPrefix {
+    word: Vec<u8>,
+    reference_state: usize,
+    decoder_state: usize,
+}
+
+/// The open prefixes of the reference's states (their access words), shortest first.
+pub(super) fn open_prefixes(decoder: &Hypothesis, reference: &Hypothesis) -> Vec<OpenPrefix> {
+    let mut open: Vec<OpenPrefix> = (0..reference.state_count())
+        .filter(|&r| {
+            let prefix = &reference.access[r];
+            let theirs = reference.run(prefix);
+            let ours = decoder.run(prefix);
+            theirs
+                .last()
+                .is_some_and(|o| o.strict == Strict::Incomplete)
+                && ours.iter().zip(&theirs).all(|(a, b)| agree(*a, *b))
+        })
+        .map(|r| OpenPrefix {
+            word: reference.access[r].clone(),
+            reference_state: r,
+            decoder_state: decoder.state_after(&reference.access[r]),
+        })
+        .collect();
+    open.sort_by_key(|prefix| prefix.word.len());
+    open
+}
+
 /// The category of the bytes a difference is about, as the decoder reads them.
 ///
 /// A witness's category is where the grammar first errs, and the grammar may have erred a
@@ -96,38 +127,26 @@ pub(super) fn unit_category(
     decoder: &Hypothesis,
     reference: &Hypothesis,
     d: &Difference,
+    open: &[OpenPrefix],
 ) -> Option<Category> {
     let own = title::category(&d.witness);
     if own.is_none() || !joins(d.decoder) {
         return own;
     }
     let byte = d.bytes[0];
-    let mut open: Vec<usize> = (0..reference.state_count())
-        .filter(|&r| r != d.reference_state)
-        .filter(|&r| {
-            let prefix = &reference.access[r];
-            let theirs = reference.run(prefix);
-            let ours = decoder.run(prefix);
-            theirs
-                .last()
-                .is_some_and(|o| o.strict == Strict::Incomplete)
-                && ours.iter().zip(&theirs).all(|(a, b)| agree(*a, *b))
-        })
-        .collect();
-    open.sort_by_key(|&r| reference.access[r].len());
     // Alike on more bytes than the decoder's state at the start of input is: its state
     // is in the middle of a sequence, not at a character boundary after an error.
     let boundary = likeness(decoder, d.decoder_state, 0);
-    open.into_iter()
-        .find(|&r| {
-            let inside = decoder.state_after(&reference.access[r]);
-            let there = decoder.step(inside, byte).1;
-            !agree(there, reference.step(r, byte).1)
+    open.iter()
+        .filter(|prefix| prefix.reference_state != d.reference_state)
+        .find(|prefix| {
+            let there = decoder.step(prefix.decoder_state, byte).1;
+            !agree(there, reference.step(prefix.reference_state, byte).1)
                 && same_action(there, d.decoder)
-                && likeness(decoder, d.decoder_state, inside) > boundary
+                && likeness(decoder, d.decoder_state, prefix.decoder_state) > boundary
         })
-        .map_or(own, |r| {
-            let mut word = reference.access[r].clone();
+        .map_or(own, |prefix| {
+            let mut word = prefix.word.clone();
             word.push(byte);
             title::category(&word).or(own)
         })
