@@ -99,11 +99,33 @@ pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Differe
             }
         }
         for group in &mut groups {
+            let last = group.witness.len() - 1;
+            group.witness[last] = typical_byte(reference, r, &group.bytes);
             group.bytes.sort_unstable();
         }
         found.extend(groups);
     }
     (found, parent.len())
+}
+
+/// The byte a difference is witnessed by: one the grammar reads as it reads most of the
+/// difference's bytes (the reference state most of them lead to), the first of those in
+/// the order bytes are tried. A decoder that takes every byte of `C0..F4` alike at a
+/// character boundary does with them what the grammar does with a lead byte, and the
+/// grammar has 51 such leads and two bytes it rejects outright: the difference is
+/// witnessed by `C2`, not by `C0`, whose reading needs the decoder's other bugs as well.
+fn typical_byte(reference: &Hypothesis, state: usize, bytes: &[u8]) -> u8 {
+    let target = |byte: u8| reference.step(state, byte).0;
+    let count = |t: usize| bytes.iter().filter(|&&b| target(b) == t).count();
+    // `bytes` is in the order the bytes were tried, so the first of the most common
+    // reading wins ties and keeps a class's representative.
+    let mut best = bytes[0];
+    for &byte in bytes {
+        if count(target(byte)) > count(target(best)) {
+            best = byte;
+        }
+    }
+    best
 }
 
 /// The pairs reachable from the start through transitions with equal outputs.

@@ -824,3 +824,23 @@ fn a_byte_taken_as_a_continuation_after_a_rejected_lead_is_the_continuation_chec
         );
     }
 }
+
+/// A decoder that completes a sequence cut by the end of input as if `80`s followed,
+/// and checks no shortest form, gives a value for every lead byte at the end alike: one
+/// difference at the start over `C0..F4`. The grammar reads 51 of those bytes as leads of
+/// a sequence it holds open and two as bytes it rejects outright, so the difference is
+/// witnessed by a lead (`C2`, U+0080 from the completion alone), not by `C0`, whose
+/// U+0000 needs the missing shortest-form check as well.
+#[test]
+fn a_difference_is_witnessed_by_a_byte_the_grammar_reads_as_most_of_its_bytes() {
+    let found = report(by_name("planted-msgpack-js-truncation").as_ref());
+    let leads: Vec<&super::difference::Difference> = found
+        .differences
+        .iter()
+        .filter(|d| d.witness.len() == 1 && d.bytes.contains(&0xC0) && d.bytes.contains(&0xC2))
+        .collect();
+    assert!(!leads.is_empty(), "{:#?}", found.differences);
+    for d in leads {
+        assert_eq!(d.witness, vec![0xC2], "{d:?}");
+    }
+}

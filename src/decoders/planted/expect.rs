@@ -80,9 +80,11 @@ pub struct Expected {
     pub outcome: &'static str,
     /// Where it shows.
     pub condition: Condition,
-    /// Bugs that also change the witness's outcome, so that removing this bug alone
-    /// does not give the reference's outcome (a lossy-only interface masks every
-    /// verdict).
+    /// Bugs that also show on the witness, on every witness this bug can have: a
+    /// lossy-only interface masks every verdict (removing this bug alone does not give
+    /// the reference's outcome), and a decoder that gives nothing for an error masks the
+    /// scalars of every error, those this bug makes too (removing the mask changes the
+    /// outcome).
     pub masked_by: &'static [Bug],
 }
 
