@@ -219,8 +219,14 @@ pub fn value_checks(
             .map(|(_, word)| word)
             .collect();
         reaching.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+        // The difference's own last byte first (the one the grammar reads as it reads
+        // most of the bytes, `typical_byte`), so that a copy is witnessed by it too.
+        let own = d.witness[d.witness.len() - 1];
+        let bytes: Vec<u8> = std::iter::once(own)
+            .chain(d.bytes.iter().copied().filter(|&b| b != own))
+            .collect();
         for word in reaching {
-            for &byte in &d.bytes {
+            for &byte in &bytes {
                 let mut witness = word.clone();
                 witness.push(byte);
                 let category = super::title::category(&witness);
