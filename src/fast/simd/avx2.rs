@@ -132,18 +132,18 @@ pub struct Avx2Kernel;
 impl Kernel16 for Avx2Kernel {
     type V = __m128i;
 
-    #[inline(always)]
-    unsafe fn load16(ptr: *const u8) -> __m128i {
-        unsafe { Sse41Kernel::load16(ptr) }
-    }
-    #[inline(always)]
-    unsafe fn high_bit_mask(v: __m128i) -> u32 {
-        unsafe { Sse41Kernel::high_bit_mask(v) }
-    }
-    #[inline(always)]
-    unsafe fn tail_mask(v: __m128i) -> u32 {
-        unsafe { Sse41Kernel::tail_mask(v) }
-    }
+    super::sse42::forward_to_sse41!(
+        load16,
+        high_bit_mask,
+        tail_mask,
+        shuffle,
+        assemble_store,
+        assemble_store16,
+        assemble_store_pairs,
+        range_mask,
+        expand_store
+    );
+
     #[inline(always)]
     unsafe fn widen16(src: *const u8, dst: *mut u32) {
         unsafe {
@@ -161,14 +161,6 @@ impl Kernel16 for Avx2Kernel {
             let widened = _mm256_cvtepu8_epi16(_mm_loadu_si128(src as *const __m128i));
             _mm256_storeu_si256(dst as *mut __m256i, widened);
         }
-    }
-    #[inline(always)]
-    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
-        unsafe { Sse41Kernel::shuffle(v, shuffle) }
-    }
-    #[inline(always)]
-    unsafe fn assemble_store(v: __m128i, payload: &[u8; 16], dst: *mut u32) {
-        unsafe { Sse41Kernel::assemble_store(v, payload, dst) }
     }
     #[inline(always)]
     unsafe fn short_store(src: *const u8, step: &ShortStep, dst: *mut u32) {
@@ -199,14 +191,6 @@ impl Kernel16 for Avx2Kernel {
         }
     }
     #[inline(always)]
-    unsafe fn assemble_store16(v: __m128i, payload: &[u8; 16], dst: *mut u16) {
-        unsafe { Sse41Kernel::assemble_store16(v, payload, dst) }
-    }
-    #[inline(always)]
-    unsafe fn assemble_store_pairs(v: __m128i, payload: &[u8; 16], pairs: usize, dst: *mut u16) {
-        unsafe { Sse41Kernel::assemble_store_pairs(v, payload, pairs, dst) }
-    }
-    #[inline(always)]
     unsafe fn short_store16(src: *const u8, step: &ShortStep, dst: *mut u16) {
         unsafe {
             let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src as *const __m128i));
@@ -228,14 +212,6 @@ impl Kernel16 for Avx2Kernel {
                 dst.add(16),
             );
         }
-    }
-    #[inline(always)]
-    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
-        unsafe { Sse41Kernel::range_mask(v, low, high) }
-    }
-    #[inline(always)]
-    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
-        unsafe { Sse41Kernel::expand_store(v, shuffle, fill, dst) }
     }
 }
 

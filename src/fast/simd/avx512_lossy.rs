@@ -8,7 +8,6 @@
 
 use core::arch::x86_64::*;
 
-use super::sse42::Sse41Kernel;
 use super::Kernel16;
 
 /// The 16-byte kernel of the SSE backend, with [`Kernel16::expand16`] done with
@@ -48,42 +47,18 @@ static REPLACEMENTS: [u8; 64] = {
 impl Kernel16 for Vbmi2Kernel {
     type V = __m128i;
 
-    #[inline(always)]
-    unsafe fn load16(ptr: *const u8) -> __m128i {
-        unsafe { Sse41Kernel::load16(ptr) }
-    }
-    #[inline(always)]
-    unsafe fn high_bit_mask(v: __m128i) -> u32 {
-        unsafe { Sse41Kernel::high_bit_mask(v) }
-    }
-    #[inline(always)]
-    unsafe fn tail_mask(v: __m128i) -> u32 {
-        unsafe { Sse41Kernel::tail_mask(v) }
-    }
-    #[inline(always)]
-    unsafe fn widen16(src: *const u8, dst: *mut u32) {
-        unsafe { Sse41Kernel::widen16(src, dst) }
-    }
-    #[inline(always)]
-    unsafe fn widen16_to_u16(src: *const u8, dst: *mut u16) {
-        unsafe { Sse41Kernel::widen16_to_u16(src, dst) }
-    }
-    #[inline(always)]
-    unsafe fn shuffle(v: __m128i, shuffle: &[u8; 16]) -> __m128i {
-        unsafe { Sse41Kernel::shuffle(v, shuffle) }
-    }
-    #[inline(always)]
-    unsafe fn assemble_store(v: __m128i, payload: &[u8; 16], dst: *mut u32) {
-        unsafe { Sse41Kernel::assemble_store(v, payload, dst) }
-    }
-    #[inline(always)]
-    unsafe fn range_mask(v: __m128i, low: u8, high: u8) -> u32 {
-        unsafe { Sse41Kernel::range_mask(v, low, high) }
-    }
-    #[inline(always)]
-    unsafe fn expand_store(v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8) {
-        unsafe { Sse41Kernel::expand_store(v, shuffle, fill, dst) }
-    }
+    super::sse42::forward_to_sse41!(
+        load16,
+        high_bit_mask,
+        tail_mask,
+        widen16,
+        widen16_to_u16,
+        shuffle,
+        assemble_store,
+        range_mask,
+        expand_store
+    );
+
     /// The chunk tripled (`vpermb`: byte `i` at `3 * i..3 * i + 3`), U+FFFD blended over
     /// the triples of replaced bytes, and the bytes kept (a copied byte's first, all
     /// three of a replaced one's) packed to the front by one `vpcompressb`: a single
@@ -108,6 +83,7 @@ impl Kernel16 for Vbmi2Kernel {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sse42::Sse41Kernel;
     use super::*;
 
     /// The VBMI2 expansion against the four-group one of the SSE kernel, for every

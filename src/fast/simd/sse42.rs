@@ -108,6 +108,72 @@ unsafe impl Vector for __m128i {
     }
 }
 
+/// Writes the named [`Kernel16`] methods of a kernel whose register is `__m128i` as
+/// calls to the same methods of [`Sse41Kernel`], for the methods that kernel does just
+/// as the SSE4.1 one does. Each method's signature is written here once, so a kernel
+/// lists only the names it shares and implements the rest itself.
+macro_rules! forward_to_sse41 {
+    ($($method:ident),* $(,)?) => {
+        $($crate::fast::simd::sse42::forward_to_sse41!(@ $method);)*
+    };
+    (@ load16) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn load16(ptr: *const u8) -> __m128i);
+    };
+    (@ high_bit_mask) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn high_bit_mask(v: __m128i) -> u32);
+    };
+    (@ tail_mask) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn tail_mask(v: __m128i) -> u32);
+    };
+    (@ widen16) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn widen16(src: *const u8, dst: *mut u32));
+    };
+    (@ widen16_to_u16) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn widen16_to_u16(
+            src: *const u8, dst: *mut u16
+        ));
+    };
+    (@ shuffle) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn shuffle(
+            v: __m128i, shuffle: &[u8; 16]
+        ) -> __m128i);
+    };
+    (@ assemble_store) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn assemble_store(
+            v: __m128i, payload: &[u8; 16], dst: *mut u32
+        ));
+    };
+    (@ assemble_store16) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn assemble_store16(
+            v: __m128i, payload: &[u8; 16], dst: *mut u16
+        ));
+    };
+    (@ assemble_store_pairs) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn assemble_store_pairs(
+            v: __m128i, payload: &[u8; 16], pairs: usize, dst: *mut u16
+        ));
+    };
+    (@ range_mask) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn range_mask(
+            v: __m128i, low: u8, high: u8
+        ) -> u32);
+    };
+    (@ expand_store) => {
+        $crate::fast::simd::sse42::forward_to_sse41!(@fn expand_store(
+            v: __m128i, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8
+        ));
+    };
+    (@fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
+        #[inline(always)]
+        unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
+            // SAFETY: this method's contract is the SSE4.1 kernel's: the forwarding
+            // kernel's instruction set includes SSE4.1, and the pointers are as stated.
+            unsafe { $crate::fast::simd::sse42::Sse41Kernel::$name($($arg),*) }
+        }
+    };
+}
+pub(crate) use forward_to_sse41;
+
 /// The SSE4.1 16-byte kernel, shared by the AVX2 and AVX-512 backends (which compile it
 /// with VEX/EVEX encodings).
 pub struct Sse41Kernel;
