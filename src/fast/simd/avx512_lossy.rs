@@ -29,6 +29,20 @@ static TRIPLE: [u8; 64] = {
     table
 };
 
+/// Indexed by a byte's low 6 bits: 0x80 for the leads C0..FF after which every tail
+/// is a valid second byte (Table 3-7: E1..EC, EE, EF, F1..F3).
+static OPEN_LEADS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut byte = 0xE1;
+    while byte <= 0xF3 {
+        if byte != 0xED && byte != 0xF0 {
+            table[byte - 0xC0] = 0x80;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// The UTF-8 encoding of U+FFFD (EF BF BD) repeated, in phase with [`TRIPLE`].
 static REPLACEMENTS: [u8; 64] = {
     let mut table = [0u8; 64];
@@ -59,24 +73,41 @@ impl Kernel16 for Vbmi2Kernel {
         expand_store
     );
 
-    /// The chunk tripled (`vpermb`: byte `i` at `3 * i..3 * i + 3`), U+FFFD blended over
-    /// the triples of replaced bytes, and the bytes kept (a copied byte's first, all
-    /// three of a replaced one's) packed to the front by one `vpcompressb`: a single
-    /// 64-byte store, no table load, and the length from a bit count.
+    const EXPANDS_DROPS: bool = true;
+    /// One `vpermb` of a 64-entry table indexed by the byte's low 6 bits (C0..FF
+    /// exactly; the caller's E0..F4 mask discards the other bytes' entries).
+    #[inline(always)]
+    unsafe fn open_leads(v: __m128i, leads_3_4: u32) -> u32 {
+        unsafe {
+            let table = _mm512_loadu_si512(OPEN_LEADS.as_ptr() as *const __m512i);
+            let class = _mm512_permutexvar_epi8(_mm512_castsi128_si512(v), table);
+            (_mm512_movepi8_mask(class) as u32) & leads_3_4
+        }
+    }
+
     #[inline(always)]
     unsafe fn expand16(v: __m128i, copy: u32, dst: *mut u8) -> usize {
+        unsafe { Self::expand16_dropping(v, copy, 0, dst) }
+    }
+    /// The chunk tripled (`vpermb`: byte `i` at `3 * i..3 * i + 3`), U+FFFD blended over
+    /// the triples of replaced bytes, and the bytes kept (a copied byte's first, all
+    /// three of a replaced one's, none of a dropped one's) packed to the front by one
+    /// `vpcompressb`: a single 64-byte store, no table load, and the length from bit
+    /// counts.
+    #[inline(always)]
+    unsafe fn expand16_dropping(v: __m128i, copy: u32, drop: u32, dst: *mut u8) -> usize {
         unsafe {
-            let replaced = !copy & 0xFFFF;
+            let replaced = !(copy | drop) & 0xFFFF;
             let replaced_starts = _pdep_u64(replaced as u64, STARTS);
             let fill = replaced_starts | (replaced_starts << 1) | (replaced_starts << 2);
-            let keep = STARTS | fill;
+            let keep = (STARTS & !_pdep_u64(drop as u64, STARTS)) | fill;
             let triple = _mm512_loadu_si512(TRIPLE.as_ptr() as *const __m512i);
             let replacements = _mm512_loadu_si512(REPLACEMENTS.as_ptr() as *const __m512i);
             let tripled = _mm512_permutexvar_epi8(triple, _mm512_castsi128_si512(v));
             let merged = _mm512_mask_mov_epi8(tripled, fill, replacements);
             let packed = _mm512_maskz_compress_epi8(keep, merged);
             _mm512_storeu_si512(dst as *mut __m512i, packed);
-            16 + 2 * replaced.count_ones() as usize
+            16 - drop.count_ones() as usize + 2 * replaced.count_ones() as usize
         }
     }
 }
@@ -103,6 +134,51 @@ mod tests {
                 unsafe { expand_both(&chunk, copy, &mut ours, &mut theirs) };
             assert_eq!(ours_len, theirs_len, "copy {copy:#06x}");
             assert_eq!(ours[..ours_len], theirs[..theirs_len], "copy {copy:#06x}");
+        }
+    }
+
+    /// The expansion with drop bits against its definition (copied bytes as themselves,
+    /// replaced ones as EF BF BD, dropped ones left out), for every pattern of copy bits
+    /// with a pseudo-random pattern of drop bits among the others.
+    #[test]
+    fn expand16_dropping_leaves_out_the_dropped_bytes() {
+        if !(super::super::avx512::is_available() && super::super::avx512::has_vbmi2()) {
+            return;
+        }
+        let chunk: [u8; 16] = core::array::from_fn(|i| 0x30 + i as u8);
+        for copy in 0..=0xFFFF_u32 {
+            let drop = !copy & (copy.wrapping_mul(0x9E37_79B9) >> 13) & 0xFFFF;
+            let mut expected = Vec::new();
+            for (i, &byte) in chunk.iter().enumerate() {
+                if copy >> i & 1 == 1 {
+                    expected.push(byte);
+                } else if drop >> i & 1 == 0 {
+                    expected.extend_from_slice(&[0xEF, 0xBF, 0xBD]);
+                }
+            }
+            let mut ours = [0u8; 64];
+            // SAFETY: AVX-512 and VBMI2 are available (checked above); the chunk is 16
+            // readable bytes and the output 64 writable ones.
+            let len = unsafe { expand_dropping(&chunk, copy, drop, &mut ours) };
+            assert_eq!(
+                ours[..len],
+                expected[..],
+                "copy {copy:#06x} drop {drop:#06x}"
+            );
+        }
+    }
+
+    /// The VBMI2 expansion of `chunk` with `copy` and `drop`.
+    ///
+    /// # Safety
+    /// AVX-512 F/BW/VBMI/VBMI2 and BMI2 must be available.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi2")]
+    unsafe fn expand_dropping(chunk: &[u8; 16], copy: u32, drop: u32, out: &mut [u8; 64]) -> usize {
+        // SAFETY: the instruction sets are available (this function's contract); the
+        // chunk has 16 bytes and the output 64.
+        unsafe {
+            let v = Vbmi2Kernel::load16(chunk.as_ptr());
+            Vbmi2Kernel::expand16_dropping(v, copy, drop, out.as_mut_ptr())
         }
     }
 

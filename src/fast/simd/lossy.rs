@@ -107,6 +107,29 @@ fn unit_after_lead(bytes: &[u8], pos: usize) -> (usize, bool) {
     )
 }
 
+/// The 2-byte maximal subparts the chunk `v` starts, as bits at their leads: a lead
+/// E1..EC, EE, EF or F1..F3 (Table 3-7: every tail 80..BF is a valid second byte after
+/// it) followed by a tail and then by a byte that is not a tail (`next` is the byte
+/// after the chunk). Such a lead and its tail are one maximal subpart, one U+FFFD. The
+/// leads E0, ED, F0 and F4, whose second byte's range is narrower, stay complex, as
+/// does a lead at bit 15 (its tail is in the next chunk).
+///
+/// # Safety
+/// `K`'s instruction set must be available.
+#[inline(always)]
+unsafe fn short_subparts<K: Kernel16>(
+    v: K::V,
+    leads_3_4: u32,
+    tails: u32,
+    followed_by_tail: u32,
+    next: u8,
+) -> u32 {
+    // SAFETY: the instruction set is available (the caller's contract).
+    let leads = unsafe { K::open_leads(v, leads_3_4) };
+    let followed_by_two_tails = (tails >> 2) | ((dfa::is_continuation(next) as u32) << 14);
+    leads & followed_by_tail & !followed_by_two_tails & 0x7FFF
+}
+
 /// Input bytes [`lossy_dense`] handles per capacity reservation.
 const DENSE_WINDOW: usize = 256;
 
@@ -122,7 +145,11 @@ const DENSE_READ: usize = 20;
 /// maximal subpart), or a C2..DF lead at the chunk's end followed by a tail. Before it,
 /// every unit is an ASCII byte (copied), a C2..DF lead with its tail (both copied), or
 /// a single byte that is a maximal subpart on its own (one U+FFFD): a
-/// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. The chunk is expanded
+/// stray tail, C0, C1, F5..FF, or a lead not followed by a tail. With a kernel that
+/// drops bytes in its expansion ([`Kernel16::EXPANDS_DROPS`]), a lead whose every tail
+/// is a valid second byte, followed by one tail only, is simple too (a 2-byte maximal
+/// subpart, see `short_subparts`): on random bytes that takes the chunks with a complex
+/// byte from about 31% to about 16%. The chunk is expanded
 /// by [`Kernel16::expand16`] from its "copy" bits (four groups of 4 bytes, each one
 /// shuffle from a table, by default; one `vpcompressb` with AVX-512 VBMI2); bytes from
 /// the complex one on are expanded as copies, and overwritten: the complex
@@ -156,15 +183,23 @@ pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut V
                 let next_is_tail = dfa::is_continuation(bytes[pos + 16]) as u32;
                 let followed_by_tail = (tails >> 1) | (next_is_tail << 15);
                 let pairs_2 = leads_2 & followed_by_tail;
+                let subparts_2 = if K::EXPANDS_DROPS {
+                    short_subparts::<K>(v, leads_3_4, tails, followed_by_tail, bytes[pos + 16])
+                } else {
+                    0
+                };
                 // A pair across the chunk's end (bit 15) is complex: the next chunk must
                 // start at a unit boundary. (Pairs across groups are fine: both bytes are
                 // copies.)
-                let complex = (leads_3_4 & followed_by_tail) | (pairs_2 & 0x8000);
+                let complex_or_subpart = (leads_3_4 & followed_by_tail) | (pairs_2 & 0x8000);
+                let complex = complex_or_subpart & !subparts_2;
                 let copy = ascii | pairs_2 | (tails & (pairs_2 << 1));
+                // A 2-byte subpart's lead is replaced (not a copy) and its tail dropped.
+                let drop = subparts_2 << 1;
                 if complex == 0 {
                     // The common case on random input: a chunk of simple units.
                     // SAFETY: `written + 64 <= capacity` (see the reservation).
-                    written += K::expand16(v, copy, dst.add(written));
+                    written += K::expand16_dropping(v, copy, drop, dst.add(written));
                     clean_run = (clean_run + 16) * (copy == 0xFFFF) as usize;
                     pos += 16;
                     if clean_run >= lossy::CLEAN_RUN_TO_LEAVE {
@@ -174,10 +209,16 @@ pub unsafe fn lossy_dense<K: Kernel16>(bytes: &[u8], mut pos: usize, out: &mut V
                 }
                 // Bytes before the first complex one; from it on, expand as copies (1 byte
                 // each) and subtract them from the length.
-                let cut = complex.trailing_zeros() as usize;
+                // Cut at the first 2-byte subpart too (the DFA reads it as one unit): the
+                // cut then does not wait for `subparts_2`, whose lookup is longer than
+                // the masks, on the chain through consecutive complex chunks.
+                let cut = complex_or_subpart.trailing_zeros() as usize;
                 let effective_copy = copy | ((0xFFFF_u32 << cut) & 0xFFFF);
+                // No subpart before the cut has its tail at or after it (the cut is a lead).
+                let effective_drop = drop & ((1 << cut) - 1);
                 // SAFETY: `written + 64 <= capacity` (see the reservation).
-                let chunk_out = K::expand16(v, effective_copy, dst.add(written));
+                let chunk_out =
+                    K::expand16_dropping(v, effective_copy, effective_drop, dst.add(written));
                 let prefix_out = chunk_out - (16 - cut);
                 let prefix_clean = effective_copy == 0xFFFF;
                 // The complex unit.

@@ -363,6 +363,39 @@ pub trait Kernel16 {
     /// The implementing backend's instruction set must be available; pointer
     /// arguments valid for the bytes stated above.
     unsafe fn expand_store(v: Self::V, shuffle: &[u8; 16], fill: &[u8; 16], dst: *mut u8);
+    /// Bit `i` set iff byte `i` is a lead after which every tail 80..BF is a valid
+    /// second byte (Table 3-7: E1..EC, EE, EF, F1..F3), for the bytes whose bit of
+    /// `leads_3_4` (the E0..F4 mask) is set; 0 elsewhere. By default three range masks.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available.
+    #[inline(always)]
+    unsafe fn open_leads(v: Self::V, leads_3_4: u32) -> u32 {
+        // SAFETY: the instruction set is available (the caller's contract).
+        let leads = unsafe {
+            Self::range_mask(v, 0xE1, 0xEC)
+                | Self::range_mask(v, 0xEE, 0xEF)
+                | Self::range_mask(v, 0xF1, 0xF3)
+        };
+        leads & leads_3_4
+    }
+    /// Whether [`Kernel16::expand16_dropping`] is this kernel's own, so that the dense
+    /// loop may pass it drop bits (and make 2-byte maximal subparts simple chunks).
+    const EXPANDS_DROPS: bool = false;
+    /// As [`Kernel16::expand16`], but bytes whose bit `i` of `drop` is set are left out
+    /// (neither copied nor replaced; `drop` and `copy` disjoint): the second byte of a
+    /// 2-byte maximal subpart, whose U+FFFD its lead gives. Returns `16 - drops + 2 *
+    /// replaced`. By default `drop` must be 0 (only kernels with
+    /// [`Kernel16::EXPANDS_DROPS`] are given drop bits).
+    ///
+    /// # Safety
+    /// As for [`Kernel16::expand16`].
+    #[inline(always)]
+    unsafe fn expand16_dropping(v: Self::V, copy: u32, drop: u32, dst: *mut u8) -> usize {
+        debug_assert_eq!(drop, 0, "this kernel does not drop bytes");
+        // SAFETY: the caller's contract is `expand16`'s.
+        unsafe { Self::expand16(v, copy, dst) }
+    }
     /// Lossy expansion of a 16-byte chunk: byte `i` of `v` stored as itself where bit
     /// `i` of `copy` is set, as U+FFFD (EF BF BD) where it is not, the bytes of the
     /// chunk in order from `dst`; returns the output length, `16 + 2 * zeros` (the
