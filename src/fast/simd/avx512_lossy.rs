@@ -117,14 +117,20 @@ mod tests {
     use super::super::sse42::Sse41Kernel;
     use super::*;
 
+    /// A chunk of 16 distinct bytes, where the CPU has AVX-512 with VBMI2 (else `None`:
+    /// the kernel cannot run here).
+    fn distinct_chunk_if_vbmi2() -> Option<[u8; 16]> {
+        (super::super::avx512::is_available() && super::super::avx512::has_vbmi2())
+            .then(|| core::array::from_fn(|i| 0x30 + i as u8))
+    }
+
     /// The VBMI2 expansion against the four-group one of the SSE kernel, for every
     /// pattern of copy bits, on a chunk of distinct bytes.
     #[test]
     fn expand16_equals_the_four_groups_for_every_pattern() {
-        if !(super::super::avx512::is_available() && super::super::avx512::has_vbmi2()) {
+        let Some(chunk) = distinct_chunk_if_vbmi2() else {
             return;
-        }
-        let chunk: [u8; 16] = core::array::from_fn(|i| 0x30 + i as u8);
+        };
         for copy in 0..=0xFFFF_u32 {
             let mut ours = [0u8; 64];
             let mut theirs = [0u8; 64];
@@ -142,10 +148,9 @@ mod tests {
     /// with a pseudo-random pattern of drop bits among the others.
     #[test]
     fn expand16_dropping_leaves_out_the_dropped_bytes() {
-        if !(super::super::avx512::is_available() && super::super::avx512::has_vbmi2()) {
+        let Some(chunk) = distinct_chunk_if_vbmi2() else {
             return;
-        }
-        let chunk: [u8; 16] = core::array::from_fn(|i| 0x30 + i as u8);
+        };
         for copy in 0..=0xFFFF_u32 {
             let drop = !copy & (copy.wrapping_mul(0x9E37_79B9) >> 13) & 0xFFFF;
             let mut expected = Vec::new();
