@@ -116,12 +116,15 @@ pub fn differences(decoder: &Hypothesis, reference: &Hypothesis) -> (Vec<Differe
 /// witnessed by `C2`, not by `C0`, whose reading needs the decoder's other bugs as well.
 fn typical_byte(reference: &Hypothesis, state: usize, bytes: &[u8]) -> u8 {
     let target = |byte: u8| reference.step(state, byte).0;
-    let count = |t: usize| bytes.iter().filter(|&&b| target(b) == t).count();
+    let mut counts: HashMap<usize, usize> = HashMap::new();
+    for &byte in bytes {
+        *counts.entry(target(byte)).or_default() += 1;
+    }
     // `bytes` is in the order the bytes were tried, so the first of the most common
     // reading wins ties and keeps a class's representative.
     let mut best = bytes[0];
     for &byte in bytes {
-        if count(target(byte)) > count(target(best)) {
+        if counts[&target(byte)] > counts[&target(best)] {
             best = byte;
         }
     }
