@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::conventions::Convention;
 use super::difference::Difference;
 use super::learner::Hypothesis;
-use super::output::{StepOutput, Strict};
+use super::output::{Lossy, StepOutput, Strict, UnitKind};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
@@ -354,7 +354,19 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     let wait_before = d.decoder.strict == Strict::Incomplete
         && matches!(d.reference.strict, Strict::Error { .. })
         && cf.ends_with(&d.witness);
-    (cd.ends_with(&cf) && (meets || same_kind))
+    // A byte the decoder joins to the bytes before it (it takes back what it gave them
+    // and gives one value in their place) where the reference replaces it is not where
+    // a byte it takes on its own is: `C0 80` decoded to U+0000 is not a stray `80`
+    // given a value after an error, though its context ends with the stray's empty one.
+    // (Where the reference appends a character, or nothing, as at the `BD` of `EF BF
+    // BD`, the value is the reference's character too, given late.)
+    let joined = |x: &Difference| {
+        let replaced = |l: Lossy| l.appended > 0 && !l.kinds.contains(&Some(UnitKind::Scalar));
+        x.decoder.lossy.is_some_and(|l| {
+            l.taken_back > 0 && l.appended == 1 && l.kinds[0] != Some(UnitKind::Replacement)
+        }) && x.reference.lossy.is_some_and(replaced)
+    };
+    (cd.ends_with(&cf) && (meets || same_kind) && joined(first) == joined(d))
         || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))
         || wait_before
 }

@@ -159,7 +159,19 @@ fn strict_step(
 }
 
 fn lossy_step(word: &[u8], old: &[u32], new: &[u32]) -> Lossy {
-    let common = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let mut common = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    // A decoder that gave a sequence's bytes values of their own and, at its last byte,
+    // takes them back for the value of the whole sequence has appended that value, even
+    // where the value is the one it had kept before them (`F0 8F BF BD` decoded by its
+    // bits is U+FFFD, the U+FFFD `F0` had alone): nothing appended would read as values
+    // dropped, and the byte would be a class of its own.
+    let rejoined = common == new.len()
+        && old.len() > common
+        && common > 0
+        && lax_value_ending_at(word, word.len()) == Some(new[common - 1]);
+    if rejoined {
+        common -= 1;
+    }
     let appended = &new[common..];
     let mut kinds = [None; UNITS];
     let shown = appended.len().min(UNITS);
@@ -175,13 +187,11 @@ fn lossy_step(word: &[u8], old: &[u32], new: &[u32]) -> Lossy {
         // per-byte policy) and for the last unit of every decoder.
         let back = appended.len() - 1 - j;
         let single = appended.len() == 1;
-        kinds[slot] = Some(classify(
-            word,
-            end.saturating_sub(back),
-            scalar,
-            back == 0,
-            single,
-        ));
+        kinds[slot] = Some(if rejoined {
+            UnitKind::Bits
+        } else {
+            classify(word, end.saturating_sub(back), scalar, back == 0, single)
+        });
     }
     let count = |n: usize| n.min(usize::from(COUNT_CAP)) as u8;
     Lossy {
@@ -356,5 +366,19 @@ mod tests {
             classify(&[0xEF, 0xBF, 0xBD], 3, REPLACEMENT, true, true),
             UnitKind::Scalar
         );
+    }
+
+    #[test]
+    fn a_sequence_whose_bits_give_the_value_kept_before_it_is_appended() {
+        // `F0 8F BF BD` read by its bits is U+FFFD: a decoder that gave `F0` U+FFFD and
+        // `8F`, `BF` values of their own takes those two back and the whole sequence's
+        // value is the U+FFFD it kept. That is three taken back and one value appended.
+        let word = [0xF0, 0x8F, 0xBF, 0xBD];
+        let step = lossy_step(&word, &[REPLACEMENT, 0x0F, 0x3F], &[REPLACEMENT]);
+        assert_eq!((step.taken_back, step.appended), (2, 1));
+        assert_eq!(step.kinds[0], Some(UnitKind::Bits));
+        // A value dropped where no sequence's bits give the value kept is dropped.
+        let step = lossy_step(&[0x41, 0x80], &[0x41, 0x80], &[0x41]);
+        assert_eq!((step.taken_back, step.appended), (1, 0));
     }
 }

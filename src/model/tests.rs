@@ -850,3 +850,29 @@ fn a_difference_is_witnessed_by_a_byte_the_grammar_reads_as_most_of_its_bytes() 
     // and not a fourth for `C0` behind `F0 8D`.
     assert_eq!(found.findings.len(), 3, "{:#?}", found.findings);
 }
+
+/// A decoder that reads a stray continuation byte as a character of its own and has
+/// none of the value checks (as libtomcrypt's DER UTF8String decoder did): a finding per
+/// bug. `C0 80` decoded to U+0000 behind the error the grammar reports at `C0` takes back
+/// what `C0` was given and makes one value of both bytes; a stray `80` read alone is
+/// another place, though the context of one ends with the other's empty one. And the
+/// surrogate and the value above U+10FFFF, reached only through a sequence cut at the end
+/// of input (whose continuation bytes the decoder reads as stray ones), are each a bug
+/// behind that one.
+#[test]
+fn a_value_joining_the_bytes_before_it_is_not_a_stray_byte_read_alone() {
+    use crate::decoders::planted::{Bug, Planted};
+    const BUGS: &[Bug] = &[
+        Bug::StrayAsOneByte,
+        Bug::AcceptsOverlongAll,
+        Bug::AcceptsSurrogates,
+        Bug::AcceptsAboveMax,
+    ];
+    let decoder = Planted::new("test-stray-as-one-byte-no-value-checks", BUGS);
+    let found = report(&decoder);
+    assert_eq!(found.findings.len(), 4, "{:#?}", found.findings);
+    for finding in &found.findings {
+        let needs = bugs_needed(&decoder, BUGS, &finding.witness);
+        assert_eq!(needs, 1, "{} [{:02X?}]", finding.title, finding.witness);
+    }
+}

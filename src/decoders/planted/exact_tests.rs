@@ -56,6 +56,13 @@ const EXACT: &[&str] = &[
     "planted-freebsd-citrus-surrogates",
     "planted-msvc-mbrtowc",
     "planted-iconv-ignore",
+    "planted-libtomcrypt-der-utf8",
+    "planted-msgpack-js-truncation",
+    "planted-json-voorhees",
+    "planted-jspb-readstring",
+    "planted-mysql-utf8mb3-nonstrict",
+    "planted-postgres-cve-2006-2313",
+    "planted-python-utf8-sig",
 ];
 
 /// One of each shape, a few seconds in the test build.

@@ -195,13 +195,18 @@ fn lead_before(witness: &[u8], end: usize) -> usize {
 pub(super) fn value_start(witness: &[u8], outputs: &[StepOutput]) -> Option<usize> {
     // The first byte of each value in the answer so far, where known.
     let mut starts: Vec<Option<usize>> = Vec::new();
+    // Whether `starts` holds every value of the answer: a count at the cap means "that
+    // many or more", exact only where no more values than that were there to take.
+    let mut counted = true;
     let mut last = None;
     for (at, output) in outputs.iter().enumerate() {
         let lossy = output.lossy?;
         let (taken, appended) = (usize::from(lossy.taken_back), usize::from(lossy.appended));
         let from = if taken == 0 {
             Some(lead_before(witness, at + 1))
-        } else if taken < usize::from(COUNT_CAP) && taken <= starts.len() {
+        } else if (taken < usize::from(COUNT_CAP) || (counted && taken == starts.len()))
+            && taken <= starts.len()
+        {
             let keep = starts.len() - taken;
             starts.drain(keep..).next().flatten()
         } else {
@@ -210,6 +215,7 @@ pub(super) fn value_start(witness: &[u8], outputs: &[StepOutput]) -> Option<usiz
         if appended >= usize::from(COUNT_CAP) || taken >= usize::from(COUNT_CAP) {
             // How many values there are is no longer known: neither are their starts.
             starts.clear();
+            counted = false;
         } else if appended == 1 {
             starts.push(from);
         }
@@ -244,5 +250,34 @@ pub(super) fn gives_a_value(d: &Difference, previous: Option<&Difference>) -> bo
                 && d.reference.strict != Strict::Valid
                 && previous.is_none_or(|p| p.decoder.strict != Strict::Valid)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::output::Lossy;
+
+    fn appends(taken_back: u8, appended: u8) -> StepOutput {
+        StepOutput {
+            strict: Strict::Valid,
+            lossy: Some(Lossy {
+                taken_back,
+                appended,
+                kinds: [Some(UnitKind::Other), None],
+            }),
+        }
+    }
+
+    #[test]
+    fn a_count_at_the_cap_is_exact_where_no_more_values_were_there() {
+        // `E0 E0 80` from a decoder that gives each byte of a cut sequence its own value
+        // and then one value for the three: the two taken back (a count at the cap) are
+        // all there were, so the value starts at the first `E0`.
+        let outputs = [appends(0, 1), appends(0, 1), appends(2, 1)];
+        assert_eq!(value_start(&[0xE0, 0xE0, 0x80], &outputs), Some(0));
+        // Behind an unknown count, two taken back may have been more.
+        let outputs = [appends(0, 2), appends(0, 1), appends(2, 1)];
+        assert_eq!(value_start(&[0x41, 0xE0, 0x80], &outputs), None);
     }
 }

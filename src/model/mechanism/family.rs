@@ -42,7 +42,12 @@ pub(super) fn families(
 /// decoded there is the acceptance that the same bytes show where nothing came before
 /// (`F0 D0 C0` decoded to one character behind the error at `D0`, `C2 C0` accepted).
 fn family_behaviour(d: &Difference) -> Behaviour {
-    let settled = d.reference.strict == Strict::Settled && d.decoder.strict == Strict::Settled;
+    // (Where neither side reports errors, as in a lossy-only comparison, only the
+    // scalars show anything anywhere.)
+    let settled = matches!(
+        (d.reference.strict, d.decoder.strict),
+        (Strict::Settled, Strict::Settled) | (Strict::Valid, Strict::Valid)
+    );
     // Taking back what the bytes before were given and giving one value in their place
     // is taking those bytes and these as one character, whatever the reference gives
     // these bytes (`80 C2 41`: `A` is a character to the reference, and the decoder's

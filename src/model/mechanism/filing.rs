@@ -15,7 +15,7 @@ use super::family::kind;
 use super::{finding, offset_shift, same_place, Behaviour, Candidate, Finding, Group, Mechanism};
 use crate::model::conventions::Convention;
 use crate::model::difference::Difference;
-use crate::model::output::Strict;
+use crate::model::output::{Strict, UnitKind};
 use crate::model::title;
 use crate::taxonomy::Category;
 
@@ -99,10 +99,19 @@ pub(super) fn file(
     for (_, at) in behind {
         let members = std::mem::take(&mut findings[at].differences);
         let manifestations = std::mem::take(&mut findings[at].manifestations);
+        // Of the shortest, one where the reference has no character at the last step:
+        // `ED A0 80` decoded to a surrogate shows the missing check alone, `ED A0 41`
+        // with the letter swallowed as well.
+        let swallows = |i: usize| {
+            differences[i]
+                .reference
+                .lossy
+                .is_some_and(|l| l.kinds.contains(&Some(UnitKind::Scalar)))
+        };
         let witness = members
             .iter()
             .copied()
-            .min_by_key(|&i| (differences[i].witness.len(), i))
+            .min_by_key(|&i| (differences[i].witness.len(), swallows(i), i))
             .unwrap_or(members[0]);
         findings[at] = finding(differences, Mechanism::Transition, witness, &members);
         findings[at].differences = members;
@@ -218,15 +227,42 @@ fn filed_at(
     match (explained_by, home) {
         (Some(there), _) => Some(there),
         (None, Some(home)) if follows && !own_check && !rejects => Some(home),
-        // Else a family whose change shows at the same place (a character swallowed
-        // after a lead byte, behind an overlong form accepted before it), unless the
-        // decoder gives the bytes a value or rejects a well-formed input there: those
-        // are checks of their own.
-        _ if !valued && !rejects => {
-            (0..groups.len()).find(|&h| groups[h].mechanism == Mechanism::Transition && explains(h))
-        }
-        _ => None,
+        // Else a family doing the very same thing there, or one whose change shows at
+        // the same place (a character swallowed after a lead byte, behind an overlong
+        // form accepted before it), unless the decoder gives the bytes a value or
+        // rejects a well-formed input there: those are checks of their own.
+        _ => doing_the_same(differences, groups, candidates, index).or_else(|| {
+            (!valued && !rejects)
+                .then(|| {
+                    (0..groups.len())
+                        .find(|&h| groups[h].mechanism == Mechanism::Transition && explains(h))
+                })
+                .flatten()
+        }),
     }
+}
+
+/// A chosen family at whose place the decoder does the very same thing as at one of the
+/// family's own differences (a Latin-1 reading of a byte that follows a sequence taken
+/// unchecked, where the reference may be in the middle of a sequence of its own): the
+/// family going on there, where the departure difference `index` is reached through
+/// does not account for it.
+fn doing_the_same(
+    differences: &[Difference],
+    groups: &[Group],
+    candidates: &[Candidate],
+    index: usize,
+) -> Option<usize> {
+    (0..groups.len()).find(|&h| {
+        groups[h].mechanism == Mechanism::Transition
+            && groups[h]
+                .candidate
+                .is_some_and(|c| candidates[c].explains[index])
+            && groups[h]
+                .explained
+                .iter()
+                .any(|&i| differences[i].decoder == differences[index].decoder)
+    })
 }
 
 /// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
