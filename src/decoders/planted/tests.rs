@@ -115,3 +115,22 @@ fn a_correct_decoder_gives_no_finding() {
     let decoder = Planted::new("planted-none", &[]);
     assert!(findings_of(&decoder, &inputs()).is_empty());
 }
+
+/// A decoder that never reports an error and has its bugs only in inputs under 201 bytes
+/// (msgpack-javascript hands longer strings to a `TextDecoder`). On a long input the
+/// second path replaces as RFC 3629 does and only calls the input valid, which is the
+/// silence's finding again, not a finding of its own titled after the bytes it happens
+/// to hold ("accepts CESU-8 surrogate pairs", four such findings on 201-byte inputs).
+#[test]
+fn a_second_path_that_only_stays_silent_is_the_silence() {
+    let entry = entry("planted-msgpack-js-short-strings").expect("in the catalogue");
+    let decoder = Planted::new(entry.name, entry.bugs);
+    let found = findings_of(&decoder, &inputs());
+    let long: Vec<&str> = found
+        .iter()
+        .filter(|f| f.witness_hex.split(' ').count() > 200)
+        .map(|f| f.title.as_str())
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+    assert_eq!(found.len(), entry.findings.len());
+}
