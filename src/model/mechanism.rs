@@ -50,7 +50,10 @@ use consequence::{
     valued_category,
 };
 use cover::cover;
-use family::{families, family_changes, kind, open_prefixes, run_changed, unit_category};
+use family::{
+    families, family_changes, kind, one_value_for_those_before, open_prefixes, run_changed,
+    unit_category,
+};
 use witness::witness_of;
 
 /// What a finding's hypothesis is.
@@ -362,9 +365,8 @@ fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
     // BD`, the value is the reference's character too, given late.)
     let joined = |x: &Difference| {
         let replaced = |l: Lossy| l.appended > 0 && !l.kinds.contains(&Some(UnitKind::Scalar));
-        x.decoder.lossy.is_some_and(|l| {
-            l.taken_back > 0 && l.appended == 1 && l.kinds[0] != Some(UnitKind::Replacement)
-        }) && x.reference.lossy.is_some_and(replaced)
+        x.decoder.lossy.is_some_and(one_value_for_those_before)
+            && x.reference.lossy.is_some_and(replaced)
     };
     (cd.ends_with(&cf) && (meets || same_kind) && joined(first) == joined(d))
         || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))

@@ -161,10 +161,13 @@ pub(super) fn unit_category(
 /// it calls the input valid (asked of a witness the grammar rejects), or it takes back
 /// what it gave them and gives one value in their place.
 fn joins(output: StepOutput) -> bool {
-    output.strict == Strict::Valid
-        || output.lossy.is_some_and(|l| {
-            l.taken_back > 0 && l.appended == 1 && l.kinds[0] != Some(UnitKind::Replacement)
-        })
+    output.strict == Strict::Valid || output.lossy.is_some_and(one_value_for_those_before)
+}
+
+/// Whether a lossy step takes back what the bytes before were given and gives one value,
+/// not U+FFFD, in their place and this byte's.
+pub(super) fn one_value_for_those_before(lossy: Lossy) -> bool {
+    lossy.taken_back > 0 && lossy.appended == 1 && lossy.kinds[0] != Some(UnitKind::Replacement)
 }
 
 /// On how many bytes the decoder does the same thing in states `a` and `b`.

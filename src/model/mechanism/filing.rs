@@ -231,7 +231,7 @@ fn filed_at(
         // the same place (a character swallowed after a lead byte, behind an overlong
         // form accepted before it), unless the decoder gives the bytes a value or
         // rejects a well-formed input there: those are checks of their own.
-        _ => doing_the_same(differences, groups, candidates, index).or_else(|| {
+        _ => doing_the_same(differences, groups, &explains, index).or_else(|| {
             (!valued && !rejects)
                 .then(|| {
                     (0..groups.len())
@@ -247,17 +247,16 @@ fn filed_at(
 /// unchecked, where the reference may be in the middle of a sequence of its own): the
 /// family going on there, where the departure difference `index` is reached through
 /// does not account for it.
+/// `explains` says whether a group's hypothesis explains that difference.
 fn doing_the_same(
     differences: &[Difference],
     groups: &[Group],
-    candidates: &[Candidate],
+    explains: &dyn Fn(usize) -> bool,
     index: usize,
 ) -> Option<usize> {
     (0..groups.len()).find(|&h| {
         groups[h].mechanism == Mechanism::Transition
-            && groups[h]
-                .candidate
-                .is_some_and(|c| candidates[c].explains[index])
+            && explains(h)
             && groups[h]
                 .explained
                 .iter()
