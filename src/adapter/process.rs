@@ -11,9 +11,13 @@
 //!   may be blocked writing answers nobody reads yet while we would be blocked writing
 //!   frames it reads no more);
 //! - a *reader* thread splits stdout into lines and sends them over a *bounded* channel
-//!   ([`LINE_QUEUE`] lines of at most [`MAX_LINE_BYTES`] each), which the caller reads
-//!   with a deadline, the per-input timeout. An adapter that floods its stdout is then
-//!   simply blocked by the full pipe: the harness's memory stays bounded;
+//!   ([`LINE_QUEUE`] batches of lines, each batch what one read of the pipe completed and
+//!   at most [`BATCH_BYTES`] plus one line of at most [`MAX_LINE_BYTES`]), which the
+//!   caller reads with a deadline, the per-input timeout. An adapter that floods its
+//!   stdout is then simply blocked by the full pipe: the harness's memory stays bounded.
+//!   Batches, not single lines, because a pipelined adapter answers thousands of short
+//!   lines a second: one channel hand-over (and thread wake-up) per line was most of the
+//!   harness's time on a fast adapter;
 //! - a *stderr* thread drains stderr, keeping only a bounded tail for error messages.
 //!
 //! The adapter runs in its own process group, and stopping it kills the whole group: an
@@ -23,6 +27,8 @@
 //! zombie), which keeps its pid, and so the group id, from being reused; see
 //! [`AdapterProcess::kill`].
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
@@ -36,9 +42,13 @@ use super::interrupt;
 /// most 8 bytes each, `1114111,`), so this allows inputs of 2 MiB, far more than any check
 /// input; a longer line is a `protocol` failure and its bytes are discarded as they come.
 pub const MAX_LINE_BYTES: usize = 16 << 20;
-/// Complete lines queued between the reader thread and the caller. With
-/// [`MAX_LINE_BYTES`], at most 4 x 16 MiB (plus the line being read) are held.
+/// Batches of complete lines queued between the reader thread and the caller. With
+/// [`BATCH_BYTES`] and [`MAX_LINE_BYTES`], at most 4 x (1 + 16) MiB (plus the batch and the
+/// line being read) are held.
 pub const LINE_QUEUE: usize = 4;
+/// A batch of lines is sent when the bytes read so far are used up, or once it holds this
+/// many bytes.
+pub const BATCH_BYTES: usize = 1 << 20;
 /// Streaming mode: a frame header with this bit set is a chunk of the current input, its
 /// length in the other 31 bits.
 pub const CHUNK_FLAG: u32 = 0x8000_0000;
@@ -56,8 +66,8 @@ const WRITE_CHUNK_BYTES: usize = 64 << 10;
 /// What the reader thread saw on the adapter's stdout.
 #[derive(Debug)]
 pub enum StdoutEvent {
-    /// One line, without its newline.
-    Line(Vec<u8>),
+    /// Lines in the order written, each without its newline (never empty).
+    Lines(Vec<Vec<u8>>),
     /// A line longer than [`MAX_LINE_BYTES`] (its bytes are discarded).
     TooLong,
     /// End of stdout: the adapter closed it or exited.
@@ -86,6 +96,8 @@ pub struct AdapterProcess {
     child: Child,
     frames: Option<Sender<Vec<u8>>>,
     lines: Receiver<StdoutEvent>,
+    /// Lines of a received batch not yet taken by the caller.
+    received: RefCell<VecDeque<Vec<u8>>>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     argv: Vec<String>,
     /// True once the child was waited for: from then on its pid may be reused.
@@ -133,6 +145,7 @@ impl AdapterProcess {
             child,
             frames: Some(frame_sender),
             lines,
+            received: RefCell::new(VecDeque::new()),
             stderr_tail,
             argv: argv.to_vec(),
             reaped: false,
@@ -186,15 +199,18 @@ impl AdapterProcess {
             if interrupt::requested() {
                 return NextLine::Interrupted;
             }
+            if let Some(line) = self.received.borrow_mut().pop_front() {
+                return NextLine::Line(line);
+            }
             if !self.reaped && self.has_exited() {
                 return match self.lines.recv_timeout(EXITED_GRACE) {
-                    Ok(event) => event.into(),
+                    Ok(event) => self.unbatched(event),
                     Err(_) => NextLine::Ended,
                 };
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
-                Ok(event) => return event.into(),
+                Ok(event) => return self.unbatched(event),
                 Err(RecvTimeoutError::Disconnected) => return NextLine::Ended,
                 Err(RecvTimeoutError::Timeout) if left <= INTERRUPT_POLL => {
                     return NextLine::TimedOut
@@ -207,6 +223,9 @@ impl AdapterProcess {
     /// A line already waiting, or arriving within `grace`: the harness asked for nothing,
     /// so any line here is unsolicited. `None` when nothing comes.
     pub fn waiting_line(&self, grace: Duration) -> Option<NextLine> {
+        if let Some(line) = self.received.borrow_mut().pop_front() {
+            return Some(NextLine::Line(line));
+        }
         let event = if grace.is_zero() {
             self.lines.try_recv().map_err(|error| match error {
                 TryRecvError::Empty => RecvTimeoutError::Timeout,
@@ -217,7 +236,20 @@ impl AdapterProcess {
         };
         match event {
             Ok(StdoutEvent::End | StdoutEvent::Failed(_)) | Err(_) => None,
-            Ok(event) => Some(event.into()),
+            Ok(event) => Some(self.unbatched(event)),
+        }
+    }
+
+    /// The first line of a batch (the rest kept for the next calls), or what else came.
+    fn unbatched(&self, event: StdoutEvent) -> NextLine {
+        match event {
+            StdoutEvent::Lines(lines) => {
+                let mut received = self.received.borrow_mut();
+                received.extend(lines);
+                received.pop_front().map_or(NextLine::Ended, NextLine::Line)
+            }
+            StdoutEvent::TooLong => NextLine::TooLong,
+            StdoutEvent::End | StdoutEvent::Failed(_) => NextLine::Ended,
         }
     }
 
@@ -341,16 +373,6 @@ pub struct Finished {
     pub first_extra: Option<Vec<u8>>,
 }
 
-impl From<StdoutEvent> for NextLine {
-    fn from(event: StdoutEvent) -> NextLine {
-        match event {
-            StdoutEvent::Line(line) => NextLine::Line(line),
-            StdoutEvent::TooLong => NextLine::TooLong,
-            StdoutEvent::End | StdoutEvent::Failed(_) => NextLine::Ended,
-        }
-    }
-}
-
 impl Drop for AdapterProcess {
     fn drop(&mut self) {
         self.kill();
@@ -378,17 +400,14 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
     let mut reader = BufReader::with_capacity(64 << 10, stdout);
     let mut line = Vec::new();
     let mut too_long = false;
+    let mut batch = LineBatch::default();
     loop {
         let (consumed, found_newline) = match reader.fill_buf() {
             Ok([]) => {
-                let event = if too_long || line.is_empty() {
-                    StdoutEvent::End
-                } else {
-                    StdoutEvent::Line(std::mem::take(&mut line))
-                };
-                let ended = matches!(event, StdoutEvent::End);
-                let _ = lines.send(event);
-                if !ended {
+                if !too_long && !line.is_empty() {
+                    batch.push(std::mem::take(&mut line));
+                }
+                if batch.send(&lines) {
                     let _ = lines.send(StdoutEvent::End);
                 }
                 return;
@@ -403,7 +422,7 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
                         // not a wait for the timeout.
                         too_long = true;
                         line = Vec::new();
-                        if lines.send(StdoutEvent::TooLong).is_err() {
+                        if !batch.send(&lines) || lines.send(StdoutEvent::TooLong).is_err() {
                             return;
                         }
                     } else {
@@ -414,7 +433,9 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
             }
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(error) => {
-                let _ = lines.send(StdoutEvent::Failed(error.to_string()));
+                if batch.send(&lines) {
+                    let _ = lines.send(StdoutEvent::Failed(error.to_string()));
+                }
                 return;
             }
         };
@@ -424,14 +445,36 @@ fn read_lines(stdout: impl Read, lines: SyncSender<StdoutEvent>) {
                 line.pop();
             }
             // A line over the bound was reported when it crossed it.
-            if !std::mem::take(&mut too_long)
-                && lines
-                    .send(StdoutEvent::Line(std::mem::take(&mut line)))
-                    .is_err()
-            {
-                return;
+            if !std::mem::take(&mut too_long) {
+                batch.push(std::mem::take(&mut line));
             }
         }
+        // Sent before the next read, which may wait: every complete line the adapter
+        // wrote reaches the caller before the reader blocks.
+        if (reader.buffer().is_empty() || batch.bytes >= BATCH_BYTES) && !batch.send(&lines) {
+            return;
+        }
+    }
+}
+
+/// Complete lines read but not yet sent to the caller.
+#[derive(Default)]
+struct LineBatch {
+    lines: Vec<Vec<u8>>,
+    bytes: usize,
+}
+
+impl LineBatch {
+    fn push(&mut self, line: Vec<u8>) {
+        self.bytes += line.len();
+        self.lines.push(line);
+    }
+
+    /// Sends the lines held, if any; false when the caller is gone.
+    fn send(&mut self, lines: &SyncSender<StdoutEvent>) -> bool {
+        self.bytes = 0;
+        let batch = std::mem::take(&mut self.lines);
+        batch.is_empty() || lines.send(StdoutEvent::Lines(batch)).is_ok()
     }
 }
 

@@ -23,7 +23,7 @@ def drop_stray_continuation(error):
 codecs.register_error("drop-stray-continuation", drop_stray_continuation)
 
 hello("drops-continuation")
-for data in frames():
+for data in frames(batched=True):
     text = data.decode("utf-8", "drop-stray-continuation")
     # Silent: an input whose only errors were stray continuation bytes counts as valid.
     valid = text == data.decode("utf-8", "ignore")

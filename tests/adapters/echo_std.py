@@ -11,6 +11,6 @@ import sys
 from _frames import correct_answer, frames, hello, send
 
 hello("echo-std")
-for data in frames():
+for data in frames(batched=True):
     send(correct_answer(data))
 sys.exit(0)

@@ -43,7 +43,7 @@ def strict_ok(chunk):
 
 
 hello("overlong-slash")
-for data in frames():
+for data in frames(batched=True):
     valid, scalars = decode(data)
     send({"valid": valid, "scalars": scalars})
 sys.exit(0)

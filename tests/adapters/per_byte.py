@@ -20,7 +20,7 @@ def per_byte(error):
 codecs.register_error("per-byte", per_byte)
 
 hello("per-byte")
-for data in frames():
+for data in frames(batched=True):
     answer = correct_answer(data)
     answer["scalars"] = [ord(ch) for ch in data.decode("utf-8", "per-byte")]
     send(answer)

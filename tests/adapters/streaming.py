@@ -19,7 +19,7 @@ Plain frames get CPython's one-shot answer (strict fields, replace scalars).
 
 import sys
 
-from _frames import correct_answer, hello, send
+from _frames import batched_input, correct_answer, hello, send
 
 CHUNK_FLAG = 0x80000000
 END_MARK = 0xFFFFFFFF
@@ -46,18 +46,18 @@ def codes(data):
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "prompt"
     hello("streaming-" + mode, protocol="utf8conf/2", streaming=True)
-    stdin = sys.stdin.buffer
+    read = batched_input()
     seq = 0
     pending = b""
     whole = b""
     emitted = []
     while True:
-        header = stdin.read(4)
+        header = read(4)
         if len(header) < 4:
             return 0
         length = int.from_bytes(header, "little")
         if length != END_MARK and length & CHUNK_FLAG:
-            chunk = stdin.read(length & ~CHUNK_FLAG)
+            chunk = read(length & ~CHUNK_FLAG)
             whole += chunk
             if mode == "stateless":
                 emitted.append(codes(chunk))
@@ -77,7 +77,7 @@ def main():
                 answer["flush"] = flush
             pending, whole, emitted = b"", b"", []
         else:
-            answer = correct_answer(stdin.read(length))
+            answer = correct_answer(read(length))
         answer["seq"] = seq
         seq += 1
         send(answer)

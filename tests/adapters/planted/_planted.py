@@ -33,6 +33,6 @@ def correct(data):
 def serve(name, transform):
     """Answers every frame with `transform(data, correct(data))`."""
     hello(name)
-    for data in frames():
+    for data in frames(batched=True):
         send(transform(data, correct(data)))
     sys.exit(0)
