@@ -81,6 +81,7 @@ fn classes(report: &Value) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "slow (a whole check of a Python adapter, about 10 s): .ci/run runs it with --ignored"]
 fn fail_on_high_passes_a_decoder_with_only_a_policy_difference() {
     if !python_available() {
         return;
