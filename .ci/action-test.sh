@@ -35,7 +35,7 @@ expect "step summary written" "$(grep -cE 'test cases: [0-9]+ passed, 0 failed' 
 
 # 2. A decoder with findings; the verdict deferred as the Action defers it.
 fail_on_args=()
-if "$bin" check --help | grep -q -- '--fail-on'; then fail_on_args=(INPUT_FAIL_ON=info); fi
+if grep -q -- '--fail-on' <<<"$("$bin" check --help)"; then fail_on_args=(INPUT_FAIL_ON=info); fi
 : >"$scratch/surrogatepass.out"
 set +e
 env UTF8CONF_BIN="$bin" INPUT_CMD="python3 .ci/fixtures/surrogatepass.py" \

@@ -18,7 +18,9 @@ list="$(cargo package --list --allow-dirty)"
 printf '%s\n' "$list" | wc -l | sed 's/^/files: /'
 for needed in src/lib.rs src/main.rs build.rs Cargo.lock README.md include/utf8conf.h \
   src/reference/rfc3629-section4.abnf vectors/rfc3629.toml schemas/conformance.schema.json; do
-  printf '%s\n' "$list" | grep -qx "$needed" || { echo "missing from the package: $needed"; exit 1; }
+  # A here-string, not a pipe: `grep -q` stops at the first match, and under pipefail the
+  # writer's SIGPIPE would fail the check for a file that is there.
+  grep -qx "$needed" <<<"$list" || { echo "missing from the package: $needed"; exit 1; }
 done
 if printf '%s\n' "$list" | grep -E '^(fuzz|corpus|tests|benches|regressions|reports|examples|\.github|\.ci)/'; then
   echo "the files above must not ship (fuzz corpus, tests, benches, CI)"

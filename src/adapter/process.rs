@@ -497,3 +497,53 @@ fn drain_stderr(mut stderr: impl Read, tail: Arc<Mutex<Vec<u8>>>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{read_lines, StdoutEvent};
+
+    /// A pipe that gives its chunks one per read, as an adapter's separate writes arrive.
+    struct Writes(Vec<&'static [u8]>);
+
+    impl std::io::Read for Writes {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.0.remove(0);
+            buffer[..chunk.len()].copy_from_slice(chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    fn events(writes: Vec<&'static [u8]>) -> Vec<String> {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(16);
+        read_lines(Writes(writes), sender);
+        receiver
+            .try_iter()
+            .map(|event| match event {
+                StdoutEvent::Lines(lines) => {
+                    let lines: Vec<_> = lines
+                        .iter()
+                        .map(|l| String::from_utf8_lossy(l).into_owned())
+                        .collect();
+                    format!("{lines:?}")
+                }
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_lines_of_each_read_go_over_together_and_a_cut_line_waits_for_its_end() {
+        assert_eq!(
+            events(vec![b"a\nb\nc", b"d\r\n\n", b"e"]),
+            [r#"["a", "b"]"#, r#"["cd", ""]"#, r#"["e"]"#, "End"]
+        );
+    }
+
+    #[test]
+    fn nothing_written_is_the_end_alone() {
+        assert_eq!(events(vec![]), ["End"]);
+    }
+}
