@@ -8,8 +8,10 @@
 //!
 //! - every word of one or two symbols, the symbols being each class's representative and
 //!   its first and last byte, and every word of three representatives;
-//! - from every state of the hypothesis, every two representatives after its access word
-//!   (the W-method's middle layer, which catches a wrong target state);
+//! - from every state of the hypothesis, every word of `depth` representatives after its
+//!   access word (the W-method's middle layer, which catches a wrong target state): two
+//!   for a decoder under test, three for the reference, whose machine every diagnosis
+//!   is measured against;
 //! - the embedded test vectors of at most [`MAX_LEN`] bytes;
 //! - for each ill-formed category, [`FAULTS_PER_CATEGORY`] faults of the `faults`
 //!   generator's own pattern ([`fault_bytes`]), alone and between one- to four-byte
@@ -40,7 +42,7 @@ const CONTEXTS: [&[u8]; 5] = [
 ];
 
 /// The test words for `hypothesis`, shortest first, without duplicates.
-pub fn test_words(hypothesis: &Hypothesis) -> Vec<Vec<u8>> {
+pub fn test_words(hypothesis: &Hypothesis, depth: usize) -> Vec<Vec<u8>> {
     let alphabet = &hypothesis.alphabet;
     let reps = alphabet.representatives();
     let mut symbols: Vec<u8> = reps.clone();
@@ -66,13 +68,20 @@ pub fn test_words(hypothesis: &Hypothesis) -> Vec<Vec<u8>> {
         }
     }
     for access in &hypothesis.access {
-        for &a in &reps {
-            for &b in &reps {
-                let mut word = access.clone();
-                word.extend([a, b]);
-                words.push(word);
-            }
+        let mut layer = vec![access.clone()];
+        for _ in 0..depth {
+            layer = layer
+                .iter()
+                .flat_map(|word| {
+                    reps.iter().map(move |&r| {
+                        let mut longer = word.clone();
+                        longer.push(r);
+                        longer
+                    })
+                })
+                .collect();
         }
+        words.extend(layer);
     }
     if let Ok(vectors) = vectors::embedded() {
         words.extend(
@@ -113,8 +122,12 @@ fn fault_words() -> Vec<Vec<u8>> {
 
 /// The shortest test word on which `hypothesis` and the decoder disagree, cut after the
 /// first step where they do.
-pub fn find_counterexample(oracle: &mut Oracle<'_>, hypothesis: &Hypothesis) -> Option<Vec<u8>> {
-    let words = test_words(hypothesis);
+pub fn find_counterexample(
+    oracle: &mut Oracle<'_>,
+    hypothesis: &Hypothesis,
+    depth: usize,
+) -> Option<Vec<u8>> {
+    let words = test_words(hypothesis, depth);
     oracle.prefetch(words.iter().map(Vec::as_slice));
     for word in &words {
         let decoder = oracle.outputs(word);

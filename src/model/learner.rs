@@ -107,6 +107,10 @@ pub struct Limits {
     pub max_decodes: u64,
     /// When learning must stop, whatever it has.
     pub deadline: Option<Instant>,
+    /// How many representatives the equivalence test words append to each state's
+    /// access word (the W-method's middle layer): two catch a wrong target state where
+    /// the outputs say much, three where they say little (see [`equivalence`]).
+    pub test_depth: usize,
 }
 
 impl Default for Limits {
@@ -116,6 +120,7 @@ impl Default for Limits {
             max_rounds: 64,
             max_decodes: u64::MAX,
             deadline: None,
+            test_depth: 2,
         }
     }
 }
@@ -385,7 +390,7 @@ pub fn learn(oracle: &mut Oracle<'_>, alphabet: Alphabet, limits: Limits) -> Lea
         }
         let hypothesis = table.hypothesis();
         rounds += 1;
-        let found = equivalence::find_counterexample(table.oracle, &hypothesis);
+        let found = equivalence::find_counterexample(table.oracle, &hypothesis, limits.test_depth);
         let Some(counterexample) = found else {
             return Learned {
                 hypothesis,

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::conventions::Convention;
 use super::difference::Difference;
 use super::learner::Hypothesis;
-use super::output::{Lossy, StepOutput, Strict, UnitKind};
+use super::output::{StepOutput, Strict};
 use super::title;
 use crate::decoders::Capabilities;
 use crate::taxonomy::Category;
@@ -40,6 +40,7 @@ mod consequence;
 mod cover;
 mod family;
 mod filing;
+mod place;
 mod witness;
 
 use behaviour::behaviour;
@@ -50,10 +51,8 @@ use consequence::{
     valued_category,
 };
 use cover::cover;
-use family::{
-    families, family_changes, kind, one_value_for_those_before, open_prefixes, run_changed,
-    unit_category,
-};
+use family::{families, family_changes, kind, open_prefixes, run_changed, unit_category};
+use place::{holds_open, inside_a_sequence, same_place};
 use witness::witness_of;
 
 /// What a finding's hypothesis is.
@@ -244,6 +243,10 @@ fn transition_candidates(
         .iter()
         .map(|d| kind(unit_category(decoder, reference, d, &open)))
         .collect();
+    let held: Vec<bool> = differences
+        .iter()
+        .map(|d| holds_open(decoder, &d.witness[..d.witness.len() - 1]))
+        .collect();
     for mut members in families(differences, &read) {
         // A family is witnessed by a member whose bytes the grammar reads as the decoder
         // does (`C2 41` rather than `C0 41` for a continuation taken unchecked).
@@ -262,9 +265,10 @@ fn transition_candidates(
                 members.contains(&index)
                     || (categories[index] == category
                         && run_changed(reference, &changes, &d.witness) == *seen)
-                    || members
-                        .iter()
-                        .any(|&m| same_place(&differences[m], d, read[m] == read[index]))
+                    || members.iter().any(|&m| {
+                        same_place(&differences[m], d, read[m] == read[index])
+                            && !inside_a_sequence(&differences[m], d, held[index])
+                    })
             })
             .collect();
         candidates.push(Candidate {
@@ -322,55 +326,6 @@ fn explains_steps(outputs: &[StepOutput], seen: &[StepOutput], reference: &[Step
                     && outputs[i].lossy == seen[i].lossy)
                 || !super::difference::agree(seen[i], reference[i])
         })
-}
-
-/// Whether `d` shows at the place `first` does: the same bytes after the same context,
-/// later in an input (`d`'s context ends with `first`'s: `80 ED A0` then `80..BF` is
-/// `ED A0` then `80..BF` after an error; `C2 00` is `00` inside a character), or, for
-/// bytes of the same category, any byte after that context, or, for the same change of
-/// behaviour on bytes of the same category, any continuation of `first`'s context
-/// (`80 C2 80` continues `80` as `80 41` does). A continuation that changes behaviour
-/// otherwise is another change: a NUL rejected after `E0` does not explain a letter
-/// taken as a continuation after `E0 A0`, though both witnesses start with `E0`. (A
-/// verdict after the reference's first error is settled is not a change of its own.)
-/// Or, last, `d` is a wait where the reference errs on bytes that `first`'s context ends
-/// with (`C0` alone waits, `80 C0 80` is accepted).
-fn same_place(first: &Difference, d: &Difference, same_category: bool) -> bool {
-    let context = |x: &Difference| x.witness[..x.witness.len() - 1].to_vec();
-    let (cf, cd) = (context(first), context(d));
-    let meets = d.bytes.iter().any(|b| first.bytes.contains(b));
-    // Or, where the reference has already settled its first error in the context, a
-    // change of the verdict: the decoder reports there what it did not report at the
-    // first difference (Java's `C0 80` accepted, then `F0 90 80 80` its first error).
-    let same_change = behaviour(first.reference, first.decoder)
-        == behaviour(d.reference, d.decoder)
-        || d.reference.strict == Strict::Settled;
-    // Well-formed bytes are all of one "category": there, only the same change of
-    // behaviour is the same bug (a NUL rejected does not explain `F0 90 90 80`
-    // misdecoded, though both are well-formed and the NUL's context is empty).
-    let same_kind = same_category
-        && (title::category(&first.witness).is_some()
-            || behaviour(first.reference, first.decoder) == behaviour(d.reference, d.decoder));
-    // The decoder took the waiting bytes as opening a sequence, and what it does with
-    // the sequence is the same missing check. The wait is the lesser sign of it, so the
-    // sequence's family claims the wait, not the other way round.
-    let wait_before = d.decoder.strict == Strict::Incomplete
-        && matches!(d.reference.strict, Strict::Error { .. })
-        && cf.ends_with(&d.witness);
-    // A byte the decoder joins to the bytes before it (it takes back what it gave them
-    // and gives one value in their place) where the reference replaces it is not where
-    // a byte it takes on its own is: `C0 80` decoded to U+0000 is not a stray `80`
-    // given a value after an error, though its context ends with the stray's empty one.
-    // (Where the reference appends a character, or nothing, as at the `BD` of `EF BF
-    // BD`, the value is the reference's character too, given late.)
-    let joined = |x: &Difference| {
-        let replaced = |l: Lossy| l.appended > 0 && !l.kinds.contains(&Some(UnitKind::Scalar));
-        x.decoder.lossy.is_some_and(one_value_for_those_before)
-            && x.reference.lossy.is_some_and(replaced)
-    };
-    (cd.ends_with(&cf) && (meets || same_kind) && joined(first) == joined(d))
-        || (same_category && same_change && !cf.is_empty() && cd.starts_with(&cf))
-        || wait_before
 }
 
 /// How many bytes further back than the reference the decoder reports an error of the

@@ -881,3 +881,98 @@ fn a_value_joining_the_bytes_before_it_is_not_a_stray_byte_read_alone() {
     ];
     each_finding_needs_one_bug("test-stray-as-one-byte-no-value-checks", BUGS, 0);
 }
+
+/// glibc's UTF-8 reading (RFC 2279's): a lead byte announces up to six bytes, the whole
+/// length is waited for before any check, a definite error is reported without its
+/// length, and a value is checked only for its shortest form and for surrogates, so
+/// `F4 90 80 80` is accepted as 0x110000.
+struct WholeLength;
+
+impl WholeLength {
+    /// The value of the sequence at the start of `rest`, its length, or the error:
+    /// `None` where more input could complete it.
+    fn unit(rest: &[u8]) -> Option<Result<(u32, usize), ()>> {
+        let lead = rest[0];
+        let (len, bits) = match lead {
+            0x00..=0x7F => return Some(Ok((u32::from(lead), 1))),
+            0xC0..=0xDF => (2, lead & 0x1F),
+            0xE0..=0xEF => (3, lead & 0x0F),
+            0xF0..=0xF7 => (4, lead & 0x07),
+            0xF8..=0xFB => (5, lead & 0x03),
+            0xFC..=0xFD => (6, lead & 0x01),
+            _ => return Some(Err(())),
+        };
+        let tail = &rest[1..rest.len().min(len)];
+        if tail.iter().any(|&b| b & 0xC0 != 0x80) {
+            return Some(Err(()));
+        }
+        if tail.len() < len - 1 {
+            return None;
+        }
+        let value = tail
+            .iter()
+            .fold(u32::from(bits), |v, &b| v << 6 | u32::from(b & 0x3F));
+        let shortest = [0, 0, 0x80, 0x800, 0x1_0000, 0x20_0000, 0x400_0000][len];
+        let ok = value >= shortest && !(0xD800..=0xDFFF).contains(&value);
+        Some(if ok { Ok((value, len)) } else { Err(()) })
+    }
+}
+
+impl Decoder for WholeLength {
+    fn name(&self) -> &str {
+        "test-whole-length"
+    }
+    fn version(&self) -> String {
+        String::new()
+    }
+    fn description(&self) -> &str {
+        "waits for a lead byte's whole length, as glibc does"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::FIRST_ERROR_AND_SCALARS
+    }
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        decoders::reset_outcome(outcome, self.name());
+        outcome.errors = None;
+        let mut scalars = Vec::new();
+        let mut offset = 0;
+        while offset < input.len() {
+            let unit = Self::unit(&input[offset..]);
+            if let Some(Ok((value, len))) = unit {
+                scalars.push(value);
+                offset += len;
+                continue;
+            }
+            if outcome.valid {
+                outcome.valid = false;
+                outcome.valid_up_to = Some(offset);
+                // The length of a definite error is not reported.
+                outcome.error_len = unit
+                    .is_none()
+                    .then_some(crate::outcome::ErrorLen::Incomplete);
+            }
+            scalars.push(REPLACEMENT);
+            offset += 1;
+        }
+        // No replacement mode: the scalars of a valid input only.
+        outcome.scalars = outcome.valid.then_some(scalars);
+        Ok(())
+    }
+}
+
+/// A value above U+10FFFF accepted after the bytes a decoder waited on is a finding of
+/// its own, witnessed by the sequence itself: it is not at the place of a stray
+/// continuation byte reported without a length at a character boundary, though the
+/// boundary's empty context ends every context and `80` ends both.
+#[test]
+fn an_acceptance_after_a_wait_is_not_a_stray_byte_at_a_boundary() {
+    let found = report(&WholeLength);
+    let above_max: Vec<&Finding> = found
+        .findings
+        .iter()
+        .filter(|f| f.category == Some(Category::AboveMax))
+        .collect();
+    assert_eq!(above_max.len(), 1, "{:#?}", found.findings);
+    assert_eq!(above_max[0].witness, vec![0xF4, 0x90, 0x80, 0x80]);
+    assert_eq!(above_max[0].behaviour, Behaviour::AcceptsIllFormed);
+}

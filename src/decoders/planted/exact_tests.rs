@@ -63,6 +63,7 @@ const EXACT: &[&str] = &[
     "planted-mysql-utf8mb3-nonstrict",
     "planted-postgres-cve-2006-2313",
     "planted-python-utf8-sig",
+    "planted-lexbor-decode-valid-single",
 ];
 
 /// One of each shape, a few seconds in the test build.

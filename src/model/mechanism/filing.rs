@@ -12,7 +12,8 @@
 use super::behaviour::behaviour;
 use super::consequence::{gives_a_value, value_kinds};
 use super::family::kind;
-use super::{finding, offset_shift, same_place, Behaviour, Candidate, Finding, Group, Mechanism};
+use super::place::same_place;
+use super::{finding, offset_shift, Behaviour, Candidate, Finding, Group, Mechanism};
 use crate::model::conventions::Convention;
 use crate::model::difference::Difference;
 use crate::model::output::{Strict, UnitKind};
