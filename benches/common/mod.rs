@@ -28,6 +28,11 @@ const CYRILLIC_WORDS: &str = "и в не на что с по это как он 
 const CJK_WORDS: &str = "我们 的 是 在 一个 中国 这个 他们 没有 可以 时候 因为 \
     自己 什么 已经 经济 发展 社会 国家 問題 東京 日本語 文字 情報 世界 今日 \
     ありがとう ございます 漢字 。 、 「 」 ，";
+/// French prose's most common words: mostly ASCII, an accented letter every few words
+/// (Latin-script text, where one block holds long ASCII runs and a few 2-byte letters).
+const LATIN_WORDS: &str = "de la le et les des en un du une que est pour qui dans par \
+    plus pas au sur se ne il a été à où très déjà après être même leur elle entre \
+    année sont aussi deux ville fait comme ont premier première général français";
 const EMOJI_WORDS: &str = "😀 😂 🥰 😎 🤔 🙈 🎉 🔥 💯 👍 👍🏽 🚀 🌍 🍕 🐱 🦀 ❤️ ✨ 🇫🇷 🇯🇵";
 pub const MIXED_WORDS: &str = "hello Grüße naïve café Ελληνικά עברית العربية हिन्दी ไทย \
     한국어 日本語 中文 русский Ümlaut œuvre ½ € → ✓ 😀 🦀 the of and";
@@ -97,6 +102,7 @@ pub fn inputs(len: usize) -> Vec<Input> {
     vec![
         Input::new("ascii", text(ASCII_WORDS, len, 1)),
         Input::new("2-byte", text(CYRILLIC_WORDS, len, 2)),
+        Input::new("latin", text(LATIN_WORDS, len, 9)),
         Input::new("cjk", text(CJK_WORDS, len, 3)),
         Input::new("cjk-prose", prose(CJK_WORDS, len, 8)),
         Input::new("emoji", text(EMOJI_WORDS, len, 4)),

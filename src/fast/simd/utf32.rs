@@ -4,8 +4,9 @@
 //! From the positions of character ends in 12 bytes, a table (built at compile time by
 //! [`super::tables`]) picks a shuffle that puts the bytes of the next 6 characters (if
 //! none is longer than 2 bytes), else of the next 3 or 4, into 32-bit lanes, and a few
-//! masks and multiply-adds assemble the scalar values. Runs of ASCII are widened
-//! directly; leading ASCII blocks are converted as they are checked. Errors are located
+//! masks and multiply-adds assemble the scalar values. All-ASCII 64-byte blocks are
+//! widened directly (ASCII among other characters goes through the six-character
+//! steps); leading ASCII blocks are converted as they are checked. Errors are located
 //! by the DFA, never here.
 
 use super::tables::{self, SHORT_BASE};
@@ -345,15 +346,13 @@ unsafe fn convert_block<K: Kernel16, U: Unit>(
             lane.written += 4 * STEPS_PER_BLOCK;
             return true;
         }
-        // Runs of 4 or more ASCII bytes are widened rather than converted by table
-        // steps; text without any (CJK, emoji) skips looking for them.
-        let ascii = !high;
-        let runs = ascii & (ascii >> 1) & (ascii >> 2) & (ascii >> 3);
-        let stepped = if runs == 0 {
-            steps::<K, U, false>(block, out, high, ends)
-        } else {
-            steps::<K, U, true>(block, out, high, ends)
-        };
+        // The other blocks by table steps, ASCII included (six characters a step). A
+        // step that widened a run of 4 or more ASCII bytes (up to 12 at once) was taken
+        // or not from step to step with the text where words of ASCII and of other
+        // scripts mix, a branch the predictor cannot learn; without it, mixed text
+        // converts 8-17% faster (see `benches/README.md`). All-ASCII blocks are
+        // still widened (above).
+        let stepped = steps::<K, U>(block, out, ends);
         let Some((offset, written)) = stepped else {
             return false;
         };
@@ -364,17 +363,15 @@ unsafe fn convert_block<K: Kernel16, U: Unit>(
 }
 
 /// The [`STEPS_PER_BLOCK`] steps of [`convert_block`] over the block at `block`, given
-/// its high-bit and character-end masks; returns the bytes and characters converted,
-/// or `None` at a mask well-formed input cannot give. `ASCII_RUNS`: whether the block
-/// may hold a run of 4 ASCII bytes (widened in one step).
+/// its character-end mask; returns the bytes and units converted, or `None` at a mask
+/// well-formed input cannot give.
 ///
 /// # Safety
 /// As [`convert_block`]: 64 bytes readable at `block`, 80 scalars writable at `out`.
 #[inline(always)]
-unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
+unsafe fn steps<K: Kernel16, U: Unit>(
     block: *const u8,
     out: *mut U::Out,
-    high: u64,
     ends: u64,
 ) -> Option<(usize, usize)> {
     // SAFETY: loads start at most 48 bytes into the block (`STEPS_PER_BLOCK` steps of at
@@ -386,16 +383,6 @@ unsafe fn steps<K: Kernel16, U: Unit, const ASCII_RUNS: bool>(
         // A fixed number of steps, each at most 12 bytes, so that every step starts at
         // most 48 bytes into the block: no exit branch that depends on the text.
         for _ in 0..STEPS_PER_BLOCK {
-            if ASCII_RUNS {
-                let ascii_run = (high >> offset).trailing_zeros().min(12) as usize;
-                if ascii_run >= 4 {
-                    // Lanes past `ascii_run` are overwritten by the next steps.
-                    U::widen16::<K>(block.add(offset), out.add(written));
-                    offset += ascii_run;
-                    written += ascii_run;
-                    continue;
-                }
-            }
             let mask = ((ends >> offset) & 0xFFF) as usize;
             let consumed = tables::STEP_CONSUMED[mask] as usize;
             if consumed == 0 {
