@@ -16,8 +16,8 @@ use crate::adapter::{
 use crate::automaton::grammar::Grammar;
 use crate::decoders::{self, Decoder};
 use crate::model::known::{KnownFile, KnownModel, KNOWN_SCHEMA};
-use crate::model::learn_machine;
 use crate::model::learner::Limits;
+use crate::model::{learn_machine_beside, reference_machine};
 
 /// The answers asked first, so that an adapter's capabilities (the fields seen in its
 /// answers) are known before learning.
@@ -38,7 +38,17 @@ pub fn regenerate(out: &Path, adapters: &Path, limits: Limits) -> Result<u8, Cli
     let mut learn = |decoder: &dyn Decoder, name: &str, about: &str| {
         let _ = decoder.decode_batch(&PROBES);
         let capabilities = decoder.capabilities();
-        let learned = learn_machine(decoder, capabilities, &grammar, limits);
+        // Beside the reference, as a check learns a decoder: a known machine wrong
+        // behind a barely told-apart state would show differences the decoder does not
+        // have, and recognition would count them.
+        let reference = reference_machine(capabilities, &grammar);
+        let learned = learn_machine_beside(
+            decoder,
+            capabilities,
+            &grammar,
+            limits,
+            reference.hypothesis(),
+        );
         match &learned.incomplete {
             Some(reason) => eprintln!("{name}: skipped, learning incomplete: {reason}"),
             None => {

@@ -16,6 +16,12 @@
 //! - for each ill-formed category, [`FAULTS_PER_CATEGORY`] faults of the `faults`
 //!   generator's own pattern ([`fault_bytes`]), alone and between one- to four-byte
 //!   characters.
+//!
+//! A caller may add words of its own ([`super::learner::learn_with`]): a decoder's
+//! machine is checked on the witnesses of its differences from the reference's machine
+//! as well (SFADiff's differential equivalence, Argyros et al., CCS 2016), so that a
+//! difference the machine shows is one the decoder shows, and a machine wrong there is
+//! learned further rather than reported.
 
 use crate::corpus::faults::fault_bytes;
 use crate::corpus::vectors;
@@ -120,14 +126,20 @@ fn fault_words() -> Vec<Vec<u8>> {
     words
 }
 
-/// The shortest test word on which `hypothesis` and the decoder disagree, cut after the
-/// first step where they do.
+/// The shortest test word (of [`test_words`] and `more`) on which `hypothesis` and the
+/// decoder disagree, cut after the first step where they do.
 pub fn find_counterexample(
     oracle: &mut Oracle<'_>,
     hypothesis: &Hypothesis,
     depth: usize,
+    more: Vec<Vec<u8>>,
 ) -> Option<Vec<u8>> {
-    let words = test_words(hypothesis, depth);
+    let mut words = test_words(hypothesis, depth);
+    if !more.is_empty() {
+        words.extend(more);
+        words.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+        words.dedup();
+    }
     oracle.prefetch(words.iter().map(Vec::as_slice));
     for word in &words {
         let decoder = oracle.outputs(word);

@@ -351,6 +351,18 @@ impl Table<'_, '_> {
 
 /// Learns the machine of the decoder behind `oracle`, starting from `alphabet`.
 pub fn learn(oracle: &mut Oracle<'_>, alphabet: Alphabet, limits: Limits) -> Learned {
+    learn_with(oracle, alphabet, limits, &|_| Vec::new())
+}
+
+/// [`learn`], with test words of the caller's beside [`equivalence::test_words`] in each
+/// equivalence round, made from that round's hypothesis by `more_words` (the witnesses
+/// of its differences from another machine: a differential equivalence oracle).
+pub fn learn_with(
+    oracle: &mut Oracle<'_>,
+    alphabet: Alphabet,
+    limits: Limits,
+    more_words: &dyn Fn(&Hypothesis) -> Vec<Vec<u8>>,
+) -> Learned {
     let reps = alphabet.representatives();
     let mut table = Table {
         oracle,
@@ -390,7 +402,12 @@ pub fn learn(oracle: &mut Oracle<'_>, alphabet: Alphabet, limits: Limits) -> Lea
         }
         let hypothesis = table.hypothesis();
         rounds += 1;
-        let found = equivalence::find_counterexample(table.oracle, &hypothesis, limits.test_depth);
+        let found = equivalence::find_counterexample(
+            table.oracle,
+            &hypothesis,
+            limits.test_depth,
+            more_words(&hypothesis),
+        );
         let Some(counterexample) = found else {
             return Learned {
                 hypothesis,

@@ -15,6 +15,8 @@
 //! - [`equivalence`]: the equivalence oracle, made of bounded test words the harness
 //!   already has (short words over the classes, the vectors, the fault patterns);
 //! - [`difference`]: the product of two learned machines and every differing transition;
+//! - [`differential`]: the decoder's machine and the reference's, each learned further
+//!   where the witnesses of their differences show it wrong;
 //! - [`conventions`], [`mechanism`], [`title`]: the differences explained by the fewest
 //!   single-fault hypotheses, each a finding with a generated title, an input category
 //!   and a behaviour;
@@ -37,6 +39,7 @@ pub mod alphabet;
 mod beside;
 pub mod conventions;
 pub mod difference;
+pub mod differential;
 pub mod draw;
 pub mod equivalence;
 pub mod json;
@@ -60,6 +63,7 @@ use crate::reference::GrammarError;
 
 use alphabet::Alphabet;
 use difference::Difference;
+pub use differential::learn_machine_beside;
 use json::MachineJson;
 use learner::{Incomplete, Learned, Limits};
 use mechanism::Finding;
@@ -138,9 +142,21 @@ pub fn learn_machine(
     grammar: &Grammar,
     limits: Limits,
 ) -> LearnedMachine {
+    learn(decoder, capabilities, grammar, limits, &|_| Vec::new())
+}
+
+/// Learns `decoder`'s machine with `more_words` added to each equivalence round.
+fn learn(
+    decoder: &dyn Decoder,
+    capabilities: Capabilities,
+    grammar: &Grammar,
+    limits: Limits,
+    more_words: &dyn Fn(&learner::Hypothesis) -> Vec<Vec<u8>>,
+) -> LearnedMachine {
     let start = Instant::now();
     let mut oracle = Oracle::new(decoder, capabilities);
-    let learned = learner::learn(&mut oracle, Alphabet::of_machine(&grammar.units), limits);
+    let alphabet = Alphabet::of_machine(&grammar.units);
+    let learned = learner::learn_with(&mut oracle, alphabet, limits, more_words);
     LearnedMachine {
         incomplete: learned.incomplete.as_ref().map(|reason| match reason {
             Incomplete::TooManyStates(n) => {
@@ -220,7 +236,7 @@ pub fn compare_with(
     limits: Limits,
 ) -> ModelReport {
     let capabilities = decoder.capabilities();
-    let model = learn_machine(decoder, capabilities, grammar, limits);
+    let (model, reference) = differential::learn_against(decoder, grammar, limits, reference);
     let (mut differences, product_pairs) =
         difference::differences(model.hypothesis(), reference.hypothesis());
     difference::value_checks(model.hypothesis(), reference.hypothesis(), &mut differences);

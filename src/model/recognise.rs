@@ -51,6 +51,11 @@ pub struct Candidate {
     pub about: String,
     /// What the comparison read.
     pub compared_on: ComparedOn,
+    /// What the learned decoder reports that the comparison could not read, because this
+    /// known decoder reports other fields (`error offsets`, `error lengths`: the strict
+    /// side is then read as the verdict alone) or no scalars where it has some
+    /// (`scalars`); empty when `compared_on` is `all`.
+    pub unread: Vec<&'static str>,
     /// Differing transition families in the product.
     pub differences: usize,
     /// Of those, the ones reached through agreeing transitions only.
@@ -105,9 +110,23 @@ pub fn recognise_among(
         .iter()
         .map(|(model, machine)| compare(learned, capabilities, model, machine))
         .collect();
-    // Full comparisons first, then the fewest families, then the fewest transitions, then
-    // the file's order (the sort is stable).
-    candidates.sort_by_key(|c| (c.compared_on, c.families, c.differences));
+    // Full comparisons first; then the ones that read the scalars, then the ones that
+    // read the most fields; then the fewest families, then the fewest transitions, then
+    // the file's order (the sort is stable). A known decoder that reports less agrees
+    // more easily: a validator agrees with every verdict of a decoder whose bugs are all
+    // in its scalars, which says nothing about them. The scalars come before the error
+    // fields because a lossy decoder's policy shows only in them, while an offset
+    // mostly follows from the verdicts.
+    candidates.sort_by_key(|c| {
+        let scalars_unread = c.unread.contains(&"scalars");
+        (
+            c.compared_on,
+            scalars_unread,
+            c.unread.len(),
+            c.families,
+            c.differences,
+        )
+    });
     let (behaves_like, rest): (Vec<Candidate>, Vec<Candidate>) = candidates
         .into_iter()
         .partition(|c| c.differences == 0 && c.compared_on == ComparedOn::All);
@@ -121,9 +140,17 @@ pub fn recognise_among(
             let names: Vec<&str> = behaves_like.iter().map(|c| c.name.as_str()).collect();
             format!("behaves exactly like {}", names.join(", "))
         }
-        (None, Some(near)) => format!(
+        (None, Some(near)) if near.unread.is_empty() => format!(
             "behaves like no known decoder; closest: {} ({}): {} differing transition families, {} transitions",
             near.name, near.about, near.families, near.differences
+        ),
+        (None, Some(near)) => format!(
+            "behaves like no known decoder on everything it reports; closest: {} ({}): {} differing transition families, {} transitions on what both report (its {} not compared)",
+            near.name,
+            near.about,
+            near.families,
+            near.differences,
+            near.unread.join(" and "),
         ),
         (None, None) => "no known decoder to compare with".to_string(),
     };
@@ -149,9 +176,17 @@ fn compare(
     } else {
         difference::differences(&verdict_only(learned), &verdict_only(machine)).0
     };
-    let strict_kept = same_strict || (!mine.valid_up_to && !mine.error_len);
-    let scalars_kept = !mine.scalars || covers_lossy(learned, machine);
-    let compared_on = if strict_kept && scalars_kept {
+    let mut unread = Vec::new();
+    if !same_strict && mine.valid_up_to {
+        unread.push("error offsets");
+    }
+    if !same_strict && mine.error_len {
+        unread.push("error lengths");
+    }
+    if mine.scalars && !covers_lossy(learned, machine) {
+        unread.push("scalars");
+    }
+    let compared_on = if unread.is_empty() {
         ComparedOn::All
     } else {
         ComparedOn::Fewer
@@ -160,6 +195,7 @@ fn compare(
         name: model.name.clone(),
         about: model.about.clone(),
         compared_on,
+        unread,
         differences: differences.len(),
         primary: differences.iter().filter(|d| d.primary).count(),
         families: differences
@@ -315,5 +351,32 @@ mod tests {
         let (reference, machine) = find("reference");
         let recognition = recognise(machine, reference.capabilities());
         assert!(!names(&recognition.behaves_like).contains(&"simdutf8-basic"));
+    }
+
+    #[test]
+    fn a_known_decoder_that_reads_less_ranks_after_one_that_reads_more_and_is_said_to() {
+        let find = |name: &str| known::all().iter().find(|(m, _)| m.name == name).unwrap();
+        let set = |names: &[&str]| -> Vec<(KnownModel, Hypothesis)> {
+            names.iter().map(|n| find(n).clone()).collect()
+        };
+        // libxml2 gives an error offset but no length, and scalars. Neither peer reports
+        // those strict fields; `std-lossy` gives scalars, `std-from_utf8` does not, so
+        // its comparison reads the verdicts alone and it cannot rank first on them.
+        let (learned, machine) = find("adapter:libxml2");
+        let capabilities = learned.capabilities();
+        let both = recognise_among(machine, capabilities, &set(&["std-from_utf8", "std-lossy"]));
+        assert_eq!(names(&both.closest)[..2], ["std-lossy", "std-from_utf8"]);
+        assert_eq!(both.closest[0].unread, ["error offsets"]);
+        assert_eq!(both.closest[1].unread, ["error offsets", "scalars"]);
+        // Alone, the validator is the closest, and the sentence says what was not read.
+        let alone = recognise_among(machine, capabilities, &set(&["std-from_utf8"]));
+        assert_eq!(alone.closest[0].compared_on, ComparedOn::Fewer);
+        assert!(
+            alone
+                .summary
+                .contains("on what both report (its error offsets and scalars not compared)"),
+            "{}",
+            alone.summary
+        );
     }
 }

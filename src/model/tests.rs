@@ -2,13 +2,13 @@
 //! reference's machine, each planted bug that does not depend on position or length gives
 //! one mechanism, and decoders with several bugs come apart into them.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::conventions::Convention;
 use super::learner::Limits;
 use super::mechanism::{Behaviour, Finding, Mechanism};
-use super::{compare_with, learn_machine, LearnedMachine, ModelReport};
+use super::{compare_with, LearnedMachine, ModelReport};
 use crate::automaton::grammar::Grammar;
 use crate::decoders::reference::ReferenceDecoder;
 use crate::decoders::{self, Capabilities, Decoder};
@@ -20,22 +20,10 @@ fn grammar() -> &'static Grammar {
     GRAMMAR.get_or_init(|| Grammar::rfc3629().unwrap())
 }
 
-/// The reference's machine for a set of capabilities, learned once per test binary.
+/// The reference's machine for a set of capabilities, learned once per test binary, as a
+/// check learns it.
 fn reference(capabilities: Capabilities) -> LearnedMachine {
-    static CACHE: OnceLock<Mutex<Vec<(Capabilities, LearnedMachine)>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-    let mut cache = cache.lock().unwrap();
-    if let Some((_, machine)) = cache.iter().find(|(c, _)| *c == capabilities) {
-        return machine.clone();
-    }
-    let machine = learn_machine(
-        &ReferenceDecoder,
-        capabilities,
-        grammar(),
-        Limits::default(),
-    );
-    cache.push((capabilities, machine.clone()));
-    machine
+    super::reference_machine(capabilities, grammar())
 }
 
 fn report(decoder: &dyn Decoder) -> ModelReport {
