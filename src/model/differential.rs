@@ -124,3 +124,101 @@ pub fn learn_against(
     }
     (model, reference)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decoders;
+    use crate::model::learn_machine;
+    use crate::model::output::StepOutput;
+    use crate::outcome::{DecoderFailure, Outcome};
+
+    fn truth(decoder: &dyn Decoder, capabilities: Capabilities, word: &[u8]) -> Vec<StepOutput> {
+        Oracle::new(decoder, capabilities).outputs(word)
+    }
+
+    /// Behind the settled error of `80`, two representatives after each state's access
+    /// word do not tell `80 EF 80` from a 4-byte lead's `80 F0 90 80`: learned alone, a
+    /// correct decoder's machine ends `80 EF 80 80` one byte late. Beside the
+    /// reference's machine, the difference that makes is a counterexample.
+    #[test]
+    fn a_decoder_machine_wrong_where_it_differs_is_learned_further() {
+        const LATE: &[u8] = &[0x80, 0xEF, 0x80, 0x80];
+        let grammar = Grammar::rfc3629().unwrap();
+        let std = decoders::by_name("std").unwrap();
+        let capabilities = std.capabilities();
+        let alone = learn_machine(&*std, capabilities, &grammar, Limits::default());
+        assert_ne!(
+            alone.hypothesis().run(LATE),
+            truth(&*std, capabilities, LATE)
+        );
+        let reference = super::super::reference_machine(capabilities, &grammar);
+        let beside = learn_machine_beside(
+            &*std,
+            capabilities,
+            &grammar,
+            Limits::default(),
+            reference.hypothesis(),
+        );
+        assert_eq!(
+            beside.hypothesis().run(LATE),
+            truth(&*std, capabilities, LATE)
+        );
+        let (differences, _) = difference::differences(beside.hypothesis(), reference.hypothesis());
+        assert!(differences.is_empty(), "{differences:?}");
+    }
+
+    /// The reference, reporting scalars only for valid input (a fatal decoder's fields).
+    struct Fatal;
+
+    impl Decoder for Fatal {
+        fn name(&self) -> &str {
+            "test-fatal-reference"
+        }
+        fn version(&self) -> String {
+            String::new()
+        }
+        fn description(&self) -> &str {
+            "the reference, with scalars for valid input only"
+        }
+        fn capabilities(&self) -> Capabilities {
+            Capabilities {
+                valid_up_to: false,
+                error_len: false,
+                scalars: true,
+                errors: false,
+            }
+        }
+        fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+            ReferenceDecoder.decode_into(input, outcome)?;
+            outcome.decoder = self.name().to_string();
+            (outcome.valid_up_to, outcome.error_len, outcome.errors) = (None, None, None);
+            if !outcome.valid {
+                outcome.scalars = None;
+            }
+            Ok(())
+        }
+    }
+
+    /// For these fields the reference's own machine, three representatives deep, says
+    /// `80 F4 80 80 80` is valid; the fatal decoder's machine is right there, and the
+    /// difference corrects the reference's.
+    #[test]
+    fn a_reference_machine_wrong_where_it_differs_is_learned_further() {
+        const SETTLED: &[u8] = &[0x80, 0xF4, 0x80, 0x80, 0x80];
+        let grammar = Grammar::rfc3629().unwrap();
+        let capabilities = Fatal.capabilities();
+        let first = super::super::reference_machine(capabilities, &grammar);
+        assert_ne!(
+            first.hypothesis().run(SETTLED),
+            truth(&ReferenceDecoder, capabilities, SETTLED)
+        );
+        let (model, reference) = learn_against(&Fatal, &grammar, Limits::default(), first);
+        assert_eq!(
+            reference.hypothesis().run(SETTLED),
+            truth(&ReferenceDecoder, capabilities, SETTLED)
+        );
+        let (differences, _) = difference::differences(model.hypothesis(), reference.hypothesis());
+        assert!(differences.is_empty(), "{differences:?}");
+    }
+}
