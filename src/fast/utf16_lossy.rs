@@ -13,9 +13,10 @@
 //! unit. Error units straight after one another (a lead's stray tails) are measured by
 //! the DFA without a strict call each, and where errors come close together
 //! (random-looking input) [`dense`] takes over, a unit at a time, until it has seen a
-//! clean run again. (The AVX-512 VBMI2 backend has a driver of its own, which marks
-//! the errors of a stretch and converts it in one kernel call; it uses this one only
-//! for stretches with close errors.)
+//! clean run again. (The SIMD backends have drivers of their own, which mark the
+//! errors of a stretch and convert it in one kernel call: the AVX-512 VBMI2 kernel
+//! writes the U+FFFDs itself, the 16-byte kernels convert a copy with U+FFFD's bytes
+//! in place of the error units. They use this one for stretches with close errors.)
 
 use super::lossy::{error_cluster, first_unit, CLEAN_RUN_TO_LEAVE};
 use super::utf16::{decode_utf16_using, push_scalar};

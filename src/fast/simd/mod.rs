@@ -14,6 +14,7 @@
 //! | [`lossy`] | lossy decoding's entry points and its dense-error loop |
 //! | `lossy_run` | lossy decoding's block loop: validation and copy fused, errors resolved in the loop |
 //! | `utf16_lossy` | lossy UTF-16's step: the run to the next error, with no per-call setup |
+//! | `utf16_lossy_patched` | lossy UTF-16 with the 16-byte kernels: a stretch's error units replaced by U+FFFD's bytes, then one kernel call |
 //! | [`tables`] | the conversion and expansion tables, built at compile time |
 //! | `sse42`, `avx2`, `avx512`, `neon` | the traits implemented with intrinsics |
 //! | `avx512_utf32` | the AVX-512 VBMI2 UTF-32 kernel (x86-64 only), generic over its output |
@@ -58,6 +59,7 @@ pub mod tables;
 mod units;
 pub mod utf16;
 mod utf16_lossy;
+mod utf16_lossy_patched;
 pub mod utf32;
 pub mod validate;
 pub mod vector;

@@ -8,6 +8,8 @@
 use core::arch::aarch64::*;
 
 use super::utf16::Stepped;
+use super::utf16_lossy::lossy_step;
+use super::utf16_lossy_patched::{decode_utf16_lossy_patched, lossy_stretches};
 use super::{EncodeKernel, Kernel16, Vector};
 use crate::fast::Utf8Error;
 use crate::reference::encode::EncodeError;
@@ -369,15 +371,25 @@ pub unsafe fn decode_utf16(bytes: &[u8], out: &mut Vec<u16>) -> Result<(), Utf8E
 /// [`is_available`] must be true.
 #[target_feature(enable = "neon")]
 pub unsafe fn decode_utf16_lossy(bytes: &[u8], out: &mut Vec<u16>) {
-    // SAFETY: the backend is available (this function's contract), so its lossy
-    // step may be called, and it agrees with std (the strict decoder's contract).
+    // SAFETY: the backend is available (this function's contract), which is all the
+    // generic function requires of its caller.
+    unsafe { decode_utf16_lossy_patched(bytes, out, decode_utf16, utf16_lossy_stretches) }
+}
+
+/// Lossy UTF-16 after the first error, compiled apart from the strict loop before it.
+///
+/// # Safety
+/// [`is_available`] must be true; `pos <= bytes.len()`.
+#[target_feature(enable = "neon")]
+unsafe fn utf16_lossy_stretches(bytes: &[u8], pos: usize, out: &mut Vec<u16>) {
+    // SAFETY: the backend is available and `pos` in bounds (this function's contract),
+    // so its lossy step may be called, and it agrees with std.
     unsafe {
         let lookup = super::validate::Lookup::new();
-        crate::fast::utf16_lossy::decode_utf16_lossy_using(bytes, out, |run, out, scratch| {
-            super::utf16_lossy::lossy_step::<uint8x16_t, Stepped<NeonKernel>>(
-                &lookup, run, out, scratch,
-            )
-        })
+        let step = |run: &[u8], out: &mut Vec<u16>, scratch: &mut Vec<u32>| {
+            lossy_step::<uint8x16_t, Stepped<NeonKernel>>(&lookup, run, out, scratch)
+        };
+        lossy_stretches::<uint8x16_t, Stepped<NeonKernel>>(&lookup, bytes, pos, out, step)
     }
 }
 

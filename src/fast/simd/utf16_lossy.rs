@@ -12,16 +12,15 @@
 //!
 //! The AVX-512 VBMI2 backend does not stop at each error: [`mark_error_units`] marks
 //! the error units of a whole stretch, which its kernel then converts in one call,
-//! writing U+FFFD itself (`avx512_utf16_lossy`).
+//! writing U+FFFD itself (`avx512_utf16_lossy`); the 16-byte kernels' driver
+//! (`utf16_lossy_patched`) uses the step up to the first error, then the same marks to
+//! convert each stretch in one call, its error units replaced by U+FFFD's bytes.
 
-use super::lossy_run::{block_error, error_near, first_flagged};
-#[cfg(target_arch = "x86_64")]
-use super::lossy_run::{unit_at, Unit};
+use super::lossy_run::{block_error, error_near, first_flagged, unit_at, Unit};
 use super::utf16::{convert_runs, ConvertValid16, FindError};
 use super::validate::{incomplete_tail, Lookup, BLOCK};
 use super::vector::Vector;
 use crate::fast::dfa;
-#[cfg(target_arch = "x86_64")]
 use crate::fast::lossy::{DENSE_AFTER_CLOSE_ERRORS, DENSE_WHEN_CLOSER_THAN};
 use crate::fast::Utf8Error;
 
@@ -125,12 +124,10 @@ unsafe fn first_flag<V: Vector>(
 }
 
 /// Most bytes [`mark_error_units`] takes at a time.
-#[cfg(target_arch = "x86_64")]
 pub(crate) const MARK_STRETCH: usize = 4096;
 
 /// Words of [`mark_error_units`]'s map of flagged bytes: one bit per byte, and a word
 /// for a flag at the end.
-#[cfg(target_arch = "x86_64")]
 const FLAG_WORDS: usize = MARK_STRETCH / 64 + 2;
 
 /// Finds the error units of `bytes[start..end]` and sets the bit of each one's first
@@ -155,7 +152,6 @@ const FLAG_WORDS: usize = MARK_STRETCH / 64 + 2;
 /// `V`'s instruction set must be available; `start <= end <= bytes.len()`,
 /// `end - start <= MARK_STRETCH`, and `marks` has a bit for every byte of
 /// `bytes[start..end]`.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) unsafe fn mark_error_units<V: Vector>(
     lookup: &Lookup<V>,
@@ -216,7 +212,6 @@ pub(crate) unsafe fn mark_error_units<V: Vector>(
 }
 
 /// The first flagged byte at or after offset `from` of a map [`flag_bytes`] wrote.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn next_flag(flags: &[u64; FLAG_WORDS], from: usize) -> Option<usize> {
     let mut word = from / 64;
@@ -235,7 +230,6 @@ fn next_flag(flags: &[u64; FLAG_WORDS], from: usize) -> Option<usize> {
 ///
 /// # Safety
 /// As [`mark_error_units`].
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn flag_bytes<V: Vector>(
     lookup: &Lookup<V>,
@@ -272,7 +266,6 @@ unsafe fn flag_bytes<V: Vector>(
 ///
 /// # Safety
 /// `V`'s instruction set must be available.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn block_flags<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous: V) -> u64 {
     // SAFETY: the caller meets this function's `# Safety` contract (no memory access).
@@ -293,7 +286,6 @@ unsafe fn block_flags<V: Vector>(lookup: &Lookup<V>, inputs: &[V; 4], previous: 
 ///
 /// # Safety
 /// `V`'s instruction set must be available; `src` valid for reads of `BLOCK` bytes.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn load_block<V: Vector>(src: *const u8) -> [V; 4] {
     // SAFETY: `V`'s instruction set is available, and the loads are within the `BLOCK`
