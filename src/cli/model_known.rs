@@ -15,9 +15,10 @@ use crate::adapter::{
 };
 use crate::automaton::grammar::Grammar;
 use crate::decoders::{self, Decoder};
+use crate::model::differential::learn_against;
 use crate::model::known::{KnownFile, KnownModel, KNOWN_SCHEMA};
 use crate::model::learner::Limits;
-use crate::model::{learn_machine_beside, reference_machine};
+use crate::model::reference_machine;
 
 /// The answers asked first, so that an adapter's capabilities (the fields seen in its
 /// answers) are known before learning.
@@ -38,17 +39,12 @@ pub fn regenerate(out: &Path, adapters: &Path, limits: Limits) -> Result<u8, Cli
     let mut learn = |decoder: &dyn Decoder, name: &str, about: &str| {
         let _ = decoder.decode_batch(&PROBES);
         let capabilities = decoder.capabilities();
-        // Beside the reference, as a check learns a decoder: a known machine wrong
-        // behind a barely told-apart state would show differences the decoder does not
-        // have, and recognition would count them.
+        // As a check learns a decoder (against the reference, each machine corrected
+        // where their differences show it wrong): a known machine wrong behind a barely
+        // told-apart state would show differences the decoder does not have, and
+        // recognition would count them.
         let reference = reference_machine(capabilities, &grammar);
-        let learned = learn_machine_beside(
-            decoder,
-            capabilities,
-            &grammar,
-            limits,
-            reference.hypothesis(),
-        );
+        let (learned, _) = learn_against(decoder, &grammar, limits, reference);
         match &learned.incomplete {
             Some(reason) => eprintln!("{name}: skipped, learning incomplete: {reason}"),
             None => {

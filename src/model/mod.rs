@@ -63,7 +63,6 @@ use crate::reference::GrammarError;
 
 use alphabet::Alphabet;
 use difference::Difference;
-pub use differential::learn_machine_beside;
 use json::MachineJson;
 use learner::{Incomplete, Learned, Limits};
 use mechanism::Finding;
