@@ -51,7 +51,10 @@ use consequence::{
     valued_category,
 };
 use cover::cover;
-use family::{families, family_changes, kind, open_prefixes, run_changed, unit_category};
+use family::{
+    families, family_changes, kind, open_prefixes, run_changed, unit_category,
+    waits_behind_an_error,
+};
 use place::{holds_open, inside_a_sequence, same_place};
 use witness::witness_of;
 
@@ -215,7 +218,7 @@ pub fn findings(
         &origins,
         (&consequences, &after_rejection, &valued),
     );
-    witness::witness_acceptances(differences, &mut findings);
+    witness::witness_acceptances(decoder, differences, &mut findings);
     witness::witness_completions(decoder, reference, differences, &mut findings);
     title_start_only(decoder, reference, differences, &mut findings);
     findings
@@ -243,11 +246,15 @@ fn transition_candidates(
         .iter()
         .map(|d| kind(unit_category(decoder, reference, d, &open)))
         .collect();
+    let waiting: Vec<bool> = differences
+        .iter()
+        .map(|d| waits_behind_an_error(decoder, d))
+        .collect();
     let held: Vec<bool> = differences
         .iter()
         .map(|d| holds_open(decoder, &d.witness[..d.witness.len() - 1]))
         .collect();
-    for mut members in families(differences, &read) {
+    for mut members in families(differences, &read, &waiting) {
         // A family is witnessed by a member whose bytes the grammar reads as the decoder
         // does (`C2 41` rather than `C0 41` for a continuation taken unchecked).
         members.sort_by_key(|&m| categories[m] != read[m]);

@@ -45,7 +45,28 @@ pub(super) fn convention_candidates(
                 }
                 explains_steps(&outputs, seen, expected)
             })
-            .collect();
+            .collect::<Vec<bool>>();
+        // A policy shows wherever there are ill-formed bytes, at the start of an input
+        // as well as behind an error. One that explains only differences behind an
+        // error the reference has settled, where the verdict cannot be read and only
+        // the scalars show anything, and none where the verdict can, is a coincidence of
+        // the scalars: a decoder holding `E0 80` open as an overlong form leaves out a
+        // U+FFFD behind `80` as a lead-sized policy would, and at the start it waits for
+        // more input, which no policy does. (A lossy-only decoder's verdict is never
+        // readable.)
+        let readable = |d: &Difference| {
+            !(d.reference.strict == Strict::Settled && d.decoder.strict == Strict::Settled)
+        };
+        let shown = lossy_only
+            || explains
+                .iter()
+                .zip(differences)
+                .any(|(&explained, d)| explained && readable(d));
+        let explains = if shown {
+            explains
+        } else {
+            vec![false; explains.len()]
+        };
         candidates.push(Candidate {
             mechanism: Mechanism::Convention(convention),
             explains,

@@ -14,9 +14,15 @@ use crate::taxonomy::Category;
 /// Primary differences grouped by the change of behaviour they show and the category of
 /// their bytes as the decoder reads them (`categories`, from [`unit_category`]), in order
 /// of first appearance.
+///
+/// A wait behind an error the reference has settled (`waiting`, from
+/// [`waits_behind_an_error`]) is keyed as the wait it is where nothing came before: the
+/// decoder holds `E0 80` open behind `80` as at the start of input, and only the U+FFFD
+/// it leaves out shows there.
 pub(super) fn families(
     differences: &[Difference],
     categories: &[Option<Category>],
+    waiting: &[bool],
 ) -> Vec<Vec<usize>> {
     type Key = (Behaviour, Option<Category>, Option<i16>);
     let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
@@ -27,6 +33,7 @@ pub(super) fn families(
         // whatever the error's category: one family, not one per category or shift.
         let key = match offset_shift(d) {
             Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
+            None if waiting[index] => (Behaviour::ErrorAsIncomplete, categories[index], None),
             None => (family_behaviour(d), categories[index], None),
         };
         match families.iter_mut().find(|(k, _)| *k == key) {
@@ -135,6 +142,12 @@ pub(super) fn unit_category(
     open: &[OpenPrefix],
 ) -> Option<Category> {
     let own = title::category(&d.witness);
+    // Behind an error the reference has settled, the witness's first error is that
+    // earlier one; what the decoder departs on is the sequence it holds open (`80 E0 80`:
+    // `E0 80` held as the start of an overlong form, not the stray `80`).
+    if waits_behind_an_error(decoder, d) {
+        return open_sequence_category(decoder, &d.witness).or(own);
+    }
     if own.is_none() || !joins(d.decoder) {
         return own;
     }
@@ -155,6 +168,42 @@ pub(super) fn unit_category(
             word.push(byte);
             title::category(&word).or(own)
         })
+}
+
+/// Whether `d` is a wait behind an error the reference has settled: the decoder gives its
+/// byte nothing where the reference gives it U+FFFD, and a next byte can take back what
+/// the decoder gave before (it holds a sequence open, which only its lossy side can show
+/// once the first error is settled).
+pub(super) fn waits_behind_an_error(decoder: &Hypothesis, d: &Difference) -> bool {
+    let settled = d.decoder.strict == Strict::Settled && d.reference.strict == Strict::Settled;
+    let gives_nothing = matches!(
+        (d.decoder.lossy, d.reference.lossy),
+        (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
+    );
+    settled && gives_nothing && takes_back(decoder, decoder.state_after(&d.witness))
+}
+
+/// Whether a byte read in `state` takes back a value the machine appended before.
+pub(super) fn takes_back(machine: &Hypothesis, state: usize) -> bool {
+    (0..=255u8).any(|byte| {
+        machine
+            .step(state, byte)
+            .1
+            .lossy
+            .is_some_and(|l| l.taken_back > 0)
+    })
+}
+
+/// The category of the sequence the decoder holds open at the end of `witness`, read from
+/// the byte where it opened it (after the last step at which nothing it gave could be
+/// taken back); `None` when it holds nothing open there.
+fn open_sequence_category(decoder: &Hypothesis, witness: &[u8]) -> Option<Category> {
+    let start = (0..witness.len())
+        .rev()
+        .find(|&at| !takes_back(decoder, decoder.state_after(&witness[..at])))?;
+    (start > 0)
+        .then(|| title::category(&witness[start..]))
+        .flatten()
 }
 
 /// Whether the decoder's step makes one character of this byte and the ones before it:

@@ -2,6 +2,7 @@
 
 use super::behaviour::behaviour;
 use super::consequence::value_kinds;
+use super::place::holds_open;
 use super::{finding, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
@@ -51,7 +52,16 @@ fn harms_well_formed(d: &Difference) -> bool {
 /// decodes surrogates waits after `ED A0`, and `ED A0 80` accepted is the harm, the
 /// wait only its first sign. The finding's title, category, behaviour and witness are
 /// the acceptance's; what it explains is unchanged.
-pub(super) fn witness_acceptances(differences: &[Difference], findings: &mut [Finding]) {
+///
+/// The sequence may need more than one byte to end: glibc's `F4 90` waited on is
+/// `F4 90 80 80` accepted, after a wait at `F4 90 80` too. The shortest acceptance of
+/// the finding's whose witness goes on from the wait, the decoder holding the sequence
+/// open on every byte between, is the one shown.
+pub(super) fn witness_acceptances(
+    decoder: &Hypothesis,
+    differences: &[Difference],
+    findings: &mut [Finding],
+) {
     rewitness(differences, findings, |found| {
         let waits = differences.iter().any(|d| {
             d.witness == found.witness
@@ -61,11 +71,22 @@ pub(super) fn witness_acceptances(differences: &[Difference], findings: &mut [Fi
         if !waits {
             return None;
         }
-        extensions(found, differences).find(|&i| {
-            let d = &differences[i];
-            d.decoder.strict == Strict::Valid
-                && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed
-        })
+        found
+            .differences
+            .iter()
+            .chain(&found.manifestations)
+            .copied()
+            .filter(|&i| {
+                let d = &differences[i];
+                let witness = &d.witness;
+                witness.len() > found.witness.len()
+                    && witness.starts_with(&found.witness)
+                    && (found.witness.len()..witness.len())
+                        .all(|end| holds_open(decoder, &witness[..end]))
+                    && d.decoder.strict == Strict::Valid
+                    && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed
+            })
+            .min_by_key(|&i| (differences[i].witness.len(), differences[i].witness.clone()))
     });
 }
 

@@ -1,0 +1,187 @@
+//! Decoders without some of RFC 3629's range checks (§4: `%xE0 %xA0-BF`, `%xED %x80-9F`,
+//! `%xF0 %x90-BF`, `%xF4 %x80-8F`, and no `C0`, `C1` leads), written as a naive
+//! decoder is: the lead byte says how many continuation bytes follow, and a sequence the
+//! missing check lets open is held open like any other. Such a decoder waits where the
+//! grammar has an error already, and the wait shows again behind every earlier error,
+//! where only the U+FFFD it leaves out can show it: the findings are the acceptances.
+
+use super::learner::Limits;
+use super::mechanism::{Behaviour, Mechanism};
+use super::{compare_with, reference_machine};
+use crate::automaton::grammar::Grammar;
+use crate::decoders::{self, Capabilities, Decoder};
+use crate::outcome::{DecoderFailure, ErrorLen, Outcome, REPLACEMENT};
+use crate::taxonomy::Category;
+
+/// Which range checks the decoder lacks.
+struct NoRangeChecks {
+    name: &'static str,
+    /// No shortest-form check: `C0`, `C1` are 2-byte leads, `E0` and `F0` take any
+    /// continuation byte second.
+    overlong: bool,
+    /// `ED` takes any continuation byte second.
+    surrogates: bool,
+    /// `F4` takes any continuation byte second.
+    above_max: bool,
+}
+
+impl NoRangeChecks {
+    /// The number of continuation bytes `lead` announces, and the range of the first.
+    fn announced(&self, lead: u8) -> Option<(usize, u8, u8)> {
+        let any = (0x80, 0xBF);
+        let (more, (low, high)) = match lead {
+            0xC0 | 0xC1 if self.overlong => (1, any),
+            0xC2..=0xDF => (1, any),
+            0xE0 if self.overlong => (2, any),
+            0xE0 => (2, (0xA0, 0xBF)),
+            0xED if self.surrogates => (2, any),
+            0xED => (2, (0x80, 0x9F)),
+            0xE1..=0xEF => (2, any),
+            0xF0 if self.overlong => (3, any),
+            0xF0 => (3, (0x90, 0xBF)),
+            0xF1..=0xF3 => (3, any),
+            0xF4 if self.above_max => (3, any),
+            0xF4 => (3, (0x80, 0x8F)),
+            _ => return None,
+        };
+        Some((more, low, high))
+    }
+
+    /// The unit at the start of `rest`: its value and length, or the length of its
+    /// maximal subpart and whether the input ended inside it.
+    fn unit(&self, rest: &[u8]) -> Result<(u32, usize), (usize, bool)> {
+        let lead = rest[0];
+        if lead < 0x80 {
+            return Ok((u32::from(lead), 1));
+        }
+        let (more, low, high) = self.announced(lead).ok_or((1, false))?;
+        for at in 1..=more {
+            let Some(&byte) = rest.get(at) else {
+                return Err((at, true));
+            };
+            let (low, high) = if at == 1 { (low, high) } else { (0x80, 0xBF) };
+            if !(low..=high).contains(&byte) {
+                return Err((at, false));
+            }
+        }
+        let lead_bits = u32::from(lead) & (0x7F >> (more + 1));
+        let value = rest[1..=more]
+            .iter()
+            .fold(lead_bits, |value, &b| value << 6 | u32::from(b & 0x3F));
+        Ok((value, more + 1))
+    }
+}
+
+impl Decoder for NoRangeChecks {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn version(&self) -> String {
+        String::new()
+    }
+    fn description(&self) -> &str {
+        "a test decoder without some range checks"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::FIRST_ERROR_AND_SCALARS
+    }
+    fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
+        decoders::reset_outcome(outcome, self.name);
+        outcome.errors = None;
+        let mut scalars = Vec::new();
+        let mut offset = 0;
+        while offset < input.len() {
+            match self.unit(&input[offset..]) {
+                Ok((value, len)) => {
+                    scalars.push(value);
+                    offset += len;
+                }
+                Err((len, incomplete)) => {
+                    if outcome.valid {
+                        outcome.valid = false;
+                        outcome.valid_up_to = Some(offset);
+                        outcome.error_len = Some(if incomplete {
+                            ErrorLen::Incomplete
+                        } else {
+                            ErrorLen::Invalid(len)
+                        });
+                    }
+                    scalars.push(REPLACEMENT);
+                    offset += len;
+                }
+            }
+        }
+        outcome.scalars = Some(scalars);
+        Ok(())
+    }
+}
+
+fn report(decoder: &NoRangeChecks) -> super::ModelReport {
+    let grammar = Grammar::rfc3629().expect("the grammar parses");
+    let reference = reference_machine(decoder.capabilities(), &grammar);
+    compare_with(decoder, reference, &grammar, Limits::default())
+}
+
+/// `F4 90` waited on, `F4 90 80` waited on, `F4 90 80 80` accepted: one finding, shown by
+/// the acceptance two bytes after the wait, not by the wait.
+#[test]
+fn an_acceptance_two_bytes_after_its_wait_is_what_the_finding_shows() {
+    let found = report(&NoRangeChecks {
+        name: "no-above-max-check",
+        overlong: false,
+        surrogates: false,
+        above_max: true,
+    });
+    assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
+    let finding = &found.findings[0];
+    assert_eq!(
+        finding.witness,
+        [0xF4, 0x90, 0x80, 0x80],
+        "{}",
+        finding.title
+    );
+    assert_eq!(finding.behaviour, Behaviour::AcceptsIllFormed);
+    assert_eq!(finding.category, Some(Category::AboveMax));
+}
+
+/// Behind a stray `80`, `E0 80` held open shows only as the U+FFFD left out: that is
+/// the wait `E0 80` shows at the start (the overlong form's), not a finding of its own,
+/// and no U+FFFD policy (a lead-sized one leaves the same U+FFFD out there, but would not
+/// wait at the start).
+#[test]
+fn a_wait_behind_an_error_is_the_wait_at_the_start() {
+    let found = report(&NoRangeChecks {
+        name: "no-range-checks",
+        overlong: true,
+        surrogates: true,
+        above_max: true,
+    });
+    let held_behind_an_error: [&[u8]; 4] = [
+        &[0x80, 0xE0, 0x80],
+        &[0x80, 0xED, 0xA0],
+        &[0x80, 0xF0, 0x80],
+        &[0x80, 0xF4, 0x90],
+    ];
+    for finding in &found.findings {
+        assert!(
+            !held_behind_an_error.contains(&&finding.witness[..]),
+            "{}",
+            finding.title
+        );
+        assert!(
+            !matches!(finding.mechanism, Mechanism::Convention(_)),
+            "{}",
+            finding.title
+        );
+    }
+    for category in [Category::Overlong3, Category::Surrogate, Category::AboveMax] {
+        assert!(
+            found
+                .findings
+                .iter()
+                .any(|f| f.category == Some(category) && f.behaviour == Behaviour::AcceptsIllFormed),
+            "no {category:?} acceptance: {:#?}",
+            found.findings
+        );
+    }
+}
