@@ -23,6 +23,8 @@ struct NoRangeChecks {
     surrogates: bool,
     /// `F4` takes any continuation byte second.
     above_max: bool,
+    /// Reports errors (otherwise every input is valid and only the scalars show them).
+    reports: bool,
 }
 
 impl NoRangeChecks {
@@ -83,7 +85,11 @@ impl Decoder for NoRangeChecks {
         "a test decoder without some range checks"
     }
     fn capabilities(&self) -> Capabilities {
-        Capabilities::FIRST_ERROR_AND_SCALARS
+        if self.reports {
+            Capabilities::FIRST_ERROR_AND_SCALARS
+        } else {
+            Capabilities::SCALARS
+        }
     }
     fn decode_into(&self, input: &[u8], outcome: &mut Outcome) -> Result<(), DecoderFailure> {
         decoders::reset_outcome(outcome, self.name);
@@ -97,7 +103,7 @@ impl Decoder for NoRangeChecks {
                     offset += len;
                 }
                 Err((len, incomplete)) => {
-                    if outcome.valid {
+                    if outcome.valid && self.reports {
                         outcome.valid = false;
                         outcome.valid_up_to = Some(offset);
                         outcome.error_len = Some(if incomplete {
@@ -131,6 +137,7 @@ fn an_acceptance_two_bytes_after_its_wait_is_what_the_finding_shows() {
         overlong: false,
         surrogates: false,
         above_max: true,
+        reports: true,
     });
     assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
     let finding = &found.findings[0];
@@ -155,6 +162,7 @@ fn a_wait_behind_an_error_is_the_wait_at_the_start() {
         overlong: true,
         surrogates: true,
         above_max: true,
+        reports: true,
     });
     let held_behind_an_error: [&[u8]; 4] = [
         &[0x80, 0xE0, 0x80],
@@ -184,4 +192,33 @@ fn a_wait_behind_an_error_is_the_wait_at_the_start() {
             found.findings
         );
     }
+}
+
+/// A decoder that never reports an error and decodes surrogates holds `ED A0` open, and
+/// leaves out the U+FFFD the grammar gives `A0`, as a lead-sized policy for `ED` would:
+/// but it completes the sequence to U+D800, which no policy does. Its findings are the
+/// lossy-only interface and the surrogates, witnessed by `ED A0 80`.
+#[test]
+fn a_sequence_held_for_a_value_is_no_policy_in_a_lossy_only_decoder() {
+    let found = report(&NoRangeChecks {
+        name: "lossy-only-surrogates",
+        overlong: false,
+        surrogates: true,
+        above_max: false,
+        reports: false,
+    });
+    assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
+    assert_eq!(
+        found.findings[0].mechanism,
+        Mechanism::Convention(super::conventions::Convention::NeverReports)
+    );
+    let surrogate = &found.findings[1];
+    assert_eq!(
+        surrogate.mechanism,
+        Mechanism::Transition,
+        "{}",
+        surrogate.title
+    );
+    assert_eq!(surrogate.category, Some(Category::Surrogate));
+    assert_eq!(surrogate.witness, [0xED, 0xA0, 0x80], "{}", surrogate.title);
 }

@@ -9,7 +9,7 @@ use crate::model::conventions::{
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
 use crate::model::oracle::Oracle;
-use crate::model::output::{StepOutput, Strict};
+use crate::model::output::{StepOutput, Strict, UnitKind};
 use crate::policy::ReplacementPolicy;
 
 /// One candidate per convention of `conventions` (the decoder's, from [`conventions`]).
@@ -44,6 +44,7 @@ pub(super) fn convention_candidates(
                     }
                 }
                 explains_steps(&outputs, seen, expected)
+                    && !(lossy_only && convention.is_policy() && held_for_a_value(decoder, d))
             })
             .collect::<Vec<bool>>();
         // A policy shows wherever there are ill-formed bytes, at the start of an input
@@ -101,6 +102,33 @@ pub(super) fn convention_candidates(
         !dominated[index - 1]
     });
     candidates
+}
+
+/// Whether `d` is a U+FFFD left out because the decoder holds the bytes open as a
+/// sequence it can still complete to a value: it gives the byte nothing where the
+/// reference gives U+FFFD, and some next byte takes back what it gave and gives a value
+/// that is not U+FFFD. A U+FFFD policy's unit is never completed to a value; a decoder
+/// that decodes surrogates holds `ED A0` open for `ED A0 80` (U+D800), which a lead-sized
+/// policy would leave out the same U+FFFD for. Asked of a lossy-only decoder, whose
+/// verdict never tells a wait from a policy's unit; where the verdict can be read, a
+/// policy is judged by where it shows (`readable` below).
+fn held_for_a_value(decoder: &Hypothesis, d: &Difference) -> bool {
+    let leaves_out = matches!(
+        (d.decoder.lossy, d.reference.lossy),
+        (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
+    );
+    let state = decoder.state_after(&d.witness);
+    leaves_out
+        && (0..=255u8).any(|byte| {
+            decoder.step(state, byte).1.lossy.is_some_and(|l| {
+                l.taken_back > 0
+                    && l.appended > 0
+                    && l.kinds
+                        .iter()
+                        .flatten()
+                        .any(|&kind| kind != UnitKind::Replacement)
+            })
+        })
 }
 
 /// The conventions to try on `decoder`, in order: its own member of the lead-sized

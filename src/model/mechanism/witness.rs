@@ -2,6 +2,7 @@
 
 use super::behaviour::behaviour;
 use super::consequence::value_kinds;
+use super::family::{one_value_for_those_before, takes_back};
 use super::place::holds_open;
 use super::{finding, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
@@ -63,10 +64,20 @@ pub(super) fn witness_acceptances(
     findings: &mut [Finding],
 ) {
     rewitness(differences, findings, |found| {
+        // A wait, or where the verdict cannot show one (a lossy-only decoder, or behind
+        // a settled error), the U+FFFD the decoder leaves out for the bytes it holds.
+        let held = |witness: &[u8]| {
+            holds_open(decoder, witness) || takes_back(decoder, decoder.state_after(witness))
+        };
         let waits = differences.iter().any(|d| {
+            let leaves_out = matches!(
+                (d.decoder.lossy, d.reference.lossy),
+                (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
+            );
             d.witness == found.witness
-                && d.decoder.strict == Strict::Incomplete
-                && matches!(d.reference.strict, Strict::Error { .. })
+                && ((d.decoder.strict == Strict::Incomplete
+                    && matches!(d.reference.strict, Strict::Error { .. }))
+                    || (leaves_out && held(&d.witness)))
         });
         if !waits {
             return None;
@@ -81,13 +92,23 @@ pub(super) fn witness_acceptances(
                 let witness = &d.witness;
                 witness.len() > found.witness.len()
                     && witness.starts_with(&found.witness)
-                    && (found.witness.len()..witness.len())
-                        .all(|end| holds_open(decoder, &witness[..end]))
-                    && d.decoder.strict == Strict::Valid
-                    && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed
+                    && (found.witness.len()..witness.len()).all(|end| held(&witness[..end]))
+                    && accepts(d)
             })
             .min_by_key(|&i| (differences[i].witness.len(), differences[i].witness.clone()))
     });
+}
+
+/// Whether the decoder takes `d`'s bytes into a character where the reference rejects
+/// them: it calls the input valid there, or (where its verdict cannot show it) it takes
+/// back what it gave the bytes before and gives one value, not U+FFFD, in their place.
+fn accepts(d: &Difference) -> bool {
+    let strict = d.decoder.strict == Strict::Valid
+        && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed;
+    let lossy = d.decoder.strict == d.reference.strict
+        && d.decoder.lossy.is_some_and(one_value_for_those_before)
+        && behaviour(d.reference, d.decoder) == Behaviour::DecodesIllFormed;
+    strict || lossy
 }
 
 /// Whether a byte read in `state` takes back a value appended before: the value the
