@@ -1,6 +1,7 @@
 //! The known conventions, and the decoder's own members of the families read off its
 //! machine, as candidate hypotheses: each run as a decoder on every difference's witness.
 
+use super::family::leaves_out_a_replacement;
 use super::{explains_steps, Candidate, Mechanism};
 use crate::decoders::Capabilities;
 use crate::model::conventions::{
@@ -113,12 +114,8 @@ pub(super) fn convention_candidates(
 /// verdict never tells a wait from a policy's unit; where the verdict can be read, a
 /// policy is judged by where it shows (`readable` below).
 fn held_for_a_value(decoder: &Hypothesis, d: &Difference) -> bool {
-    let leaves_out = matches!(
-        (d.decoder.lossy, d.reference.lossy),
-        (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
-    );
     let state = decoder.state_after(&d.witness);
-    leaves_out
+    leaves_out_a_replacement(d)
         && (0..=255u8).any(|byte| {
             decoder.step(state, byte).1.lossy.is_some_and(|l| {
                 l.taken_back > 0

@@ -176,14 +176,21 @@ pub(super) fn unit_category(
 /// once the first error is settled).
 pub(super) fn waits_behind_an_error(decoder: &Hypothesis, d: &Difference) -> bool {
     let settled = d.decoder.strict == Strict::Settled && d.reference.strict == Strict::Settled;
-    let gives_nothing = matches!(
-        (d.decoder.lossy, d.reference.lossy),
-        (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
-    );
-    settled && gives_nothing && takes_back(decoder, decoder.state_after(&d.witness))
+    settled && leaves_out_a_replacement(d) && takes_back(decoder, decoder.state_after(&d.witness))
 }
 
-/// Whether a byte read in `state` takes back a value the machine appended before.
+/// Whether the decoder gives `d`'s byte nothing where the reference gives it U+FFFD (or
+/// more).
+pub(super) fn leaves_out_a_replacement(d: &Difference) -> bool {
+    matches!(
+        (d.decoder.lossy, d.reference.lossy),
+        (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
+    )
+}
+
+/// Whether a byte read in `state` takes back a value the machine appended before: the
+/// value it gave its input so far is provisional there (a sequence not yet complete,
+/// answered as if the input ended).
 pub(super) fn takes_back(machine: &Hypothesis, state: usize) -> bool {
     (0..=255u8).any(|byte| {
         machine

@@ -2,7 +2,7 @@
 
 use super::behaviour::behaviour;
 use super::consequence::value_kinds;
-use super::family::{one_value_for_those_before, takes_back};
+use super::family::{leaves_out_a_replacement, one_value_for_those_before, takes_back};
 use super::place::holds_open;
 use super::{finding, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
@@ -70,14 +70,10 @@ pub(super) fn witness_acceptances(
             holds_open(decoder, witness) || takes_back(decoder, decoder.state_after(witness))
         };
         let waits = differences.iter().any(|d| {
-            let leaves_out = matches!(
-                (d.decoder.lossy, d.reference.lossy),
-                (Some(ours), Some(theirs)) if ours.appended == 0 && theirs.appended > 0
-            );
             d.witness == found.witness
                 && ((d.decoder.strict == Strict::Incomplete
                     && matches!(d.reference.strict, Strict::Error { .. }))
-                    || (leaves_out && held(&d.witness)))
+                    || (leaves_out_a_replacement(d) && held(&d.witness)))
         });
         if !waits {
             return None;
@@ -111,19 +107,6 @@ fn accepts(d: &Difference) -> bool {
     strict || lossy
 }
 
-/// Whether a byte read in `state` takes back a value appended before: the value the
-/// machine gave its input so far is provisional there (a sequence not yet complete,
-/// answered as if the input ended).
-fn provisional(machine: &Hypothesis, state: usize) -> bool {
-    (0..=255u8).any(|byte| {
-        machine
-            .step(state, byte)
-            .1
-            .lossy
-            .is_some_and(|l| l.taken_back > 0)
-    })
-}
-
 /// Rewitnesses each transition finding whose witness leaves the decoder in the middle of
 /// a sequence where the reference has finished: the value shown there is what the
 /// decoder makes of the end of input as much as of the finding's bytes (a letter taken
@@ -142,9 +125,9 @@ pub(super) fn witness_completions(
         let (_, context) = found.witness.split_last()?;
         // The departing byte goes on with a sequence the decoder had begun (a finding
         // about where a sequence begins, a lead read past the end, is about the end).
-        let pending = provisional(decoder, decoder.state_after(context))
-            && provisional(decoder, decoder.state_after(&found.witness))
-            && !provisional(reference, reference.state_after(&found.witness));
+        let pending = takes_back(decoder, decoder.state_after(context))
+            && takes_back(decoder, decoder.state_after(&found.witness))
+            && !takes_back(reference, reference.state_after(&found.witness));
         if !pending {
             return None;
         }
@@ -153,7 +136,7 @@ pub(super) fn witness_completions(
                 let d = &differences[i];
                 d.decoder.lossy.is_some_and(|l| l.taken_back > 0)
                     && !value_kinds(d.decoder).is_empty()
-                    && !provisional(decoder, decoder.state_after(&d.witness))
+                    && !takes_back(decoder, decoder.state_after(&d.witness))
             })
             // Completed by a continuation byte where one does: the one byte RFC 3629
             // lets end a sequence, so that the witness holds no second fault.
