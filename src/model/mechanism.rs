@@ -242,13 +242,14 @@ fn transition_candidates(
         .map(|d| kind(title::category(&d.witness)))
         .collect();
     let open = open_prefixes(decoder, reference);
-    let read: Vec<Option<Category>> = differences
-        .iter()
-        .map(|d| kind(unit_category(decoder, reference, d, &open)))
-        .collect();
     let waiting: Vec<bool> = differences
         .iter()
         .map(|d| waits_behind_an_error(decoder, d))
+        .collect();
+    let read: Vec<Option<Category>> = differences
+        .iter()
+        .zip(&waiting)
+        .map(|(d, &waits)| kind(unit_category(decoder, reference, (d, waits), &open)))
         .collect();
     let held: Vec<bool> = differences
         .iter()

@@ -30,6 +30,12 @@ pub(super) fn convention_candidates(
         .iter()
         .flatten()
         .all(|o| o.strict == Strict::Valid);
+    // Whether each difference is a U+FFFD left out for a value (asked once, not per
+    // convention; only of a lossy-only decoder).
+    let held: Vec<bool> = differences
+        .iter()
+        .map(|d| lossy_only && held_for_a_value(decoder, d))
+        .collect();
     let mut candidates = Vec::new();
     for &convention in conventions {
         let subject = ConventionDecoder::new(convention);
@@ -37,15 +43,15 @@ pub(super) fn convention_candidates(
         let explains = differences
             .iter()
             .zip(observed.iter().zip(expected))
-            .map(|(d, (seen, expected))| {
+            .zip(&held)
+            .map(|((d, (seen, expected)), &held)| {
                 let mut outputs = oracle.outputs(&d.witness);
                 if lossy_only {
                     for output in &mut outputs {
                         output.strict = Strict::Valid;
                     }
                 }
-                explains_steps(&outputs, seen, expected)
-                    && !(lossy_only && convention.is_policy() && held_for_a_value(decoder, d))
+                explains_steps(&outputs, seen, expected) && !(held && convention.is_policy())
             })
             .collect::<Vec<bool>>();
         // A policy shows wherever there are ill-formed bytes, at the start of an input

@@ -138,14 +138,15 @@ pub(super) fn open_prefixes(decoder: &Hypothesis, reference: &Hypothesis) -> Vec
 pub(super) fn unit_category(
     decoder: &Hypothesis,
     reference: &Hypothesis,
-    d: &Difference,
+    (d, waiting): (&Difference, bool),
     open: &[OpenPrefix],
 ) -> Option<Category> {
     let own = title::category(&d.witness);
-    // Behind an error the reference has settled, the witness's first error is that
+    // Behind an error the reference has settled (`waiting`, from
+    // [`waits_behind_an_error`]), the witness's first error is that
     // earlier one; what the decoder departs on is the sequence it holds open (`80 E0 80`:
     // `E0 80` held as the start of an overlong form, not the stray `80`).
-    if waits_behind_an_error(decoder, d) {
+    if waiting {
         return open_sequence_category(decoder, &d.witness).or(own);
     }
     if own.is_none() || !joins(d.decoder) {

@@ -78,17 +78,10 @@ pub(super) fn witness_acceptances(
         if !waits {
             return None;
         }
-        found
-            .differences
-            .iter()
-            .chain(&found.manifestations)
-            .copied()
+        continuations(found, differences)
             .filter(|&i| {
                 let d = &differences[i];
-                let witness = &d.witness;
-                witness.len() > found.witness.len()
-                    && witness.starts_with(&found.witness)
-                    && (found.witness.len()..witness.len()).all(|end| held(&witness[..end]))
+                (found.witness.len()..d.witness.len()).all(|end| held(&d.witness[..end]))
                     && accepts(d)
             })
             .min_by_key(|&i| (differences[i].witness.len(), differences[i].witness.clone()))
@@ -153,6 +146,16 @@ fn extensions<'a>(
     found: &'a Finding,
     differences: &'a [Difference],
 ) -> impl Iterator<Item = usize> + 'a {
+    continuations(found, differences)
+        .filter(move |&i| differences[i].witness.len() == found.witness.len() + 1)
+}
+
+/// The differences of `found` (primary or manifestations) whose witness goes on from its
+/// witness by one byte or more.
+fn continuations<'a>(
+    found: &'a Finding,
+    differences: &'a [Difference],
+) -> impl Iterator<Item = usize> + 'a {
     found
         .differences
         .iter()
@@ -160,7 +163,7 @@ fn extensions<'a>(
         .copied()
         .filter(move |&i| {
             let witness = &differences[i].witness;
-            witness[..witness.len() - 1] == found.witness[..]
+            witness.len() > found.witness.len() && witness.starts_with(&found.witness)
         })
 }
 
