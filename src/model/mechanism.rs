@@ -41,6 +41,7 @@ mod cover;
 mod family;
 mod filing;
 mod place;
+mod valued;
 mod witness;
 
 use behaviour::behaviour;
@@ -220,6 +221,7 @@ pub fn findings(
     );
     witness::witness_acceptances(decoder, differences, &mut findings);
     witness::witness_completions(decoder, reference, differences, &mut findings);
+    valued::by_bytes_given_a_value(differences, &valued, &mut findings);
     title_start_only(decoder, reference, differences, &mut findings);
     findings
 }
@@ -355,9 +357,20 @@ fn finding(
     witness_index: usize,
     explained: &[usize],
 ) -> Finding {
+    let category = title::category(&differences[witness_index].witness);
+    finding_about(differences, mechanism, witness_index, explained, category)
+}
+
+/// [`finding`] about bytes of `category` (not necessarily the witness's first error).
+fn finding_about(
+    differences: &[Difference],
+    mechanism: Mechanism,
+    witness_index: usize,
+    explained: &[usize],
+    category: Option<Category>,
+) -> Finding {
     let d = &differences[witness_index];
     let behaviour = behaviour(d.reference, d.decoder);
-    let category = title::category(&d.witness);
     let title = match &mechanism {
         Mechanism::Convention(convention) => convention.title(),
         Mechanism::Transition | Mechanism::Unexplained => {

@@ -363,6 +363,6 @@ fn lossy_only(hypothesis: &learner::Hypothesis) -> learner::Hypothesis {
 }
 
 #[cfg(test)]
-mod range_checks_tests;
+mod naive_decoder_tests;
 #[cfg(test)]
 mod tests;

@@ -94,13 +94,21 @@ pub(super) fn last_departure(
         .rev()
         .filter(|&(at, ..)| at + 1 < word.len())
         .find_map(|(at, (d, r), dout, rout)| {
-            differences.iter().position(|x| {
+            let taken = |x: &Difference| {
                 x.decoder_state == d
                     && x.reference_state == r
                     && x.decoder == dout
                     && x.reference == rout
                     && x.bytes.contains(&word[at])
-            })
+            };
+            // Of a transition's copies (one per value check reaching it), the one
+            // witnessed by this very prefix where there is one: `F4 90 80` is where
+            // `F4 90 80 80` comes from, though a decoder without the overlong check
+            // reaches it in the pair of `F0 80 80`.
+            differences
+                .iter()
+                .position(|x| taken(x) && x.witness == word[..=at])
+                .or_else(|| differences.iter().position(taken))
         })
 }
 

@@ -177,7 +177,9 @@ pub(super) fn unit_category(
 /// once the first error is settled).
 pub(super) fn waits_behind_an_error(decoder: &Hypothesis, d: &Difference) -> bool {
     let settled = d.decoder.strict == Strict::Settled && d.reference.strict == Strict::Settled;
-    settled && leaves_out_a_replacement(d) && takes_back(decoder, decoder.state_after(&d.witness))
+    settled
+        && leaves_out_a_replacement(d)
+        && holds_a_sequence(decoder, decoder.state_after(&d.witness))
 }
 
 /// Whether the decoder gives `d`'s byte nothing where the reference gives it U+FFFD (or
@@ -202,13 +204,40 @@ pub(super) fn takes_back(machine: &Hypothesis, state: usize) -> bool {
     })
 }
 
+/// Whether the machine holds a sequence open in `state`: a byte can take back what it
+/// gave before, or does so after up to two more bytes given nothing (a decoder that
+/// reads `F5` as a 4-byte lead holds `F5 80` open and takes back its U+FFFD only at the
+/// fourth byte).
+pub(super) fn holds_a_sequence(machine: &Hypothesis, state: usize) -> bool {
+    let mut states = vec![state];
+    for _ in 0..3 {
+        if states.iter().any(|&s| takes_back(machine, s)) {
+            return true;
+        }
+        let mut next: Vec<usize> = states
+            .iter()
+            .flat_map(|&s| (0..=255u8).map(move |byte| machine.step(s, byte)))
+            .filter(|(_, output)| {
+                output
+                    .lossy
+                    .is_some_and(|l| l.appended == 0 && l.taken_back == 0)
+            })
+            .map(|(to, _)| to)
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        states = next;
+    }
+    false
+}
+
 /// The category of the sequence the decoder holds open at the end of `witness`, read from
 /// the byte where it opened it (after the last step at which nothing it gave could be
 /// taken back); `None` when it holds nothing open there.
 fn open_sequence_category(decoder: &Hypothesis, witness: &[u8]) -> Option<Category> {
     let start = (0..witness.len())
         .rev()
-        .find(|&at| !takes_back(decoder, decoder.state_after(&witness[..at])))?;
+        .find(|&at| !holds_a_sequence(decoder, decoder.state_after(&witness[..at])))?;
     (start > 0)
         .then(|| title::category(&witness[start..]))
         .flatten()

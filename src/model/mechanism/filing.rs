@@ -11,7 +11,7 @@
 
 use super::behaviour::behaviour;
 use super::consequence::{gives_a_value, value_kinds};
-use super::family::kind;
+use super::family::{kind, leaves_out_a_replacement};
 use super::place::same_place;
 use super::{finding, offset_shift, Behaviour, Candidate, Finding, Group, Mechanism};
 use crate::model::conventions::Convention;
@@ -225,9 +225,19 @@ fn filed_at(
         && behaviour(d.reference, d.decoder) == Behaviour::RejectsWellFormed
         && previous.is_none_or(|p| p.reference.strict != Strict::Valid)
         && !after_rejection;
+    // Bytes the decoder held open at the departure just before, then given a value of
+    // the kind its home is about: the acceptance that wait was the first sign of (a
+    // decoder without the `F4 %x80-8F` check waits at `F4 90` and accepts
+    // `F4 90 80 80`), the same bug even where the decoder's machine reaches that
+    // acceptance through a state it shares with another path (`F0 80 80`, when it lacks
+    // the overlong check too).
+    let completes_a_wait = valued
+        && previous
+            .is_some_and(|p| p.decoder.strict == Strict::Incomplete || leaves_out_a_replacement(p))
+        && home.is_some_and(|h| kind(findings[h].category) == valued_kind);
     match (explained_by, home) {
         (Some(there), _) => Some(there),
-        (None, Some(home)) if follows && !own_check && !rejects => Some(home),
+        (None, Some(home)) if (follows && !own_check && !rejects) || completes_a_wait => Some(home),
         // Else a family doing the very same thing there, or one whose change shows at
         // the same place (a character swallowed after a lead byte, behind an overlong
         // form accepted before it), unless the decoder gives the bytes a value or

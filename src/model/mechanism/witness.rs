@@ -2,9 +2,11 @@
 
 use super::behaviour::behaviour;
 use super::consequence::value_kinds;
-use super::family::{leaves_out_a_replacement, one_value_for_those_before, takes_back};
+use super::family::{
+    holds_a_sequence, leaves_out_a_replacement, one_value_for_those_before, takes_back,
+};
 use super::place::holds_open;
-use super::{finding, Behaviour, Finding, Mechanism};
+use super::{finding, offset_shift, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
 use crate::model::learner::Hypothesis;
 use crate::model::output::{StepOutput, Strict, UnitKind};
@@ -22,7 +24,10 @@ pub(super) fn witness_of(
     let witness = seed
         .filter(|s| explained.contains(s))
         .unwrap_or(explained[0]);
-    if harms_well_formed(&differences[witness]) {
+    // An error offset miscounted is shown by the shift alone: a member that also loses a
+    // character (a decoder that swallows the byte after a broken sequence and counts
+    // offsets in UTF-16 units, `C2 80 E0 A0 41`) shows another bug beside it.
+    if harms_well_formed(&differences[witness]) || offset_shift(&differences[witness]).is_some() {
         return witness;
     }
     explained
@@ -67,7 +72,7 @@ pub(super) fn witness_acceptances(
         // A wait, or where the verdict cannot show one (a lossy-only decoder, or behind
         // a settled error), the U+FFFD the decoder leaves out for the bytes it holds.
         let held = |witness: &[u8]| {
-            holds_open(decoder, witness) || takes_back(decoder, decoder.state_after(witness))
+            holds_open(decoder, witness) || holds_a_sequence(decoder, decoder.state_after(witness))
         };
         let waits = differences.iter().any(|d| {
             d.witness == found.witness

@@ -1,9 +1,11 @@
-//! Decoders without some of RFC 3629's range checks (§4: `%xE0 %xA0-BF`, `%xED %x80-9F`,
-//! `%xF0 %x90-BF`, `%xF4 %x80-8F`, and no `C0`, `C1` leads), written as a naive
-//! decoder is: the lead byte says how many continuation bytes follow, and a sequence the
-//! missing check lets open is held open like any other. Such a decoder waits where the
-//! grammar has an error already, and the wait shows again behind every earlier error,
-//! where only the U+FFFD it leaves out can show it: the findings are the acceptances.
+//! A naive decoder, written as one often is: the lead byte says how many continuation
+//! bytes follow, and a sequence a missing range check (RFC 3629 §4: `%xE0 %xA0-BF`,
+//! `%xED %x80-9F`, `%xF0 %x90-BF`, `%xF4 %x80-8F`, no `C0`, `C1` leads) lets open is held
+//! open like any other. Such a decoder waits where the grammar has an error already, and
+//! the wait shows again behind every earlier error, where only the U+FFFD it leaves out
+//! can show it: the findings are the acceptances. Beside the range checks, faults of
+//! another kind that such a decoder has as often: a U+FFFD per byte, the byte after a
+//! broken sequence swallowed, offsets counted in UTF-16 code units.
 
 use super::learner::Limits;
 use super::mechanism::{Behaviour, Mechanism};
@@ -14,7 +16,8 @@ use crate::outcome::{DecoderFailure, ErrorLen, Outcome, REPLACEMENT};
 use crate::taxonomy::Category;
 
 /// Which range checks the decoder lacks.
-struct NoRangeChecks {
+#[derive(Default)]
+struct Naive {
     name: &'static str,
     /// No shortest-form check: `C0`, `C1` are 2-byte leads, `E0` and `F0` take any
     /// continuation byte second.
@@ -23,11 +26,19 @@ struct NoRangeChecks {
     surrogates: bool,
     /// `F4` takes any continuation byte second.
     above_max: bool,
+    /// `F5`, `F6`, `F7` are 4-byte leads (values up to U+1FFFFF).
+    four_byte_leads_to_f7: bool,
+    /// One error length and one U+FFFD per ill-formed byte, not per maximal subpart.
+    per_byte: bool,
+    /// The byte after a maximal subpart cut short by another byte is skipped with it.
+    swallows_the_next_byte: bool,
+    /// The first error's offset is counted in UTF-16 code units, not bytes.
+    offsets_in_utf16_units: bool,
     /// Reports errors (otherwise every input is valid and only the scalars show them).
     reports: bool,
 }
 
-impl NoRangeChecks {
+impl Naive {
     /// The number of continuation bytes `lead` announces, and the range of the first.
     fn announced(&self, lead: u8) -> Option<(usize, u8, u8)> {
         let any = (0x80, 0xBF);
@@ -44,6 +55,7 @@ impl NoRangeChecks {
             0xF1..=0xF3 => (3, any),
             0xF4 if self.above_max => (3, any),
             0xF4 => (3, (0x80, 0x8F)),
+            0xF5..=0xF7 if self.four_byte_leads_to_f7 => (3, any),
             _ => return None,
         };
         Some((more, low, high))
@@ -74,7 +86,7 @@ impl NoRangeChecks {
     }
 }
 
-impl Decoder for NoRangeChecks {
+impl Decoder for Naive {
     fn name(&self) -> &str {
         self.name
     }
@@ -96,24 +108,33 @@ impl Decoder for NoRangeChecks {
         outcome.errors = None;
         let mut scalars = Vec::new();
         let mut offset = 0;
+        let mut units = 0;
         while offset < input.len() {
             match self.unit(&input[offset..]) {
                 Ok((value, len)) => {
                     scalars.push(value);
+                    units += if value > 0xFFFF { 2 } else { 1 };
                     offset += len;
                 }
                 Err((len, incomplete)) => {
                     if outcome.valid && self.reports {
                         outcome.valid = false;
-                        outcome.valid_up_to = Some(offset);
+                        outcome.valid_up_to = Some(if self.offsets_in_utf16_units {
+                            units
+                        } else {
+                            offset
+                        });
                         outcome.error_len = Some(if incomplete {
                             ErrorLen::Incomplete
                         } else {
-                            ErrorLen::Invalid(len)
+                            ErrorLen::Invalid(if self.per_byte { 1 } else { len })
                         });
                     }
                     scalars.push(REPLACEMENT);
-                    offset += len;
+                    offset += if self.per_byte { 1 } else { len };
+                    if self.swallows_the_next_byte && !incomplete && len > 1 {
+                        offset += 1;
+                    }
                 }
             }
         }
@@ -122,7 +143,7 @@ impl Decoder for NoRangeChecks {
     }
 }
 
-fn report(decoder: &NoRangeChecks) -> super::ModelReport {
+fn report(decoder: &Naive) -> super::ModelReport {
     let grammar = Grammar::rfc3629().expect("the grammar parses");
     let reference = reference_machine(decoder.capabilities(), &grammar);
     compare_with(decoder, reference, &grammar, Limits::default())
@@ -132,12 +153,11 @@ fn report(decoder: &NoRangeChecks) -> super::ModelReport {
 /// the acceptance two bytes after the wait, not by the wait.
 #[test]
 fn an_acceptance_two_bytes_after_its_wait_is_what_the_finding_shows() {
-    let found = report(&NoRangeChecks {
+    let found = report(&Naive {
         name: "no-above-max-check",
-        overlong: false,
-        surrogates: false,
         above_max: true,
         reports: true,
+        ..Naive::default()
     });
     assert_eq!(found.findings.len(), 1, "{:#?}", found.findings);
     let finding = &found.findings[0];
@@ -157,12 +177,13 @@ fn an_acceptance_two_bytes_after_its_wait_is_what_the_finding_shows() {
 /// wait at the start).
 #[test]
 fn a_wait_behind_an_error_is_the_wait_at_the_start() {
-    let found = report(&NoRangeChecks {
+    let found = report(&Naive {
         name: "no-range-checks",
         overlong: true,
         surrogates: true,
         above_max: true,
         reports: true,
+        ..Naive::default()
     });
     let held_behind_an_error: [&[u8]; 4] = [
         &[0x80, 0xE0, 0x80],
@@ -200,12 +221,10 @@ fn a_wait_behind_an_error_is_the_wait_at_the_start() {
 /// lossy-only interface and the surrogates, witnessed by `ED A0 80`.
 #[test]
 fn a_sequence_held_for_a_value_is_no_policy_in_a_lossy_only_decoder() {
-    let found = report(&NoRangeChecks {
+    let found = report(&Naive {
         name: "lossy-only-surrogates",
-        overlong: false,
         surrogates: true,
-        above_max: false,
-        reports: false,
+        ..Naive::default()
     });
     assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
     assert_eq!(
@@ -221,4 +240,117 @@ fn a_sequence_held_for_a_value_is_no_policy_in_a_lossy_only_decoder() {
     );
     assert_eq!(surrogate.category, Some(Category::Surrogate));
     assert_eq!(surrogate.witness, [0xED, 0xA0, 0x80], "{}", surrogate.title);
+}
+
+/// The acceptances a decoder's missing checks show, each once: the overlong forms of
+/// every length (one check missing at every lead), the surrogates, and the values above
+/// U+10FFFF, whether `F4 90 80 80` or a sequence led by `F5`. A decoder without the
+/// overlong check reaches `F4 90 80 80`'s last byte in the state of `F0 80 80`, and
+/// holds `F5 80` open behind a stray `80` for two more bytes: neither is a finding of
+/// its own, and nothing the decoder does is a wait or a dropped output.
+#[test]
+fn each_missing_check_is_one_acceptance_wherever_the_machine_reaches_it() {
+    let found = report(&Naive {
+        name: "no-checks-after-the-lead",
+        overlong: true,
+        surrogates: true,
+        above_max: true,
+        four_byte_leads_to_f7: true,
+        reports: true,
+        ..Naive::default()
+    });
+    let mut categories: Vec<Option<Category>> = found.findings.iter().map(|f| f.category).collect();
+    categories.sort();
+    assert_eq!(
+        categories,
+        [
+            Some(Category::Overlong3),
+            Some(Category::Surrogate),
+            Some(Category::AboveMax)
+        ],
+        "{:#?}",
+        found.findings
+    );
+    for finding in &found.findings {
+        assert_eq!(
+            finding.behaviour,
+            Behaviour::AcceptsIllFormed,
+            "{}",
+            finding.title
+        );
+    }
+    let above_max = found
+        .findings
+        .iter()
+        .find(|f| f.category == Some(Category::AboveMax));
+    assert_eq!(
+        above_max.map(|f| &f.witness[..]),
+        Some(&[0xF4, 0x90, 0x80, 0x80][..])
+    );
+}
+
+/// With one U+FFFD per ill-formed byte, `80 F4 90 80 80` decodes to U+FFFD and one
+/// value above U+10FFFF: the acceptance of `F4 90 80 80` behind the stray byte, where
+/// only the scalars show it. It is the above-max finding, not a finding about the
+/// stray `80`; beside it, the policy.
+#[test]
+fn a_value_behind_an_error_is_the_acceptance_of_the_bytes_given_it() {
+    let found = report(&Naive {
+        name: "per-byte-no-above-max-check",
+        above_max: true,
+        per_byte: true,
+        reports: true,
+        ..Naive::default()
+    });
+    assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
+    assert!(
+        matches!(found.findings[0].mechanism, Mechanism::Convention(_)),
+        "{}",
+        found.findings[0].title
+    );
+    let above_max = &found.findings[1];
+    assert_eq!(
+        above_max.category,
+        Some(Category::AboveMax),
+        "{}",
+        above_max.title
+    );
+    assert_eq!(
+        above_max.witness,
+        [0xF4, 0x90, 0x80, 0x80],
+        "{}",
+        above_max.title
+    );
+}
+
+/// A decoder that swallows the byte after a broken sequence and counts offsets in UTF-16
+/// code units (and decodes surrogates): three faults, three findings. Behind a 2-byte
+/// character both of the first two show in one input (`C2 80 E0 A0 41`: `A` lost and the
+/// error one unit early), and the offset finding is shown by the shift alone
+/// (`C2 80 80`), not by the character lost beside it.
+#[test]
+fn an_offset_miscounted_is_shown_alone_beside_a_swallowed_character() {
+    let found = report(&Naive {
+        name: "swallow-utf16-offsets-surrogates",
+        surrogates: true,
+        swallows_the_next_byte: true,
+        offsets_in_utf16_units: true,
+        reports: true,
+        ..Naive::default()
+    });
+    assert_eq!(found.findings.len(), 3, "{:#?}", found.findings);
+    let offset = found
+        .findings
+        .iter()
+        .find(|f| f.behaviour == Behaviour::ErrorSpan)
+        .expect("an offset finding");
+    assert_eq!(offset.witness, [0xC2, 0x80, 0x80], "{}", offset.title);
+    assert!(
+        found
+            .findings
+            .iter()
+            .any(|f| f.category == Some(Category::Surrogate)),
+        "{:#?}",
+        found.findings
+    );
 }

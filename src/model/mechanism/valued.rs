@@ -1,0 +1,100 @@
+//! Findings about values given to ill-formed bytes, named by those bytes and one per
+//! kind of bytes.
+//!
+//! Once both machines have settled their first error, only the scalars can show
+//! ill-formed bytes taken into a character: a decoder without the `F4 %x80-8F` check
+//! decodes `80 F4 90 80 80` to U+FFFD and one value. The witness's first error is the
+//! stray `80`, but the bytes given the value are `F4 90 80 80`, above U+10FFFF: the
+//! finding is about those. And it is the same missing check as the acceptance of
+//! `F4 90 80 80` at the start of input (a family of its own there, since the strict
+//! verdict shows it), so the two are one finding: a check missing is one cause wherever
+//! the decoder's machine happens to reach it.
+
+use super::family::kind;
+use super::{finding_about, Behaviour, Finding, Mechanism};
+use crate::model::difference::Difference;
+use crate::model::output::Strict;
+use crate::taxonomy::Category;
+
+/// Renames each transition finding whose witness gives a value behind a settled error
+/// by the category of the bytes given it (`valued`, per difference), then merges the
+/// transition findings that give values to bytes of one kind.
+pub(super) fn by_bytes_given_a_value(
+    differences: &[Difference],
+    valued: &[Option<Category>],
+    findings: &mut Vec<Finding>,
+) {
+    for found in findings
+        .iter_mut()
+        .filter(|f| f.mechanism == Mechanism::Transition)
+    {
+        let Some(index) = witness_index(differences, found) else {
+            continue;
+        };
+        let d = &differences[index];
+        let behind_an_error = d.decoder.strict == Strict::Settled;
+        let category = valued[index];
+        if behind_an_error && gives_a_value(found.behaviour) && category.is_some() {
+            if category == found.category {
+                continue;
+            }
+            let renamed = finding_about(
+                differences,
+                Mechanism::Transition,
+                index,
+                &[index],
+                category,
+            );
+            found.title = renamed.title;
+            found.category = renamed.category;
+        }
+    }
+    merge_by_kind(findings);
+}
+
+/// Merges each transition finding that gives ill-formed bytes a value into the first
+/// one before it that does so to bytes of the same kind: that finding's title and
+/// witness stand, and it explains what both did.
+fn merge_by_kind(findings: &mut Vec<Finding>) {
+    let valued = |f: &Finding| {
+        f.mechanism == Mechanism::Transition && gives_a_value(f.behaviour) && f.category.is_some()
+    };
+    let mut index = 0;
+    while index < findings.len() {
+        let into = (0..index).find(|&before| {
+            valued(&findings[before])
+                && valued(&findings[index])
+                && kind(findings[before].category) == kind(findings[index].category)
+        });
+        match into {
+            Some(before) => {
+                let merged = findings.remove(index);
+                findings[before].differences.extend(merged.differences);
+                findings[before]
+                    .manifestations
+                    .extend(merged.manifestations);
+            }
+            None => index += 1,
+        }
+    }
+}
+
+/// Whether a finding's behaviour is giving ill-formed bytes a value: taking them into
+/// a character (the strict side shows it), or decoding them to a value other than
+/// U+FFFD (only the scalars show it).
+fn gives_a_value(behaviour: Behaviour) -> bool {
+    matches!(
+        behaviour,
+        Behaviour::AcceptsIllFormed | Behaviour::DecodesIllFormed
+    )
+}
+
+/// The difference among a finding's whose witness is the finding's.
+fn witness_index(differences: &[Difference], found: &Finding) -> Option<usize> {
+    found
+        .differences
+        .iter()
+        .chain(&found.manifestations)
+        .copied()
+        .find(|&i| differences[i].witness == found.witness)
+}
