@@ -30,6 +30,11 @@ struct Naive {
     four_byte_leads_to_f7: bool,
     /// One error length and one U+FFFD per ill-formed byte, not per maximal subpart.
     per_byte: bool,
+    /// Any byte after a lead is taken as its continuation (and no range check is made).
+    continuations_unchecked: bool,
+    /// An ill-formed sequence's U+FFFD covers as many bytes as its lead announces,
+    /// whatever they are (a letter among them is lost).
+    lead_sized_units: bool,
     /// The byte after a maximal subpart cut short by another byte is skipped with it.
     swallows_the_next_byte: bool,
     /// The first error's offset is counted in UTF-16 code units, not bytes.
@@ -69,7 +74,10 @@ impl Naive {
             return Ok((u32::from(lead), 1));
         }
         let (more, low, high) = self.announced(lead).ok_or((1, false))?;
-        for at in 1..=more {
+        if self.continuations_unchecked && rest.len() <= more {
+            return Err((rest.len(), true));
+        }
+        for at in (1..=more).filter(|_| !self.continuations_unchecked) {
             let Some(&byte) = rest.get(at) else {
                 return Err((at, true));
             };
@@ -131,7 +139,16 @@ impl Decoder for Naive {
                         });
                     }
                     scalars.push(REPLACEMENT);
-                    offset += if self.per_byte { 1 } else { len };
+                    let announced = self
+                        .announced(input[offset])
+                        .map_or(1, |(more, ..)| more + 1);
+                    offset += if self.per_byte {
+                        1
+                    } else if self.lead_sized_units && !incomplete {
+                        announced.min(input.len() - offset)
+                    } else {
+                        len
+                    };
                     if self.swallows_the_next_byte && !incomplete && len > 1 {
                         offset += 1;
                     }
@@ -353,4 +370,67 @@ fn an_offset_miscounted_is_shown_alone_beside_a_swallowed_character() {
         "{:#?}",
         found.findings
     );
+}
+
+/// With `C0` read as a 2-byte lead, the decoder waits at `C0` where the grammar has an
+/// error; `C0 80` accepted is that wait's acceptance, though the family of the other
+/// overlong forms explains it. Beside units sized by their lead (a letter after a lead
+/// lost), the wait is not an invalid-lead finding of its own: the overlong forms are one
+/// finding, shown by `C0 80`.
+#[test]
+fn a_wait_whose_acceptance_another_family_explains_is_that_family() {
+    let found = report(&Naive {
+        name: "lead-sized-no-overlong-check",
+        overlong: true,
+        lead_sized_units: true,
+        reports: true,
+        ..Naive::default()
+    });
+    assert!(
+        found
+            .findings
+            .iter()
+            .all(|f| f.behaviour != Behaviour::ErrorAsIncomplete),
+        "{:#?}",
+        found.findings
+    );
+    let overlong: Vec<_> = found
+        .findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.category,
+                Some(Category::Overlong2 | Category::Overlong3 | Category::Overlong4)
+            )
+        })
+        .collect();
+    assert_eq!(overlong.len(), 1, "{:#?}", found.findings);
+    assert_eq!(overlong[0].witness, [0xC0, 0x80], "{}", overlong[0].title);
+}
+
+/// A decoder that never reports an error and takes any byte after a lead as its
+/// continuation holds `E0 80` open behind a stray `80` as at the start: where neither
+/// side reports errors the U+FFFD it leaves out is the wait (its overlong acceptance),
+/// not a "drops the output" finding of the stray byte. And `C2 41` given one value (the
+/// reference's `A` misdecoded) is the missing check `E0 41 80` given one value shows:
+/// one finding.
+#[test]
+fn a_wait_behind_a_stray_byte_is_the_wait_where_only_scalars_show() {
+    let found = report(&Naive {
+        name: "lossy-only-continuations-unchecked",
+        continuations_unchecked: true,
+        ..Naive::default()
+    });
+    let behind_a_stray_byte: Vec<_> = found
+        .findings
+        .iter()
+        .filter(|f| f.behaviour == Behaviour::DropsOutput && f.witness.len() == 3)
+        .collect();
+    assert!(behind_a_stray_byte.is_empty(), "{:#?}", found.findings);
+    let cut_short = found
+        .findings
+        .iter()
+        .filter(|f| f.category == Some(Category::TruncatedInterrupted))
+        .count();
+    assert_eq!(cut_short, 1, "{:#?}", found.findings);
 }

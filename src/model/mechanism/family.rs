@@ -176,7 +176,12 @@ pub(super) fn unit_category(
 /// the decoder gave before (it holds a sequence open, which only its lossy side can show
 /// once the first error is settled).
 pub(super) fn waits_behind_an_error(decoder: &Hypothesis, d: &Difference) -> bool {
-    let settled = d.decoder.strict == Strict::Settled && d.reference.strict == Strict::Settled;
+    // (Where neither side reports errors, as in a lossy-only comparison, the scalars are
+    // all there is anywhere: a wait shows so at the start too.)
+    let settled = matches!(
+        (d.decoder.strict, d.reference.strict),
+        (Strict::Settled, Strict::Settled) | (Strict::Valid, Strict::Valid)
+    );
     settled
         && leaves_out_a_replacement(d)
         && holds_a_sequence(decoder, decoder.state_after(&d.witness))

@@ -81,11 +81,13 @@ fn merge_by_kind(findings: &mut Vec<Finding>) {
 
 /// Whether a finding's behaviour is giving ill-formed bytes a value: taking them into
 /// a character (the strict side shows it), or decoding them to a value other than
-/// U+FFFD (only the scalars show it).
+/// U+FFFD (only the scalars show it), also where a well-formed character is among them
+/// (`C2 41` to one value, with the continuation check missing: the reference's `A` is
+/// misdecoded, the bytes are given one value as `E0 41 80` is).
 fn gives_a_value(behaviour: Behaviour) -> bool {
     matches!(
         behaviour,
-        Behaviour::AcceptsIllFormed | Behaviour::DecodesIllFormed
+        Behaviour::AcceptsIllFormed | Behaviour::DecodesIllFormed | Behaviour::Misdecodes
     )
 }
 

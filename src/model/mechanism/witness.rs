@@ -83,10 +83,16 @@ pub(super) fn witness_acceptances(
         if !waits {
             return None;
         }
-        continuations(found, differences)
+        // Any difference, not only the finding's own: the acceptance may have been
+        // filed with a family that explains it (`C0 80` with the overlong forms), while
+        // the wait at `C0` made a family of its own; retitled by the acceptance, the wait
+        // is then one finding with that family (`valued::by_bytes_given_a_value`).
+        (0..differences.len())
             .filter(|&i| {
                 let d = &differences[i];
-                (found.witness.len()..d.witness.len()).all(|end| held(&d.witness[..end]))
+                d.witness.len() > found.witness.len()
+                    && d.witness.starts_with(&found.witness)
+                    && (found.witness.len()..d.witness.len()).all(|end| held(&d.witness[..end]))
                     && accepts(d)
             })
             .min_by_key(|&i| (differences[i].witness.len(), differences[i].witness.clone()))
