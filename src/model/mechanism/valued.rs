@@ -11,9 +11,11 @@
 //! the decoder's machine happens to reach it.
 
 use super::family::kind;
+use super::witness::accepts;
 use super::{finding_about, Behaviour, Finding, Mechanism};
 use crate::model::difference::Difference;
 use crate::model::output::Strict;
+use crate::model::title;
 use crate::taxonomy::Category;
 
 /// Renames each transition finding whose witness gives a value behind a settled error
@@ -50,29 +52,73 @@ pub(super) fn by_bytes_given_a_value(
         }
     }
     merge_by_kind(findings);
+    for found in findings.iter_mut().filter(|f| gives_values(f)) {
+        shown_by_its_shortest_acceptance(differences, found);
+    }
+}
+
+/// Whether a finding is a transition finding that gives ill-formed bytes of a named
+/// category a value.
+fn gives_values(f: &Finding) -> bool {
+    f.mechanism == Mechanism::Transition && gives_a_value(f.behaviour) && f.category.is_some()
+}
+
+/// Rewitnesses a finding by the shortest of its differences that accepts bytes of its
+/// category, where that is shorter than its witness: a family first seen behind a
+/// stray byte (`80 ED A0 80`, where the wait at `ED A0` at the start is a U+FFFD
+/// policy's too) is shown by `ED A0 80` accepted at the start, if it holds that.
+fn shown_by_its_shortest_acceptance(differences: &[Difference], found: &mut Finding) {
+    let shortest = found
+        .differences
+        .iter()
+        .chain(&found.manifestations)
+        .copied()
+        .filter(|&i| {
+            let d = &differences[i];
+            accepts(d)
+                && d.witness.len() < found.witness.len()
+                && title::category(&d.witness) == found.category
+        })
+        .min_by_key(|&i| (differences[i].witness.len(), differences[i].witness.clone()));
+    if let Some(index) = shortest {
+        let shown = finding_about(
+            differences,
+            Mechanism::Transition,
+            index,
+            &[index],
+            found.category,
+        );
+        found.title = shown.title;
+        found.behaviour = shown.behaviour;
+        found.witness = shown.witness;
+    }
 }
 
 /// Merges each transition finding that gives ill-formed bytes a value into the first
-/// one before it that does so to bytes of the same kind: that finding's title and
-/// witness stand, and it explains what both did.
+/// one before it that does so to bytes of the same kind: it explains what both did, and
+/// is shown by the shorter witness of the two (the acceptance at the start of input,
+/// `ED A0 80`, rather than the same behind a stray byte, `80 ED A0 80`), the earlier
+/// one's on a tie.
 fn merge_by_kind(findings: &mut Vec<Finding>) {
-    let valued = |f: &Finding| {
-        f.mechanism == Mechanism::Transition && gives_a_value(f.behaviour) && f.category.is_some()
-    };
     let mut index = 0;
     while index < findings.len() {
         let into = (0..index).find(|&before| {
-            valued(&findings[before])
-                && valued(&findings[index])
+            gives_values(&findings[before])
+                && gives_values(&findings[index])
                 && kind(findings[before].category) == kind(findings[index].category)
         });
         match into {
             Some(before) => {
                 let merged = findings.remove(index);
-                findings[before].differences.extend(merged.differences);
-                findings[before]
-                    .manifestations
-                    .extend(merged.manifestations);
+                let kept = &mut findings[before];
+                if merged.witness.len() < kept.witness.len() {
+                    kept.title = merged.title;
+                    kept.category = merged.category;
+                    kept.behaviour = merged.behaviour;
+                    kept.witness = merged.witness;
+                }
+                kept.differences.extend(merged.differences);
+                kept.manifestations.extend(merged.manifestations);
             }
             None => index += 1,
         }

@@ -102,7 +102,7 @@ pub(super) fn witness_acceptances(
 /// Whether the decoder takes `d`'s bytes into a character where the reference rejects
 /// them: it calls the input valid there, or (where its verdict cannot show it) it takes
 /// back what it gave the bytes before and gives one value, not U+FFFD, in their place.
-fn accepts(d: &Difference) -> bool {
+pub(super) fn accepts(d: &Difference) -> bool {
     let strict = d.decoder.strict == Strict::Valid
         && behaviour(d.reference, d.decoder) == Behaviour::AcceptsIllFormed;
     let lossy = d.decoder.strict == d.reference.strict
