@@ -39,6 +39,8 @@ struct Naive {
     swallows_the_next_byte: bool,
     /// The first error's offset is counted in UTF-16 code units, not bytes.
     offsets_in_utf16_units: bool,
+    /// Reports a sequence cut short by the end of input as a definite error.
+    incomplete_as_invalid: bool,
     /// Reports errors (otherwise every input is valid and only the scalars show them).
     reports: bool,
 }
@@ -132,7 +134,7 @@ impl Decoder for Naive {
                         } else {
                             offset
                         });
-                        outcome.error_len = Some(if incomplete {
+                        outcome.error_len = Some(if incomplete && !self.incomplete_as_invalid {
                             ErrorLen::Incomplete
                         } else {
                             ErrorLen::Invalid(if self.per_byte { 1 } else { len })
@@ -434,4 +436,29 @@ fn a_wait_behind_a_stray_byte_is_the_wait_where_only_scalars_show() {
         .filter(|f| f.category == Some(Category::TruncatedInterrupted))
         .count();
     assert_eq!(cut_short, 1, "{:#?}", found.findings);
+}
+
+/// A decoder that reports a sequence cut short by the end of input as a definite error
+/// and decodes surrogates: behind a stray `80` it holds `ED A0` open, and the wait
+/// there is titled by its acceptance, `80 ED A0 80`, a difference the surrogate family
+/// explains. It is that family (named by the bytes given the value, `ED A0 80`, not by
+/// the stray byte): two faults, two findings.
+#[test]
+fn a_wait_titled_by_another_familys_acceptance_is_that_family() {
+    let found = report(&Naive {
+        name: "incomplete-as-invalid-surrogates",
+        surrogates: true,
+        incomplete_as_invalid: true,
+        reports: true,
+        ..Naive::default()
+    });
+    assert_eq!(found.findings.len(), 2, "{:#?}", found.findings);
+    assert!(
+        found
+            .findings
+            .iter()
+            .all(|f| f.category != Some(Category::UnexpectedContinuation)),
+        "{:#?}",
+        found.findings
+    );
 }

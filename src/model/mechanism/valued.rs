@@ -137,7 +137,8 @@ fn gives_a_value(behaviour: Behaviour) -> bool {
     )
 }
 
-/// The difference among a finding's whose witness is the finding's.
+/// The difference whose witness is the finding's: one of its own, else any (a wait's
+/// acceptance may be filed with another finding, `witness_acceptances`).
 fn witness_index(differences: &[Difference], found: &Finding) -> Option<usize> {
     found
         .differences
@@ -145,4 +146,5 @@ fn witness_index(differences: &[Difference], found: &Finding) -> Option<usize> {
         .chain(&found.manifestations)
         .copied()
         .find(|&i| differences[i].witness == found.witness)
+        .or_else(|| differences.iter().position(|d| d.witness == found.witness))
 }
