@@ -349,6 +349,7 @@ fn a_value_behind_an_error_is_the_acceptance_of_the_bytes_given_it() {
 /// error one unit early), and the offset finding is shown by the shift alone
 /// (`C2 80 80`), not by the character lost beside it.
 #[test]
+#[ignore = "about 4 s in the test build; the CI script runs it"]
 fn an_offset_miscounted_is_shown_alone_beside_a_swallowed_character() {
     let found = report(&Naive {
         name: "swallow-utf16-offsets-surrogates",
@@ -418,6 +419,7 @@ fn a_wait_whose_acceptance_another_family_explains_is_that_family() {
 /// reference's `A` misdecoded) is the missing check `E0 41 80` given one value shows:
 /// one finding.
 #[test]
+#[ignore = "about 6 s in the test build; the CI script runs it"]
 fn a_wait_behind_a_stray_byte_is_the_wait_where_only_scalars_show() {
     let found = report(&Naive {
         name: "lossy-only-continuations-unchecked",

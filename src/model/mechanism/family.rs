@@ -172,9 +172,9 @@ pub(super) fn unit_category(
 }
 
 /// Whether `d` is a wait behind an error the reference has settled: the decoder gives its
-/// byte nothing where the reference gives it U+FFFD, and a next byte can take back what
-/// the decoder gave before (it holds a sequence open, which only its lossy side can show
-/// once the first error is settled).
+/// byte nothing where the reference gives it U+FFFD, and holds a sequence open after it
+/// ([`holds_a_sequence`]), which only its lossy side can show once the first error is
+/// settled.
 pub(super) fn waits_behind_an_error(decoder: &Hypothesis, d: &Difference) -> bool {
     // (Where neither side reports errors, as in a lossy-only comparison, the scalars are
     // all there is anywhere: a wait shows so at the start too.)
