@@ -197,7 +197,7 @@ fn appended(decoder: super::output::StepOutput, reference: super::output::StepOu
         return lossy(decoder);
     };
     let counted = usize::from(d.appended);
-    if d.taken_back != r.taken_back || d.appended != r.appended || counted == 0 {
+    if counted == 0 {
         return lossy(decoder);
     }
     let words: Option<Vec<&str>> = d.kinds[..counted.min(d.kinds.len())]
@@ -213,7 +213,21 @@ fn appended(decoder: super::output::StepOutput, reference: super::output::StepOu
         })
         .collect();
     match words {
-        Some(words) if words.len() == counted => words.join(" and "),
+        Some(words) if words.len() == counted => {
+            let words = words.join(" and ");
+            // A decoder that takes back what it gave the bytes before (held-open bytes
+            // shown provisionally, then joined into one value) says so: the units it
+            // appends stand for those bytes too.
+            if d.taken_back > r.taken_back {
+                let n = d.taken_back;
+                format!(
+                    "{words} (taking back the {n} unit{} it gave before)",
+                    if n == 1 { "" } else { "s" }
+                )
+            } else {
+                words
+            }
+        }
         _ => lossy(decoder),
     }
 }

@@ -27,6 +27,7 @@ fn chromium(profile: &Path, args: &[&str]) -> std::process::Output {
 }
 
 #[test]
+#[ignore = "slow (a whole check of a Python adapter, then Chromium, about 20 s): .ci/run installs Chromium and runs it with --ignored"]
 fn the_report_page_renders_its_table_and_map_in_chromium() {
     if !Path::new(CHROMIUM).exists() {
         eprintln!("skipped: {CHROMIUM} not found (install it with .ci/browser.sh)");
@@ -91,6 +92,7 @@ fn the_report_page_renders_its_table_and_map_in_chromium() {
 /// it as XML (a malformed file shows a `parsererror`), keeps a box per state of both
 /// machines, and renders it.
 #[test]
+#[ignore = "slow (Chromium starts, about 5 s): .ci/run installs Chromium and runs it with --ignored"]
 fn the_model_drawing_parses_and_renders_in_chromium() {
     if !Path::new(CHROMIUM).exists() {
         eprintln!("skipped: {CHROMIUM} not found (install it with .ci/browser.sh)");

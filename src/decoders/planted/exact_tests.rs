@@ -64,6 +64,17 @@ const EXACT: &[&str] = &[
     "planted-postgres-cve-2006-2313",
     "planted-python-utf8-sig",
     "planted-lexbor-decode-valid-single",
+    "planted-iis-cve-2000-0884",
+    "planted-tomcat-cve-2008-2938",
+    "planted-java-cve-2008-5351",
+    "planted-openssl-utf8-getc",
+    "planted-yajl-validate-utf8",
+    "planted-tcl86-utf8",
+    "planted-lua53-utf8",
+    "planted-lua54-lax",
+    "planted-python2-utf8",
+    "planted-go-encoding-json",
+    "planted-glib-utf8-validate-len",
 ];
 
 /// One of each shape, a few seconds in the test build.

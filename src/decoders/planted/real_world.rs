@@ -5,10 +5,12 @@
 //! report leaves a detail open (what a read past the buffer returns, which lead bytes a
 //! policy counts), the choice is said in the `source` too.
 //!
-//! The files: [`libraries`] (serialisation formats, parsers, crypto and SIMD validators)
-//! and [`platforms`] (language runtimes, databases and C libraries); this file holds the
-//! witnesses several of them share.
+//! The files: [`libraries`] (serialisation formats, parsers, crypto and SIMD validators),
+//! [`platforms`] (language runtimes, databases and C libraries) and [`advisories`]
+//! (security advisories and validation code reported as too lenient); this file holds
+//! the witnesses several of them share.
 
+pub mod advisories;
 pub mod libraries;
 pub mod platforms;
 
@@ -20,7 +22,10 @@ use crate::taxonomy::Category::*;
 
 /// Every decoder written from a real report.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
-    libraries::LIBRARIES.iter().chain(platforms::PLATFORMS)
+    libraries::LIBRARIES
+        .iter()
+        .chain(platforms::PLATFORMS)
+        .chain(advisories::ADVISORIES)
 }
 
 /// `C2 41` taken whole: the `A` is lost in U+0081.
