@@ -10,7 +10,7 @@
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::tables::{ShortStep, THREE_BYTE_STEP};
+use super::tables::{ShortStep, ShortUnits, THREE_BYTE_STEP};
 use super::utf16::Stepped;
 use super::utf16_lossy::lossy_step;
 use super::utf16_lossy_patched::{decode_utf16_lossy_patched, lossy_stretches};
@@ -123,8 +123,9 @@ unsafe impl Vector for __m256i {
 
 /// The SSE4.1 kernel, but for [`Kernel16::short_store`], which shuffles the 16 input
 /// bytes repeated in both 128-bit lanes of a 32-byte register (`vbroadcasti128`,
-/// `vpshufb`) and assembles and stores all 8 lanes at once, and [`Kernel16::widen16`],
-/// which widens to 8 lanes at a time.
+/// `vpshufb`) and assembles and stores all 8 lanes at once, [`Kernel16::widen16`],
+/// which widens to 8 lanes at a time, and [`Kernel16::short_units16`], which builds the
+/// UTF-16 units of a six-character step in 16-bit lanes.
 pub struct Avx2Kernel;
 
 // SAFETY (every method below): the trait contract requires the caller to have checked
@@ -199,6 +200,21 @@ impl Kernel16 for Avx2Kernel {
             let shuffle = _mm256_loadu_si256(step.shuffle.as_ptr() as *const __m256i);
             let payload = _mm256_loadu_si256(step.payload.as_ptr() as *const __m256i);
             store8_units(assemble8(_mm256_shuffle_epi8(v, shuffle), payload), dst);
+        }
+    }
+    #[inline(always)]
+    unsafe fn short_units16(src: *const u8, units: &ShortUnits, _: &ShortStep, dst: *mut u16) {
+        unsafe {
+            // Characters below U+0800 in 16-bit lanes, last byte low: byte pairs
+            // `low + 64 * high` are the code units (at most 7FF, no saturation). One
+            // 16-byte shuffle and one multiply-add, where `short_store16` assembles 32-bit
+            // values and packs them (`vpackusdw`, `vpermq`).
+            let v = _mm_loadu_si128(src as *const __m128i);
+            let shuffle = _mm_load_si128(units.shuffle.as_ptr() as *const __m128i);
+            let payload = _mm_load_si128(units.payload.as_ptr() as *const __m128i);
+            let bits = _mm_and_si128(_mm_shuffle_epi8(v, shuffle), payload);
+            let code_units = _mm_maddubs_epi16(bits, _mm_set1_epi16(0x4001));
+            _mm_storeu_si128(dst as *mut __m128i, code_units);
         }
     }
     #[inline(always)]

@@ -96,6 +96,52 @@ const fn build_short_steps() -> [ShortStep; 64] {
 /// The short steps, by `id - SHORT_BASE`.
 pub static SHORT_STEPS: [ShortStep; 64] = build_short_steps();
 
+/// A [`ShortStep`] for UTF-16 output: its six characters (one or two bytes, so below
+/// U+0800, one code unit each) shuffled into 16-bit lanes, last byte low, so that one
+/// multiply-add (`low + 64 * high`) gives each unit, with no 32-bit values to pack.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub struct ShortUnits {
+    /// Byte `2k + j` of the output takes input byte `shuffle[2k + j]`, or 0 if 0x80.
+    pub shuffle: [u8; 16],
+    /// The payload bits of each shuffled byte: 7F for ASCII, 3F for a tail, 1F for a
+    /// lead (0 for unused bytes).
+    pub payload: [u8; 16],
+}
+
+const fn build_short_units() -> [ShortUnits; 64] {
+    let empty = ShortUnits {
+        shuffle: [0x80; 16],
+        payload: [0; 16],
+    };
+    let mut steps = [empty; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let mut start = 0u8;
+        let mut k = 0;
+        while k < SHORT_CHARS {
+            let two = (bits >> k) & 1 == 1;
+            if two {
+                steps[bits].shuffle[2 * k] = start + 1;
+                steps[bits].payload[2 * k] = 0x3F;
+                steps[bits].shuffle[2 * k + 1] = start;
+                steps[bits].payload[2 * k + 1] = 0x1F;
+                start += 2;
+            } else {
+                steps[bits].shuffle[2 * k] = start;
+                steps[bits].payload[2 * k] = 0x7F;
+                start += 1;
+            }
+            k += 1;
+        }
+        bits += 1;
+    }
+    steps
+}
+
+/// The short steps for UTF-16 output, by `id - SHORT_BASE`.
+pub static SHORT_UNITS: [ShortUnits; 64] = build_short_units();
+
 /// Number of step identifiers (two bits per character for up to 4 characters, and a
 /// flag for three-character steps).
 pub const STEP_COUNT: usize = 512;
@@ -407,6 +453,39 @@ mod tests {
         let mask = (1 << 0) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7);
         assert!(!is_short(STEP_INDEX[mask]));
         assert_eq!(step_chars(STEP_INDEX[mask]), 4);
+    }
+
+    #[test]
+    fn short_units_give_the_code_units_of_every_short_step() {
+        // Each short step's six characters, one or two bytes (the largest of each
+        // length, then the smallest), through the 16-bit-lane shuffle, the payload and
+        // `low + 64 * high`, as the kernels compute them.
+        for (lead, tail) in [(0xDFu8, 0xBFu8), (0xC2, 0x80)] {
+            for (bits, step) in SHORT_UNITS.iter().enumerate() {
+                let mut input = [0u8; 16];
+                let mut expected = [0u16; 8];
+                let mut at = 0;
+                for (k, unit) in expected.iter_mut().take(SHORT_CHARS).enumerate() {
+                    if (bits >> k) & 1 == 1 {
+                        input[at..at + 2].copy_from_slice(&[lead, tail]);
+                        *unit = ((lead as u16 & 0x1F) << 6) | (tail as u16 & 0x3F);
+                        at += 2;
+                    } else {
+                        input[at] = 0x41 + k as u8;
+                        *unit = input[at] as u16;
+                        at += 1;
+                    }
+                }
+                let byte = |i: usize| match step.shuffle[i] {
+                    0x80 => 0,
+                    from => input[from as usize] & step.payload[i],
+                };
+                let units: Vec<u16> = (0..8)
+                    .map(|k| byte(2 * k) as u16 + 64 * byte(2 * k + 1) as u16)
+                    .collect();
+                assert_eq!(units, expected, "short step {bits:06b}");
+            }
+        }
     }
 
     #[test]

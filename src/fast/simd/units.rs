@@ -10,7 +10,7 @@
 //! the six-character steps hold characters of one or two bytes, the runs three, so
 //! [`Pairs`] differs from `u16` in that step alone.
 
-use super::tables::{ShortStep, Step};
+use super::tables::{Step, SHORT_STEPS, SHORT_UNITS};
 use super::vector::Kernel16;
 
 /// One kind of output of the conversion. The methods store what the [`Kernel16`]
@@ -24,12 +24,13 @@ pub trait Unit {
     /// `K`'s instruction set available; `src` readable for 16 bytes, `dst` writable for
     /// 16 units.
     unsafe fn widen16<K: Kernel16>(src: *const u8, dst: *mut Self::Out);
-    /// [`Kernel16::short_store`] (or its `u16` form).
+    /// [`Kernel16::short_store`] (or its `u16` form, [`Kernel16::short_units16`]) of
+    /// short step `short` (`id - SHORT_BASE`).
     ///
     /// # Safety
     /// `K`'s instruction set available; `src` readable for 16 bytes, `dst` writable for
-    /// 8 units.
-    unsafe fn short_store<K: Kernel16>(src: *const u8, step: &ShortStep, dst: *mut Self::Out);
+    /// 8 units; `short` below 64.
+    unsafe fn short_store<K: Kernel16>(src: *const u8, short: usize, dst: *mut Self::Out);
     /// [`Kernel16::assemble_store`] (or a `u16` form) of `v`, shuffled by `step`;
     /// returns how many of the step's characters were stored as two units (always 0
     /// for [`Pairs`]).
@@ -66,8 +67,8 @@ impl Unit for u32 {
         unsafe { K::widen16(src, dst) }
     }
     #[inline(always)]
-    unsafe fn short_store<K: Kernel16>(src: *const u8, step: &ShortStep, dst: *mut u32) {
-        unsafe { K::short_store(src, step, dst) }
+    unsafe fn short_store<K: Kernel16>(src: *const u8, short: usize, dst: *mut u32) {
+        unsafe { K::short_store(src, &SHORT_STEPS[short], dst) }
     }
     #[inline(always)]
     unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u32) -> usize {
@@ -92,8 +93,8 @@ impl Unit for u16 {
         unsafe { K::widen16_to_u16(src, dst) }
     }
     #[inline(always)]
-    unsafe fn short_store<K: Kernel16>(src: *const u8, step: &ShortStep, dst: *mut u16) {
-        unsafe { K::short_store16(src, step, dst) }
+    unsafe fn short_store<K: Kernel16>(src: *const u8, short: usize, dst: *mut u16) {
+        unsafe { K::short_units16(src, &SHORT_UNITS[short], &SHORT_STEPS[short], dst) }
     }
     #[inline(always)]
     unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u16) -> usize {
@@ -119,8 +120,8 @@ impl Unit for Pairs {
         unsafe { K::widen16_to_u16(src, dst) }
     }
     #[inline(always)]
-    unsafe fn short_store<K: Kernel16>(src: *const u8, step: &ShortStep, dst: *mut u16) {
-        unsafe { K::short_store16(src, step, dst) }
+    unsafe fn short_store<K: Kernel16>(src: *const u8, short: usize, dst: *mut u16) {
+        unsafe { K::short_units16(src, &SHORT_UNITS[short], &SHORT_STEPS[short], dst) }
     }
     #[inline(always)]
     unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u16) -> usize {

@@ -391,8 +391,8 @@ unsafe fn steps<K: Kernel16, U: Unit>(
             let entry = tables::STEP_INDEX[mask];
             let src = block.add(offset);
             if tables::is_short(entry) {
-                let step = &tables::SHORT_STEPS[tables::step_id(entry) - SHORT_BASE as usize];
-                U::short_store::<K>(src, step, out.add(written));
+                let short = tables::step_id(entry) - SHORT_BASE as usize;
+                U::short_store::<K>(src, short, out.add(written));
             } else {
                 let step = &tables::STEPS[tables::step_id(entry)];
                 // A 4-byte character's second unit, for `Pairs`.

@@ -160,7 +160,7 @@ pub(crate) const fn assert_vector_width<V: Vector>() {
     let _ = VectorWidth::<V>::OK;
 }
 
-use super::tables::{ShortStep, THREE_BYTE_STEP};
+use super::tables::{ShortStep, ShortUnits, THREE_BYTE_STEP};
 
 /// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
 /// `#[inline(always)]`.
@@ -293,6 +293,18 @@ pub trait Kernel16 {
                 dst.add(4),
             );
         }
+    }
+    /// [`Kernel16::short_store16`] given also the step in 16-bit lanes (`units`, the
+    /// same step of [`super::tables::SHORT_UNITS`]), for a kernel that converts it that
+    /// way; by default [`Kernel16::short_store16`] of `step`.
+    ///
+    /// # Safety
+    /// As [`Kernel16::short_store16`].
+    #[inline(always)]
+    unsafe fn short_units16(src: *const u8, units: &ShortUnits, step: &ShortStep, dst: *mut u16) {
+        let _ = units;
+        // SAFETY: the same contract.
+        unsafe { Self::short_store16(src, step, dst) }
     }
     /// [`Kernel16::three_byte_run_store`] to 20 `u16` (3-byte characters are all below
     /// U+10000).
