@@ -75,6 +75,7 @@ const EXACT: &[&str] = &[
     "planted-python2-utf8",
     "planted-go-encoding-json",
     "planted-glib-utf8-validate-len",
+    "planted-windows-xp-multibytetowidechar",
 ];
 
 /// One of each shape, a few seconds in the test build.

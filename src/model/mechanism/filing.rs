@@ -170,11 +170,21 @@ fn filed_at(
     };
     // The finding whose hypothesis gives the decoder's outputs on the witness: the
     // home's, else a chosen convention's (a Latin-1 fallback's byte after a bug
-    // behind which it shows).
-    let explained_by = home.filter(|&h| explains(h)).or_else(|| {
-        (0..groups.len())
-            .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention(_)) && explains(h))
-    });
+    // behind which it shows). A family that gives bytes no value (it drops them) does
+    // not explain a value given to bytes of another kind: a decoder that deletes
+    // ill-formed bytes and decodes `ED A0 80` to U+D800 has shown nothing for `ED A0`,
+    // as its deletion would, but the value is a missing check of its own.
+    let drops_other_bytes = |h: usize| {
+        valued
+            && findings[h].behaviour == Behaviour::DropsOutput
+            && kind(findings[h].category) != valued_kind
+    };
+    let explained_by = home
+        .filter(|&h| explains(h) && !drops_other_bytes(h))
+        .or_else(|| {
+            (0..groups.len())
+                .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention(_)) && explains(h))
+        });
     // A decoder that stops at its first error appends nothing once it has reported one,
     // whichever departure that error was (a well-formed character rejected, then a
     // truncated sequence after it that the reference would replace).
