@@ -185,37 +185,8 @@ fn filed_at(
             (0..groups.len())
                 .find(|&h| matches!(groups[h].mechanism, Mechanism::Convention(_)) && explains(h))
         });
-    // A decoder that stops at its first error appends nothing once it has reported one,
-    // whichever departure that error was (a well-formed character rejected, then a
-    // truncated sequence after it that the reference would replace).
-    let stopped = d.decoder.strict == Strict::Settled
-        && d.decoder
-            .lossy
-            .is_some_and(|l| l.appended == 0 && l.taken_back == 0);
-    let explained_by = explained_by.or_else(|| {
-        let stop = Mechanism::Convention(Convention::StopsAtFirstError);
-        stopped
-            .then(|| (0..groups.len()).find(|&h| groups[h].mechanism == stop))
-            .flatten()
-    });
-    // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
-    // values) are that convention's wherever they show, also behind another bug.
-    let explained_by = explained_by.or_else(|| {
-        let kinds = value_kinds(d.decoder);
-        (valued && !kinds.is_empty())
-            .then(|| {
-                (0..groups.len()).find(|&h| {
-                    matches!(groups[h].mechanism, Mechanism::Convention(_))
-                        && kinds.iter().all(|k| {
-                            groups[h]
-                                .explained
-                                .iter()
-                                .any(|&i| value_kinds(differences[i].decoder).contains(k))
-                        })
-                })
-            })
-            .flatten()
-    });
+    let explained_by =
+        explained_by.or_else(|| convention_of_the_outputs(differences, groups, d, valued));
     // A decoder that gives ill-formed bytes a value of its own (or accepts them) does
     // so because it lacks a check, not because of an earlier departure on bytes of
     // another kind: that is a bug behind the earlier one.
@@ -332,4 +303,43 @@ fn absorb_into_behind(
         index += 1;
         !absorbed[index - 1]
     });
+}
+
+/// A chosen convention that accounts for a difference's outputs where no hypothesis
+/// gives them: stopping at the first error, or the values the convention gives.
+fn convention_of_the_outputs(
+    differences: &[Difference],
+    groups: &[Group],
+    d: &Difference,
+    valued: bool,
+) -> Option<usize> {
+    // A decoder that stops at its first error appends nothing once it has reported one,
+    // whichever departure that error was (a well-formed character rejected, then a
+    // truncated sequence after it that the reference would replace).
+    let stopped = d.decoder.strict == Strict::Settled
+        && d.decoder
+            .lossy
+            .is_some_and(|l| l.appended == 0 && l.taken_back == 0);
+    let stop = Mechanism::Convention(Convention::StopsAtFirstError);
+    let stopped_by = stopped
+        .then(|| (0..groups.len()).find(|&h| groups[h].mechanism == stop))
+        .flatten();
+    // Values a chosen convention gives (a Latin-1 fallback's bytes as their own
+    // values) are that convention's wherever they show, also behind another bug.
+    stopped_by.or_else(|| {
+        let kinds = value_kinds(d.decoder);
+        (valued && !kinds.is_empty())
+            .then(|| {
+                (0..groups.len()).find(|&h| {
+                    matches!(groups[h].mechanism, Mechanism::Convention(_))
+                        && kinds.iter().all(|k| {
+                            groups[h]
+                                .explained
+                                .iter()
+                                .any(|&i| value_kinds(differences[i].decoder).contains(k))
+                        })
+                })
+            })
+            .flatten()
+    })
 }
