@@ -89,3 +89,45 @@ pub(super) const PER_BYTE_E0_A0: Expected = expect(
 )
 .kind(Policy)
 .masked(&[NeverReports]);
+/// A lossy-only decoder's verdict on a stray byte it gives its own value (Latin-1).
+pub(super) const LOSSY_ONLY_LATIN1: Expected = expect(
+    NeverReports,
+    IllFormed(UnexpectedContinuation),
+    "80",
+    "valid; 0080",
+)
+.kind(Policy)
+.masked(&[InvalidByteAsLatin1]);
+/// A stray byte given its own value (Latin-1) by a lossy-only decoder.
+pub(super) const LATIN1_SILENT: Expected = expect(
+    InvalidByteAsLatin1,
+    IllFormed(UnexpectedContinuation),
+    "80",
+    "valid; 0080",
+)
+.masked(&[NeverReports]);
+/// A lossy-only decoder's verdict on a stray byte it deletes.
+pub(super) const LOSSY_ONLY_IGNORE: Expected = expect(
+    NeverReports,
+    IllFormed(UnexpectedContinuation),
+    "80",
+    "valid; -",
+)
+.kind(Policy)
+.masked(&[IgnoresErrors]);
+/// A stray byte deleted, and decoding going on, in a lossy-only decoder.
+pub(super) const IGNORE_SILENT: Expected = expect(
+    IgnoresErrors,
+    IllFormed(UnexpectedContinuation),
+    "80 41",
+    "valid; 0041",
+)
+.kind(Policy)
+.masked(&[NeverReports]);
+/// `C0 80` decoded to U+0000 by a decoder without the 2-byte shortest-form check.
+pub(super) const OVERLONG_2: Expected = expect(
+    AcceptsOverlong2,
+    IllFormed(Overlong2),
+    "C0 80",
+    "valid; 0000",
+);

@@ -30,12 +30,7 @@ pub const ADVISORIES: &[Entry] = &[
                  URIEncoding UTF-8): the two-byte overlong C0 AE decodes to '.', a directory \
                  traversal",
         bugs: &[AcceptsOverlong2],
-        findings: &[expect(
-            AcceptsOverlong2,
-            IllFormed(Overlong2),
-            "C0 80",
-            "valid; 0000",
-        )],
+        findings: &[OVERLONG_2],
     },
     Entry {
         name: "planted-java-cve-2008-5351",
@@ -68,21 +63,8 @@ pub const ADVISORIES: &[Entry] = &[
                  and surrogates are decoded (strict profiles came with Tcl 8.7/9.0)",
         bugs: &[NeverReports, InvalidByteAsLatin1, AcceptsSurrogates],
         findings: &[
-            expect(
-                NeverReports,
-                IllFormed(UnexpectedContinuation),
-                "80",
-                "valid; 0080",
-            )
-            .kind(Policy)
-            .masked(&[InvalidByteAsLatin1]),
-            expect(
-                InvalidByteAsLatin1,
-                IllFormed(UnexpectedContinuation),
-                "80",
-                "valid; 0080",
-            )
-            .masked(&[NeverReports]),
+            LOSSY_ONLY_LATIN1,
+            LATIN1_SILENT,
             SURROGATE.masked(&[NeverReports, InvalidByteAsLatin1]),
         ],
     },
@@ -126,22 +108,8 @@ pub const ADVISORIES: &[Entry] = &[
                  halves are decoded",
         bugs: &[NeverReports, IgnoresErrors, AcceptsSurrogates],
         findings: &[
-            expect(
-                NeverReports,
-                IllFormed(UnexpectedContinuation),
-                "80",
-                "valid; -",
-            )
-            .kind(Policy)
-            .masked(&[IgnoresErrors]),
-            expect(
-                IgnoresErrors,
-                IllFormed(UnexpectedContinuation),
-                "80 41",
-                "valid; 0041",
-            )
-            .kind(Policy)
-            .masked(&[NeverReports]),
+            LOSSY_ONLY_IGNORE,
+            IGNORE_SILENT,
             SURROGATE.masked(&[NeverReports, IgnoresErrors]),
         ],
     },

@@ -112,14 +112,7 @@ pub const LIBRARIES: &[Entry] = &[
             ),
         ],
         findings: &[
-            expect(
-                NeverReports,
-                IllFormed(UnexpectedContinuation),
-                "80",
-                "valid; 0080",
-            )
-            .kind(Policy)
-            .masked(&[InvalidByteAsLatin1]),
+            LOSSY_ONLY_LATIN1,
             UNCHECKED
                 .when(InputUnder(201))
                 .masked(&[NeverReports, InvalidByteAsLatin1]),
@@ -134,14 +127,7 @@ pub const LIBRARIES: &[Entry] = &[
             )
             .when(InputUnder(201))
             .masked(&[NeverReports, InvalidByteAsLatin1]),
-            expect(
-                InvalidByteAsLatin1,
-                IllFormed(UnexpectedContinuation),
-                "80",
-                "valid; 0080",
-            )
-            .when(InputUnder(201))
-            .masked(&[NeverReports]),
+            LATIN1_SILENT.when(InputUnder(201)),
         ],
     },
     Entry {
