@@ -215,7 +215,8 @@ fn findings_of_every_target_are_schema_valid_reports() {
 /// Outside `F4 90..BF` the buggy decoder agrees with the reference, so every departure it
 /// causes is the planted bug: checked on every input of up to 2 bytes and on every
 /// 3-byte input whose first byte is a lead byte E0..F4 (`#[ignore]`d, run by `.ci/run` in
-/// release mode; every `cargo test` runs the leads at the edges of Table 3-7's classes).
+/// release mode; every `cargo test` runs the leads whose second byte Table 3-7 restricts,
+/// and one of each other row).
 #[test]
 #[ignore = "long sweep (1.4M inputs): .ci/run runs it in release mode with --include-ignored"]
 fn the_buggy_decoder_differs_only_above_max() {
