@@ -124,6 +124,13 @@ pub(super) const IGNORE_SILENT: Expected = expect(
 )
 .kind(Policy)
 .masked(&[NeverReports]);
+/// `F4 90 80 80`, the first value above U+10FFFF, taken as its value.
+pub(super) const ABOVE_MAX: Expected = expect(
+    AcceptsAboveMax,
+    IllFormed(AboveMax),
+    "F4 90 80 80",
+    "valid; 110000",
+);
 /// `C0 80` decoded to U+0000 by a decoder without the 2-byte shortest-form check.
 pub(super) const OVERLONG_2: Expected = expect(
     AcceptsOverlong2,

@@ -6,14 +6,6 @@
 
 use super::*;
 
-/// `F4 90 80 80`, the first value above U+10FFFF, taken as its value.
-const ABOVE_MAX: Expected = expect(
-    AcceptsAboveMax,
-    IllFormed(AboveMax),
-    "F4 90 80 80",
-    "valid; 110000",
-);
-
 /// The decoders written from advisories and parsers' validation code.
 pub const ADVISORIES: &[Entry] = &[
     Entry {
