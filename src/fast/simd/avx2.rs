@@ -10,7 +10,7 @@
 use core::arch::x86_64::*;
 
 use super::sse42::Sse41Kernel;
-use super::tables::{ShortStep, ShortUnits, THREE_BYTE_STEP};
+use super::tables::{ShortStep, SHORT_UNITS, THREE_BYTE_STEP};
 use super::utf16::Stepped;
 use super::utf16_lossy::lossy_step;
 use super::utf16_lossy_patched::{decode_utf16_lossy_patched, lossy_stretches};
@@ -203,7 +203,10 @@ impl Kernel16 for Avx2Kernel {
         }
     }
     #[inline(always)]
-    unsafe fn short_units16(src: *const u8, units: &ShortUnits, _: &ShortStep, dst: *mut u16) {
+    unsafe fn short_units16(src: *const u8, short: usize, dst: *mut u16) {
+        let units = &SHORT_UNITS[short];
+        // SAFETY: AVX2 (and so SSSE3) is available, `src` is readable for 16 bytes and
+        // `dst` writable for 8 units (the caller's contract); the table is 32-aligned.
         unsafe {
             // Characters below U+0800 in 16-bit lanes, last byte low: byte pairs
             // `low + 64 * high` are the code units (at most 7FF, no saturation). One

@@ -10,7 +10,7 @@
 //! the six-character steps hold characters of one or two bytes, the runs three, so
 //! [`Pairs`] differs from `u16` in that step alone.
 
-use super::tables::{Step, SHORT_STEPS, SHORT_UNITS};
+use super::tables::{Step, SHORT_STEPS};
 use super::vector::Kernel16;
 
 /// One kind of output of the conversion. The methods store what the [`Kernel16`]
@@ -94,7 +94,7 @@ impl Unit for u16 {
     }
     #[inline(always)]
     unsafe fn short_store<K: Kernel16>(src: *const u8, short: usize, dst: *mut u16) {
-        unsafe { K::short_units16(src, &SHORT_UNITS[short], &SHORT_STEPS[short], dst) }
+        unsafe { K::short_units16(src, short, dst) }
     }
     #[inline(always)]
     unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u16) -> usize {
@@ -121,7 +121,7 @@ impl Unit for Pairs {
     }
     #[inline(always)]
     unsafe fn short_store<K: Kernel16>(src: *const u8, short: usize, dst: *mut u16) {
-        unsafe { K::short_units16(src, &SHORT_UNITS[short], &SHORT_STEPS[short], dst) }
+        unsafe { K::short_units16(src, short, dst) }
     }
     #[inline(always)]
     unsafe fn assemble_store<K: Kernel16>(v: K::V, step: &Step, dst: *mut u16) -> usize {

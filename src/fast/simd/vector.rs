@@ -160,7 +160,7 @@ pub(crate) const fn assert_vector_width<V: Vector>() {
     let _ = VectorWidth::<V>::OK;
 }
 
-use super::tables::{ShortStep, ShortUnits, THREE_BYTE_STEP};
+use super::tables::{ShortStep, SHORT_STEPS, THREE_BYTE_STEP};
 
 /// A 16-byte register for the UTF-32 conversion kernel. Implementations must be
 /// `#[inline(always)]`.
@@ -294,17 +294,16 @@ pub trait Kernel16 {
             );
         }
     }
-    /// [`Kernel16::short_store16`] given also the step in 16-bit lanes (`units`, the
-    /// same step of [`super::tables::SHORT_UNITS`]), for a kernel that converts it that
-    /// way; by default [`Kernel16::short_store16`] of `step`.
+    /// The `u16` store of short step `short` (`id - SHORT_BASE`): by default
+    /// [`Kernel16::short_store16`] of [`SHORT_STEPS`]`[short]`; a kernel that builds the
+    /// units in 16-bit lanes takes [`super::tables::SHORT_UNITS`]`[short]` instead.
     ///
     /// # Safety
-    /// As [`Kernel16::short_store16`].
+    /// As [`Kernel16::short_store16`]; `short` below 64.
     #[inline(always)]
-    unsafe fn short_units16(src: *const u8, units: &ShortUnits, step: &ShortStep, dst: *mut u16) {
-        let _ = units;
+    unsafe fn short_units16(src: *const u8, short: usize, dst: *mut u16) {
         // SAFETY: the same contract.
-        unsafe { Self::short_store16(src, step, dst) }
+        unsafe { Self::short_store16(src, &SHORT_STEPS[short], dst) }
     }
     /// [`Kernel16::three_byte_run_store`] to 20 `u16` (3-byte characters are all below
     /// U+10000).
