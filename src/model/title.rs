@@ -33,31 +33,7 @@ pub fn transition_title(
     let Some(first) = family.first() else {
         return String::from("differs from RFC 3629");
     };
-    let mut contexts: Vec<String> = Vec::new();
-    let mut bytes: Vec<u8> = Vec::new();
-    for d in family {
-        let context = &d.witness[..d.witness.len() - 1];
-        let name = if context.is_empty() {
-            "at a character boundary".to_string()
-        } else {
-            format!("after `{}`", format_hex(context))
-        };
-        if !contexts.contains(&name) {
-            contexts.push(name);
-        }
-        bytes.extend(&d.bytes);
-    }
-    bytes.sort_unstable();
-    bytes.dedup();
-    let mut place = contexts
-        .iter()
-        .take(CONTEXTS)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if contexts.len() > CONTEXTS {
-        place.push_str(&format!(" and {} more states", contexts.len() - CONTEXTS));
-    }
+    let (place, bytes) = place_and_bytes(family);
     let bytes = format!("`{}`", format_ranges(&bytes));
     let (r, d) = (first.reference, first.decoder);
     let what = match behaviour {
@@ -107,6 +83,9 @@ pub fn transition_title(
                 appended(d, r)
             )
         }
+        Behaviour::DropsOutput if gives_character(r) && replaces_one_for_one(d, r) => {
+            format!("replaces the well-formed character ending at {bytes} with U+FFFD")
+        }
         Behaviour::DropsOutput if gives_character(r) => {
             format!("loses the well-formed character ending at {bytes}")
         }
@@ -118,11 +97,46 @@ pub fn transition_title(
     };
     match category {
         Some(category) => format!("{place}, {what}: {}", category.as_str()),
-        None if behaviour == Behaviour::RejectsWellFormed && noncharacters(family) => {
+        // A lossy-only decoder rejects a character by giving U+FFFD in its place.
+        None if (behaviour == Behaviour::RejectsWellFormed
+            || (behaviour == Behaviour::DropsOutput && replaces_one_for_one(d, r)))
+            && noncharacters(family) =>
+        {
             format!("{place}, {what}: noncharacters (well-formed, Unicode §23.7)")
         }
         None => format!("{place}, {what}"),
     }
+}
+
+/// Where a family shows (its witnesses' contexts, at most [`CONTEXTS`] named) and the
+/// bytes it is about.
+fn place_and_bytes(family: &[&Difference]) -> (String, Vec<u8>) {
+    let mut contexts: Vec<String> = Vec::new();
+    let mut bytes: Vec<u8> = Vec::new();
+    for d in family {
+        let context = &d.witness[..d.witness.len() - 1];
+        let name = if context.is_empty() {
+            "at a character boundary".to_string()
+        } else {
+            format!("after `{}`", format_hex(context))
+        };
+        if !contexts.contains(&name) {
+            contexts.push(name);
+        }
+        bytes.extend(&d.bytes);
+    }
+    bytes.sort_unstable();
+    bytes.dedup();
+    let mut place = contexts
+        .iter()
+        .take(CONTEXTS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if contexts.len() > CONTEXTS {
+        place.push_str(&format!(" and {} more states", contexts.len() - CONTEXTS));
+    }
+    (place, bytes)
 }
 
 /// The title of a family of offset shifts in which every error is put where its bytes
@@ -186,6 +200,25 @@ fn gives_character(output: super::output::StepOutput) -> bool {
     output
         .lossy
         .is_some_and(|l| l.kinds.contains(&Some(super::output::UnitKind::Scalar)))
+}
+
+/// Whether a step gives U+FFFD for each scalar the reference's gives, and takes back
+/// as many: a character replaced, not lost among others.
+fn replaces_one_for_one(
+    decoder: super::output::StepOutput,
+    reference: super::output::StepOutput,
+) -> bool {
+    use super::output::UnitKind;
+    let (Some(d), Some(r)) = (decoder.lossy, reference.lossy) else {
+        return false;
+    };
+    let shown = usize::from(d.appended).min(d.kinds.len());
+    d.appended > 0
+        && d.appended == r.appended
+        && d.taken_back == r.taken_back
+        && d.kinds[..shown]
+            .iter()
+            .all(|&kind| kind == Some(UnitKind::Replacement))
 }
 
 /// What the decoder's step appends, in words where it takes back and appends as many

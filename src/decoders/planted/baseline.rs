@@ -136,6 +136,14 @@ pub(super) fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
         }
     }
     let mechanisms: Vec<Bug> = entry.findings.iter().map(|f| f.bug).collect();
+    // A mechanism the walker plants with several switches is off when all of them are.
+    let switches = |bug: Bug| {
+        entry
+            .findings
+            .iter()
+            .find(|f| f.bug == bug)
+            .map_or_else(|| vec![bug], |f| f.switches())
+    };
     let attributions: Vec<Vec<Bug>> = found
         .iter()
         .map(|finding| {
@@ -144,7 +152,9 @@ pub(super) fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
             mechanisms
                 .iter()
                 .copied()
-                .filter(|&bug| render(&decoder.without(&[bug]).decode(&witness).unwrap()) != with)
+                .filter(|&bug| {
+                    render(&decoder.without(&switches(bug)).decode(&witness).unwrap()) != with
+                })
                 .collect()
         })
         .collect();
@@ -243,7 +253,12 @@ fn catalogue_table() {
             println!(
                 "| `{}` | `{}` | {:?} | {} | `{}` | `{}` | {} | {} |",
                 entry.name,
-                finding.bug.id(),
+                finding
+                    .switches()
+                    .iter()
+                    .map(|b| b.id())
+                    .collect::<Vec<_>>()
+                    .join("` + `"),
                 finding.kind,
                 match finding.input {
                     expect::Input::WellFormed => "well-formed".to_string(),

@@ -76,6 +76,15 @@ const EXACT: &[&str] = &[
     "planted-go-encoding-json",
     "planted-glib-utf8-validate-len",
     "planted-windows-xp-multibytetowidechar",
+    "planted-java-modified-utf8",
+    "planted-libxml2-xmlcheckutf8",
+    "planted-chromium-isstringutf8",
+    "planted-haskell-utf8-string",
+    "planted-nim-validateutf8",
+    "planted-go10-utf8",
+    "planted-cesu8-utr26",
+    "planted-swift-string-cstring",
+    "planted-node-stringdecoder-write",
 ];
 
 /// One of each shape, a few seconds in the test build.
@@ -221,8 +230,14 @@ fn shows(planted: &Planted, input: &[u8], category: Category) -> bool {
         Category::ValidRejected => {
             !ours.valid && (well_formed || ours.valid_up_to < theirs.valid_up_to)
         }
+        // Rejected by the verdict, or, where there is none (a lossy-only decoder), by a
+        // U+FFFD given in the noncharacter's place.
         Category::NoncharacterRejected => {
-            well_formed && !ours.valid && their.iter().any(|&s| crate::taxonomy::is_noncharacter(s))
+            let replaced = !their.contains(&crate::outcome::REPLACEMENT)
+                && our.contains(&crate::outcome::REPLACEMENT);
+            well_formed
+                && (!ours.valid || replaced)
+                && their.iter().any(|&s| crate::taxonomy::is_noncharacter(s))
         }
         Category::ValidMisdecoded => {
             ours.scalars.is_some() && (lost || (well_formed && our != their))

@@ -86,6 +86,11 @@ pub struct Expected {
     /// scalars of every error, those this bug makes too (removing the mask changes the
     /// outcome).
     pub masked_by: &'static [Bug],
+    /// Other switches of the walker that plant the same mechanism where the walker has
+    /// one switch per length: a decoder without the shortest-form check lacks it for
+    /// every length it decodes (RFC 3629 section 3 names overlong forms as one hazard),
+    /// so its 2- and 3-byte overlong switches are one expected finding.
+    pub also: &'static [Bug],
 }
 
 /// The bytes of a witness: hex bytes separated by spaces, `XX*n` for `n` copies.
@@ -176,6 +181,7 @@ pub const fn expect(
         outcome,
         condition: Condition::Always,
         masked_by: &[],
+        also: &[],
     }
 }
 
@@ -193,5 +199,17 @@ impl Expected {
     /// The same finding, whose witness is also changed by `masked_by`.
     pub const fn masked(self, masked_by: &'static [Bug]) -> Self {
         Expected { masked_by, ..self }
+    }
+
+    /// The same finding, whose mechanism the walker also plants with `also`.
+    pub const fn also(self, also: &'static [Bug]) -> Self {
+        Expected { also, ..self }
+    }
+
+    /// Every switch of the walker that plants this finding's mechanism.
+    pub fn switches(&self) -> Vec<Bug> {
+        let mut switches = vec![self.bug];
+        switches.extend_from_slice(self.also);
+        switches
     }
 }

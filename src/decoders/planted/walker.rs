@@ -12,7 +12,7 @@
 use super::bugs::Bug;
 use crate::decoders::{Capabilities, Decoder};
 use crate::outcome::{DecoderFailure, ErrorLen, Outcome, REPLACEMENT};
-use crate::policy::{expected_scalars, segments, valid_lead_sized_scalars, ReplacementPolicy};
+use crate::policy::{expected_scalars, valid_lead_sized_scalars, ReplacementPolicy, Segment};
 use crate::taxonomy::{self, Category};
 
 /// A correct decoder with planted bugs, some of which may be switched off (the tests
@@ -26,6 +26,13 @@ pub struct Planted {
 
 /// The one or two scalars a lenient unit decodes to.
 type Units = ([u32; 2], usize);
+
+/// What a walk over the input found: the first error's true offset (`valid_up_to` may
+/// be counted otherwise), and the units it took, each character as the scalars it gave.
+struct Walked {
+    first_error: Option<usize>,
+    units: Vec<Segment>,
+}
 
 impl Planted {
     /// The decoder `name` with `bugs`.
@@ -228,9 +235,10 @@ impl Planted {
 
     /// Walks the input unit by unit: the strict fields of the first error, and the
     /// scalars. Returns the first error's true offset (`valid_up_to` may be counted
-    /// another way by a bug).
-    fn decode_units(&self, input: &[u8], outcome: &mut Outcome) -> Option<usize> {
+    /// another way by a bug) and the units taken, for a replacement policy.
+    fn decode_units(&self, input: &[u8], outcome: &mut Outcome) -> Walked {
         let total = input.len();
+        let mut units = Vec::new();
         let has = |bug| self.has_in(bug, total);
         let lenient = self.every_bug().any(Bug::is_lenient);
         let mut scalars = Vec::new();
@@ -246,8 +254,13 @@ impl Planted {
                 self.accepted(rest, total)
                     .map(|(s, len)| (([s, 0], 1), len))
             };
-            if let Some(((units, count), len)) = taken {
-                scalars.extend_from_slice(&units[..count]);
+            if let Some(((taken, count), len)) = taken {
+                scalars.extend_from_slice(&taken[..count]);
+                units.extend(
+                    taken[..count]
+                        .iter()
+                        .map(|&scalar| Segment::Char { scalar }),
+                );
                 offset += len;
                 chars_before_error += 1;
                 after_stray = false;
@@ -277,9 +290,11 @@ impl Planted {
                     break;
                 }
                 self.replace(&rest[..len], incomplete, total, &mut scalars);
+                units.push(Segment::Error { offset, len });
                 after_stray = decoded.is_none() && rest[0] & 0xC0 == 0x80;
             } else {
                 let scalar = u32::from(decoded.expect("not rejected"));
+                let before = scalars.len();
                 if has(Bug::SwallowsAfterStray) && after_stray {
                     scalars.push(REPLACEMENT);
                 } else if has(Bug::Utf16Pairs) && scalar >= 0x10000 {
@@ -290,13 +305,18 @@ impl Planted {
                 } else {
                     scalars.push(scalar);
                 }
+                units.extend(
+                    scalars[before..]
+                        .iter()
+                        .map(|&scalar| Segment::Char { scalar }),
+                );
                 chars_before_error += 1;
                 after_stray = false;
             }
             offset += len;
         }
         outcome.scalars = Some(scalars);
-        first_error
+        Walked { first_error, units }
     }
 
     /// The first error's length as the error-length bugs report it; `at` is the true
@@ -328,15 +348,14 @@ impl Planted {
         }
     }
 
-    /// The scalars under a replacement-policy bug, from the reference's segments.
-    fn policy_scalars(&self, input: &[u8]) -> Option<Vec<u32>> {
+    /// The scalars under a replacement-policy bug, from the units the walk took: the
+    /// policy replaces the walk's errors, and what the other bugs accepted or rejected
+    /// stays accepted or rejected (a decoder that decodes surrogates and gives one
+    /// U+FFFD per byte does both).
+    fn policy_scalars(&self, input: &[u8], units: &[Segment]) -> Option<Vec<u32>> {
         let has = |bug| self.has_in(bug, input.len());
-        let decoded = || crate::reference::Reference::rfc3629().decode(input);
         if has(Bug::PerLeadSizedValidLeads) {
-            return Some(valid_lead_sized_scalars(
-                input,
-                &segments(input, &decoded()),
-            ));
+            return Some(valid_lead_sized_scalars(input, units));
         }
         let policy = [
             (Bug::PerBytePolicy, ReplacementPolicy::PerByte),
@@ -348,12 +367,7 @@ impl Planted {
         ]
         .into_iter()
         .find(|&(bug, _)| has(bug))?;
-        let decoded = decoded();
-        Some(expected_scalars(
-            input,
-            &segments(input, &decoded),
-            policy.1,
-        ))
+        Some(expected_scalars(input, units, policy.1))
     }
 }
 
@@ -386,7 +400,10 @@ impl Decoder for Planted {
             Some(nul) if has(Bug::StopsAtNul) => &input[..nul],
             _ => input,
         };
-        let at = self.decode_units(input, outcome);
+        let Walked {
+            first_error: at,
+            units,
+        } = self.decode_units(input, outcome);
         let bom = input.starts_with(&[0xEF, 0xBB, 0xBF]);
         if let Some(valid_up_to) = outcome.valid_up_to.as_mut() {
             if has(Bug::OffsetAfterBom) && bom {
@@ -397,7 +414,7 @@ impl Decoder for Planted {
             }
         }
         self.error_len_bugs(input, at.unwrap_or(0), outcome);
-        if let Some(scalars) = self.policy_scalars(input) {
+        if let Some(scalars) = self.policy_scalars(input, &units) {
             outcome.scalars = Some(scalars);
         }
         if has(Bug::Latin1Fallback) && !outcome.valid {

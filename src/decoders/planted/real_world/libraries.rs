@@ -1,5 +1,7 @@
-//! Planted decoders written from reports against libraries: serialisation formats
-//! (protobuf, MessagePack, CBOR, BSON, JSON), parsers, crypto and SIMD validators.
+//! Planted decoders written from reports against libraries and from their documented
+//! behaviour: serialisation formats (protobuf, MessagePack, CBOR, BSON, JSON), parsers,
+//! crypto and SIMD validators, libxml2, Chromium's base library and Haskell's
+//! utf8-string.
 
 use super::*;
 use crate::decoders::planted::bugs::Gate;
@@ -312,6 +314,59 @@ pub const LIBRARIES: &[Entry] = &[
                 "valid; 00C3 00A9 0080",
             )
             .masked(&[NeverReports]),
+        ],
+    },
+    Entry {
+        name: "planted-libxml2-xmlcheckutf8",
+        source: "libxml2 xmlCheckUTF8 (xmlstring.c): checks only the bit patterns of a \
+                 null-terminated string; its comment says it 'will allow longer UTF-8 \
+                 sequences than necessary' and 'does not check for 0x10ffff maximum value' \
+                 (nor for surrogates), and it stops at the first 00",
+        bugs: &[
+            AcceptsOverlongAll,
+            AcceptsSurrogates,
+            AcceptsAboveMax,
+            StopsAtNul,
+        ],
+        findings: &[
+            OVERLONG,
+            SURROGATE,
+            ABOVE_MAX,
+            expect(StopsAtNul, WellFormed, "00 41", "valid; -"),
+        ],
+    },
+    Entry {
+        name: "planted-chromium-isstringutf8",
+        source: "Chromium base::IsStringUTF8 (base/strings/string_util.h): 'structurally \
+                 valid UTF-8 and also doesn't contain any non-character code point'; \
+                 IsStringUTF8AllowingNoncharacters is the conforming check",
+        bugs: &[RejectsNoncharacters],
+        findings: &[expect(
+            RejectsNoncharacters,
+            WellFormed,
+            "EF B7 90",
+            "invalid at 0 len 3; FFFD",
+        )],
+    },
+    Entry {
+        name: "planted-haskell-utf8-string",
+        source: "Haskell utf8-string Codec.Binary.UTF8.String.decode: returns a String, never \
+                 an error; a sequence is read as far as its lead byte announces and its \
+                 continuation bytes go, then one U+FFFD if the value is overlong, a \
+                 surrogate, above U+10FFFF, or U+FFFE / U+FFFF",
+        bugs: &[NeverReports, PerLeadSizedPolicy, RejectsFFFEAndFFFF],
+        findings: &[
+            LOSSY_ONLY,
+            expect(
+                PerLeadSizedPolicy,
+                IllFormed(Overlong2),
+                "C0 80",
+                "valid; FFFD",
+            )
+            .kind(Policy)
+            .masked(&[NeverReports]),
+            expect(RejectsFFFEAndFFFF, WellFormed, "EF BF BE", "valid; FFFD")
+                .masked(&[NeverReports]),
         ],
     },
 ];

@@ -1,6 +1,6 @@
 //! Planted decoders written from reports and documentation of language runtimes
-//! (Java, Go, .NET, Python, Perl), databases (MySQL, PostgreSQL), C libraries and the
-//! WHATWG Encoding Standard.
+//! (Java, Go, .NET, Python, Perl, Nim, Swift, Node.js), databases (MySQL, PostgreSQL),
+//! C libraries, the WHATWG Encoding Standard and CESU-8 (Unicode Technical Report #26).
 
 use super::*;
 use crate::decoders::planted::expect::Kind::Unusual;
@@ -10,7 +10,8 @@ pub const PLATFORMS: &[Entry] = &[
     Entry {
         name: "planted-java-modified-utf8",
         source: "java.io.DataInput readUTF, Modified UTF-8: C0 80 for U+0000, no shortest-form \
-                 or surrogate check on 2- and 3-byte forms, 4-byte forms are malformed input",
+                 or surrogate check on 2- and 3-byte forms (one check missing: one finding), \
+                 4-byte forms are malformed input",
         bugs: &[
             AcceptsOverlong2,
             AcceptsOverlong3,
@@ -18,13 +19,7 @@ pub const PLATFORMS: &[Entry] = &[
             RejectsSupplementary,
         ],
         findings: &[
-            OVERLONG_2,
-            expect(
-                AcceptsOverlong3,
-                IllFormed(Overlong3),
-                "E0 80 80",
-                "valid; 0000",
-            ),
+            OVERLONG_2.also(&[AcceptsOverlong3]),
             SURROGATE,
             SUPPLEMENTARY,
         ],
@@ -284,5 +279,93 @@ pub const PLATFORMS: &[Entry] = &[
             "invalid at 0 len 1; 0041",
         )
         .kind(Policy)],
+    },
+    Entry {
+        name: "planted-nim-validateutf8",
+        source: "Nim std/unicode validateUtf8 (before it was rewritten on runeAndSizeAt): \
+                 rejects C0 and C1 ('Catch overlong ascii representations') but checks only \
+                 bit patterns after E0..F7, so 3- and 4-byte overlong forms (one check \
+                 missing: one finding), surrogates and F4 90..F7 leads pass",
+        bugs: &[
+            AcceptsOverlong3,
+            AcceptsOverlong4,
+            AcceptsSurrogates,
+            AcceptsAboveMax,
+        ],
+        findings: &[
+            expect(
+                AcceptsOverlong3,
+                IllFormed(Overlong3),
+                "E0 80 80",
+                "valid; 0000",
+            )
+            .also(&[AcceptsOverlong4]),
+            SURROGATE,
+            ABOVE_MAX,
+        ],
+    },
+    Entry {
+        name: "planted-go10-utf8",
+        source: "Go 1.0 unicode/utf8 and range over a string: surrogate halves decoded \
+                 (golang/go#3927, fixed in Go 1.1 by 'all: make Unicode surrogate halves \
+                 illegal as UTF-8'), and (RuneError, 1) for every other invalid byte",
+        bugs: &[PerBytePolicy, ErrorLenAlwaysOne, AcceptsSurrogates],
+        findings: &[
+            expect(
+                PerBytePolicy,
+                IllFormed(TruncatedInterrupted),
+                "E0 A0 41",
+                "invalid at 0 len 1; FFFD FFFD 0041",
+            )
+            .kind(Policy)
+            .masked(&[ErrorLenAlwaysOne]),
+            expect(
+                ErrorLenAlwaysOne,
+                IllFormed(TruncatedAtEnd),
+                "C2",
+                "invalid at 0 len 1; FFFD",
+            )
+            .kind(Policy),
+            SURROGATE,
+        ],
+    },
+    Entry {
+        name: "planted-cesu8-utr26",
+        source: "Unicode Technical Report #26, CESU-8 (Oracle's UTF8 character set, SAP): a \
+                 supplementary character is two 3-byte surrogate forms and the 4-byte form \
+                 is not CESU-8; a CESU-8 decoder read as a UTF-8 one",
+        bugs: &[AcceptsSurrogates, RejectsSupplementary],
+        findings: &[SURROGATE, SUPPLEMENTARY],
+    },
+    Entry {
+        name: "planted-swift-string-cstring",
+        source: "Swift String(cString:): 'copying the null-terminated UTF-8 data'; 'if cString \
+                 contains ill-formed UTF-8 code unit sequences, this initializer replaces them \
+                 with the Unicode replacement character' (no error; the bytes after a 00 \
+                 are not read)",
+        bugs: &[NeverReports, StopsAtNul],
+        findings: &[
+            LOSSY_ONLY,
+            expect(StopsAtNul, WellFormed, "00 41", "valid; -"),
+        ],
+    },
+    Entry {
+        name: "planted-node-stringdecoder-write",
+        source: "Node.js string_decoder StringDecoder.write: 'any incomplete multibyte \
+                 characters at the end of the Buffer ... are omitted from the returned string \
+                 and stored in an internal buffer for the next call' (a one-shot write shows \
+                 the held-back prefix)",
+        bugs: &[NeverReports, HoldsBackTail],
+        findings: &[
+            LOSSY_ONLY,
+            expect(
+                HoldsBackTail,
+                IllFormed(TruncatedAtEnd),
+                "E2 82",
+                "valid; -",
+            )
+            .kind(Unusual)
+            .masked(&[NeverReports]),
+        ],
     },
 ];
