@@ -289,7 +289,7 @@ const THREE_BYTE_RUN_ENDS: u64 = {
 /// block if it is all ASCII) and advances it; `false` if the input is not well-formed
 /// there (a mask no well-formed input gives), leaving the lane unchanged.
 ///
-/// Four 16-byte loads give the block's high-bit and tail masks as `u64`, and the
+/// [`Kernel16::block_masks`] gives the block's high-bit and tail masks as `u64`, and the
 /// character-end mask follows from the tail mask. Each step then reads its 12-bit end
 /// mask with a shift, so the loop-carried dependency is only shift, table load, add.
 /// The step count is fixed rather than "until the block is used up": a loop exit that
@@ -313,18 +313,7 @@ unsafe fn convert_block<K: Kernel16, U: Unit>(
         // character per byte at most) and write at most 16 lanes, below `out_end`.
         let block = bytes.as_ptr().add(lane.pos);
         let out = dst.add(lane.written);
-        let vectors = [
-            K::load16(block),
-            K::load16(block.add(16)),
-            K::load16(block.add(32)),
-            K::load16(block.add(48)),
-        ];
-        let mut high = 0u64;
-        let mut tails = 0u64;
-        for (i, &v) in vectors.iter().enumerate() {
-            high |= (K::high_bit_mask(v) as u64) << (16 * i);
-            tails |= (K::tail_mask(v) as u64) << (16 * i);
-        }
+        let (high, tails) = K::block_masks(block);
         if high == 0 {
             for i in 0..4 {
                 U::widen16::<K>(block.add(16 * i), out.add(16 * i));

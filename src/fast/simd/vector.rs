@@ -294,6 +294,26 @@ pub trait Kernel16 {
             );
         }
     }
+    /// The high-bit and tail masks ([`Kernel16::high_bit_mask`], [`Kernel16::tail_mask`])
+    /// of the 64 bytes at `block`, bit `i` for byte `i`: by default four 16-byte loads; a
+    /// kernel with wider registers makes them from fewer, with fewer shifts to join.
+    ///
+    /// # Safety
+    /// The implementing backend's instruction set must be available; `block` readable
+    /// for 64 bytes.
+    #[inline(always)]
+    unsafe fn block_masks(block: *const u8) -> (u64, u64) {
+        let (mut high, mut tails) = (0u64, 0u64);
+        for i in 0..4 {
+            // SAFETY: the same contract; bytes `16 * i..16 * i + 16` are in the block.
+            let v = unsafe { Self::load16(block.add(16 * i)) };
+            // SAFETY: the same contract.
+            let (h, t) = unsafe { (Self::high_bit_mask(v), Self::tail_mask(v)) };
+            high |= (h as u64) << (16 * i);
+            tails |= (t as u64) << (16 * i);
+        }
+        (high, tails)
+    }
     /// The `u16` store of short step `short` (`id - SHORT_BASE`): by default
     /// [`Kernel16::short_store16`] of [`SHORT_STEPS`]`[short]`; a kernel that builds the
     /// units in 16-bit lanes takes [`super::tables::SHORT_UNITS`]`[short]` instead.
