@@ -166,6 +166,17 @@ pub enum PositionCondition {
         /// The smallest input length at which the bug no longer shows.
         len: usize,
     },
+    /// Only when the root-cause unit starts at bytes `first..=last` of a `block`-byte
+    /// block: a block-based path whose edge mishandles the unit (a lead on a block's last
+    /// byte, a sequence that a block ends inside of).
+    InBlock {
+        /// The block size (16, 32 or 64).
+        block: usize,
+        /// The first offset within a block at which the bug shows.
+        first: usize,
+        /// The last offset within a block at which it shows.
+        last: usize,
+    },
 }
 
 impl PositionCondition {
@@ -181,6 +192,14 @@ impl PositionCondition {
             }
             PositionCondition::InputShorterThan { len } => {
                 format!("only in inputs shorter than {len} bytes")
+            }
+            PositionCondition::InBlock { block, first, last } if first == last => {
+                format!("only when the unit starts at byte {first} of a {block}-byte block")
+            }
+            PositionCondition::InBlock { block, first, last } => {
+                format!(
+                    "only when the unit starts at bytes {first} to {last} of a {block}-byte block"
+                )
             }
         }
     }

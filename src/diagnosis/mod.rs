@@ -25,6 +25,7 @@
 
 pub mod cause;
 pub mod compare;
+pub mod condition;
 pub mod contain;
 pub mod encoder;
 pub mod explain;

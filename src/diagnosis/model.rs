@@ -22,7 +22,7 @@
 //! A machine that is not complete (its learning budget ran out) explains nothing: the
 //! rule-based findings are then the whole diagnosis.
 
-use crate::finding::{Finding, Manifestation, ModelBasis};
+use crate::finding::{Finding, Manifestation, ModelBasis, PositionCondition};
 use crate::hex::format_hex;
 use crate::model::mechanism::{self, Mechanism};
 use crate::model::oracle::Oracle;
@@ -31,7 +31,7 @@ use crate::outcome::Answer;
 use crate::stable_hash::fnv1a64_hex;
 use crate::taxonomy::Category;
 
-use super::{diagnose_input, finding_of, Subject, Witnessed, MANIFESTATIONS_KEPT};
+use super::{condition, diagnose_input, finding_of, Subject, Witnessed, MANIFESTATIONS_KEPT};
 
 /// The check's findings: the model's, then the rule-based ones the model does not
 /// explain. `decoder` answers the per-prefix queries that test a witness against the
@@ -61,6 +61,7 @@ pub fn with_model<E>(
         }
     }
     let rest = unexplained(report, decoder, subject, rule_based, &findings);
+    let rest = conditions(report, decoder, subject, rest, &mut findings, &mut decode)?;
     findings.extend(rest);
     // After the rule-based findings are sorted, which compares categories as diagnosed.
     for finding in &mut findings {
@@ -260,7 +261,7 @@ fn unexplained(
     // valid input) is not the machine's, so its rule-based finding stays.
     let explained = |finding: &Finding, witness: &[u8], oracle: &mut Oracle<'_>| {
         machine.run(witness) == oracle.outputs(witness)
-            && (through_difference(report, witness)
+            && (first_difference(report, witness).is_some()
                 || from_model
                     .iter()
                     .any(|f| f.categories == finding.categories))
@@ -296,21 +297,114 @@ fn unexplained(
         .collect()
 }
 
-/// True when `witness`, run through both machines together, takes a transition that is
-/// one of the report's (confirmed) differences.
-fn through_difference(report: &ModelReport, witness: &[u8]) -> bool {
+/// The position conditions of the rule-based findings left, each learned as a machine
+/// of its own where it has an offset to learn at ([`super::condition`]): the new
+/// findings of those machines join `findings`, titled with their condition, and the
+/// rule-based findings whose witnesses they explain go. Returns the rule-based findings
+/// that stay.
+fn conditions<E>(
+    report: &ModelReport,
+    decoder: &dyn crate::decoders::Decoder,
+    subject: &Subject<'_>,
+    rest: Vec<Finding>,
+    findings: &mut Vec<Finding>,
+    decode: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<Answer>, E>,
+) -> Result<Vec<Finding>, E> {
+    let contained = super::contain::Contained(decoder);
+    let mut learned: Vec<(PositionCondition, usize, ModelReport)> = Vec::new();
+    for condition in rest.iter().filter_map(|f| f.cause.position) {
+        let Some(offset) = condition::offset_of(condition) else {
+            continue;
+        };
+        if learned.iter().all(|&(_, known, _)| known != offset) {
+            if let Some(placed) = condition::learned_at(&contained, offset, report) {
+                learned.push((condition, offset, placed));
+            }
+        }
+    }
+    // A rule-based finding is explained by the condition's machine that predicts the
+    // decoder on its witness (the filler taken off) and reaches one of its differences
+    // there; the machine's findings reported are those that explain one. A finding of
+    // that machine no generated input showed is left out: its states count positions, so
+    // the same mechanism reached behind another error is a place of its own there.
+    let mut shown: Vec<(usize, usize)> = Vec::new();
+    let mut kept = Vec::new();
+    for finding in rest {
+        let witness = crate::hex::parse_hex(&finding.witness_hex).unwrap_or_default();
+        let explains = learned
+            .iter()
+            .enumerate()
+            .find_map(|(at, (_, offset, placed))| {
+                let tail = witness.strip_prefix(&vec![super::position::FILLER; *offset][..])?;
+                let placed_decoder = condition::Placed::new(&contained, *offset);
+                let predicted = placed.model.hypothesis().run(tail)
+                    == Oracle::new(&placed_decoder, subject.capabilities).outputs(tail);
+                let difference = first_difference(placed, tail).filter(|_| predicted)?;
+                placed
+                    .findings
+                    .iter()
+                    .position(|f| {
+                        f.differences.contains(&difference)
+                            || f.manifestations.contains(&difference)
+                    })
+                    .map(|found| (at, found))
+            });
+        match explains {
+            Some(pair) => shown.push(pair),
+            None => kept.push(finding),
+        }
+    }
+    for (at, (condition, offset, placed)) in learned.into_iter().enumerate() {
+        let new: Vec<usize> = (0..placed.findings.len())
+            .filter(|&i| shown.contains(&(at, i)))
+            .filter(|&i| {
+                let title = &placed.findings[i].title;
+                report.findings.iter().all(|known| &known.title != title)
+            })
+            .collect();
+        let placed = condition::with_filler(placed, offset);
+        let witnesses: Vec<Vec<u8>> = new
+            .iter()
+            .map(|&i| placed.findings[i].witness.clone())
+            .chain(placed.differences.iter().map(|d| d.witness.clone()))
+            .collect();
+        let answers = decode(&witnesses)?;
+        let (own, manifest) = answers.split_at(new.len());
+        for (&i, answer) in new.iter().zip(own) {
+            let found = &placed.findings[i];
+            if let Some(mut finding) = of_mechanism(subject, &placed, found, answer, manifest) {
+                finding.title = format!("{}, {}", found.title, condition.describe());
+                finding.id = fnv1a64_hex(
+                    format!(
+                        "utf8conf/finding/1\n{}\nmodel\n{}",
+                        subject.name, finding.title
+                    )
+                    .as_bytes(),
+                );
+                finding.cause.position = Some(condition);
+                findings.push(finding);
+            }
+        }
+    }
+    Ok(kept)
+}
+
+/// The first of the report's (confirmed) differences that `witness` takes, run through
+/// both machines together.
+fn first_difference(report: &ModelReport, witness: &[u8]) -> Option<usize> {
     let (machine, reference) = (report.model.hypothesis(), report.reference.hypothesis());
     let (mut d, mut r) = (0, 0);
     for &byte in witness {
-        if report.differences.iter().any(|difference| {
+        let taken = report.differences.iter().position(|difference| {
             difference.decoder_state == d
                 && difference.reference_state == r
                 && difference.bytes.contains(&byte)
-        }) {
-            return true;
+        });
+        if taken.is_some() {
+            return taken;
         }
         d = machine.step(d, byte).0;
         r = reference.step(r, byte).0;
     }
-    false
+    None
 }

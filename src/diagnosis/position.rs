@@ -111,7 +111,25 @@ pub fn condition(
             }
         }
     }
-    None
+    in_block(shifted, unit_offset)
+}
+
+/// The condition of a departure that shows at some offsets of every block and not at
+/// others, whatever the unit's length: the shifts repeat with the block's period, and the
+/// offsets within a block where it shows are one range. The smallest such block.
+fn in_block(shifted: &[bool], unit_offset: usize) -> Option<PositionCondition> {
+    BLOCKS.into_iter().find_map(|block| {
+        let periodic = (0..shifted.len() - block).all(|s| shifted[s] == shifted[s + block]);
+        // Every offset within the block, once: the unit starts at `shift + unit_offset`.
+        let shows_at = |offset: usize| {
+            let shift = (offset + block - unit_offset % block) % block;
+            shifted[shift]
+        };
+        let at: Vec<usize> = (0..block).filter(|&offset| shows_at(offset)).collect();
+        let (&first, &last) = (at.first()?, at.last()?);
+        (periodic && at.len() < block && at.len() == last - first + 1)
+            .then_some(PositionCondition::InBlock { block, first, last })
+    })
 }
 
 #[cfg(test)]
@@ -158,6 +176,37 @@ mod tests {
         assert_eq!(
             condition(&across, 3, 0, 3),
             Some(PositionCondition::AcrossBlockBoundary { block: 32 })
+        );
+        // A lead mishandled on the last byte of a 64-byte block, the unit one byte into
+        // its core.
+        let core = [0x41, 0xFF];
+        let last_byte = verdicts(&core, 1, |c| {
+            c.iter()
+                .position(|&b| b == 0xFF)
+                .is_some_and(|at| at % 64 == 63)
+        });
+        assert_eq!(
+            condition(&last_byte, 2, 1, 1),
+            Some(PositionCondition::InBlock {
+                block: 64,
+                first: 63,
+                last: 63
+            })
+        );
+        // A 2-byte unit the decoder takes as 3 bytes: it shows where the 3 bytes cross a
+        // 32-byte boundary, which the unit's own 2 bytes do not tell.
+        let pair = [0xE0, 0xBF, 0x41];
+        let longer = verdicts(&pair, 0, |c| {
+            let start = c.iter().position(|&b| b == 0xE0).unwrap();
+            start / 32 != (start + 2) / 32
+        });
+        assert_eq!(
+            condition(&longer, 3, 0, 2),
+            Some(PositionCondition::InBlock {
+                block: 32,
+                first: 30,
+                last: 31
+            })
         );
     }
 }

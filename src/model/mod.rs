@@ -28,7 +28,9 @@
 //! Position- and length-dependent behaviour (a SIMD block boundary, a second path above
 //! N bytes) is out of this learner's scope by design: its test words are short, and a
 //! machine that counted positions would be as large as the count. The placement and
-//! length generators of [`crate::corpus`] find those.
+//! length generators of [`crate::corpus`] find those; a condition at an offset is then
+//! learned as a machine of its own, with every query placed there (the diagnosis's
+//! `condition` module, which drives this learner).
 //!
 //! Why the learner is written here rather than taken from a library: active learning
 //! libraries learn over a fixed, small input alphabet one query at a time; this one needs

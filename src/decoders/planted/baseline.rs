@@ -129,9 +129,13 @@ pub(super) fn measure(entry: &'static Entry, inputs: &[Vec<u8>]) -> Row {
     let (found, incomplete) = findings_and_model(&decoder, inputs);
     if std::env::var_os("PLANTED_BASELINE_TITLES").is_some() {
         for finding in &found {
+            let condition = finding.cause.position;
             println!(
-                "  {}: {} [{}]",
-                entry.name, finding.title, finding.witness_hex
+                "  {}: {} [{}]{}",
+                entry.name,
+                finding.title,
+                finding.witness_hex,
+                condition.map_or(String::new(), |c| format!(" ({})", c.describe()))
             );
         }
     }

@@ -85,6 +85,7 @@ const EXACT: &[&str] = &[
     "planted-cesu8-utr26",
     "planted-swift-string-cstring",
     "planted-node-stringdecoder-write",
+    "planted-simdjson-ff-at-block-end",
 ];
 
 /// One of each shape, a few seconds in the test build.
