@@ -138,3 +138,10 @@ pub(super) const OVERLONG_2: Expected = expect(
     "C0 80",
     "valid; 0000",
 );
+/// U+FDD0, the first noncharacter, rejected.
+pub(super) const NONCHARACTER: Expected = expect(
+    RejectsNoncharacters,
+    WellFormed,
+    "EF B7 90",
+    "invalid at 0 len 3; FFFD",
+);

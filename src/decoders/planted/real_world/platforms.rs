@@ -5,6 +5,24 @@
 use super::*;
 use crate::decoders::planted::expect::Kind::Unusual;
 
+/// Go's `(RuneError, 1)` for every invalid byte: one U+FFFD per byte.
+const GO_PER_BYTE: Expected = expect(
+    PerBytePolicy,
+    IllFormed(TruncatedInterrupted),
+    "E0 A0 41",
+    "invalid at 0 len 1; FFFD FFFD 0041",
+)
+.kind(Policy)
+.masked(&[ErrorLenAlwaysOne]);
+/// Go's `(RuneError, 1)` for a sequence cut by the end of input too: length 1.
+const GO_ERROR_LEN_ONE: Expected = expect(
+    ErrorLenAlwaysOne,
+    IllFormed(TruncatedAtEnd),
+    "C2",
+    "invalid at 0 len 1; FFFD",
+)
+.kind(Policy);
+
 /// The platform decoders.
 pub const PLATFORMS: &[Entry] = &[
     Entry {
@@ -81,23 +99,7 @@ pub const PLATFORMS: &[Entry] = &[
         source: "Go unicode/utf8 DecodeRune: an invalid encoding returns (RuneError, 1), so a \
                  range loop gives one U+FFFD per byte",
         bugs: &[PerBytePolicy, ErrorLenAlwaysOne],
-        findings: &[
-            expect(
-                PerBytePolicy,
-                IllFormed(TruncatedInterrupted),
-                "E0 A0 41",
-                "invalid at 0 len 1; FFFD FFFD 0041",
-            )
-            .kind(Policy)
-            .masked(&[ErrorLenAlwaysOne]),
-            expect(
-                ErrorLenAlwaysOne,
-                IllFormed(TruncatedAtEnd),
-                "C2",
-                "invalid at 0 len 1; FFFD",
-            )
-            .kind(Policy),
-        ],
+        findings: &[GO_PER_BYTE, GO_ERROR_LEN_ONE],
     },
     Entry {
         name: "planted-go-tovalidutf8",
@@ -310,24 +312,7 @@ pub const PLATFORMS: &[Entry] = &[
                  (golang/go#3927, fixed in Go 1.1 by 'all: make Unicode surrogate halves \
                  illegal as UTF-8'), and (RuneError, 1) for every other invalid byte",
         bugs: &[PerBytePolicy, ErrorLenAlwaysOne, AcceptsSurrogates],
-        findings: &[
-            expect(
-                PerBytePolicy,
-                IllFormed(TruncatedInterrupted),
-                "E0 A0 41",
-                "invalid at 0 len 1; FFFD FFFD 0041",
-            )
-            .kind(Policy)
-            .masked(&[ErrorLenAlwaysOne]),
-            expect(
-                ErrorLenAlwaysOne,
-                IllFormed(TruncatedAtEnd),
-                "C2",
-                "invalid at 0 len 1; FFFD",
-            )
-            .kind(Policy),
-            SURROGATE,
-        ],
+        findings: &[GO_PER_BYTE, GO_ERROR_LEN_ONE, SURROGATE],
     },
     Entry {
         name: "planted-cesu8-utr26",
