@@ -166,9 +166,10 @@ pub enum PositionCondition {
         /// The smallest input length at which the bug no longer shows.
         len: usize,
     },
-    /// Only when the root-cause unit starts at bytes `first..=last` of a `block`-byte
-    /// block: a block-based path whose edge mishandles the unit (a lead on a block's last
-    /// byte, a sequence that a block ends inside of).
+    /// Only when the root-cause unit (for a finding of a condition's machine, the byte its
+    /// title names) is at bytes `first..=last` of a `block`-byte block: a block-based path
+    /// whose edge mishandles it (a lead on a block's last byte, the byte after a boundary
+    /// taken into a sequence before it).
     InBlock {
         /// The block size (16, 32 or 64).
         block: usize,
@@ -194,12 +195,10 @@ impl PositionCondition {
                 format!("only in inputs shorter than {len} bytes")
             }
             PositionCondition::InBlock { block, first, last } if first == last => {
-                format!("only when the unit starts at byte {first} of a {block}-byte block")
+                format!("only at byte {first} of a {block}-byte block")
             }
             PositionCondition::InBlock { block, first, last } => {
-                format!(
-                    "only when the unit starts at bytes {first} to {last} of a {block}-byte block"
-                )
+                format!("only at bytes {first} to {last} of a {block}-byte block")
             }
         }
     }

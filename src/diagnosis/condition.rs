@@ -16,9 +16,12 @@
 //! witness this machine predicts, through one of its differences, is one of them.
 
 use super::position::FILLER;
+use crate::decoders::reference::ReferenceDecoder;
 use crate::decoders::{Capabilities, Decoder};
 use crate::finding::PositionCondition;
+use crate::model::difference::agree;
 use crate::model::learner::Limits;
+use crate::model::oracle::Oracle;
 use crate::model::{model_report, ModelReport};
 use crate::outcome::{Answer, DecoderFailure, Outcome};
 
@@ -126,6 +129,34 @@ pub fn learned_at(
             .any(|known| known.title == found.title)
     });
     (report.model.incomplete.is_none() && new).then_some(report)
+}
+
+/// Where a finding of a condition's machine shows: its witness (the filler before it
+/// taken off) moved through the placements of [`super::position::candidates`], asking
+/// whether the decoder's step at the witness's last byte, the byte its title names,
+/// departs from the reference's there. The offsets are that byte's.
+pub fn where_it_shows(
+    decoder: &dyn Decoder,
+    capabilities: Capabilities,
+    witness: &[u8],
+) -> Option<PositionCondition> {
+    let start = witness.iter().take_while(|&&b| b == FILLER).count();
+    let core = witness.get(start..).filter(|core| !core.is_empty())?;
+    let placements = super::position::candidates(core);
+    let mut ours = Oracle::new(decoder, capabilities);
+    let mut theirs = Oracle::new(&ReferenceDecoder, capabilities);
+    ours.prefetch(placements.iter().map(Vec::as_slice));
+    let shows: Vec<bool> = placements
+        .iter()
+        .enumerate()
+        .map(|(index, input)| {
+            // The departing byte: the core's last, wherever the placement put the core.
+            let at = super::position::core_start(index) + core.len() - 1;
+            let (d, r) = (ours.outputs(input), theirs.outputs(input));
+            !agree(d[at], r[at])
+        })
+        .collect();
+    super::position::condition(&shows, core.len(), core.len() - 1, 1)
 }
 
 /// `report` with the filler before every witness: the inputs that show its differences

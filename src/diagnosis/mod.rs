@@ -129,7 +129,7 @@ fn raw_key(diagnosis: &Diagnosis) -> RawKey {
 
 /// True when `diagnosis` shows the same bug as `target` for minimisation: the same primary
 /// aspect among its aspects and the same kind of action.
-fn same_kind(diagnosis: Option<&Diagnosis>, target: &Diagnosis) -> bool {
+pub(crate) fn same_kind(diagnosis: Option<&Diagnosis>, target: &Diagnosis) -> bool {
     diagnosis.is_some_and(|d| {
         d.primary() == target.primary()
             && d.cause.decoder_does.name() == target.cause.decoder_does.name()
@@ -308,20 +308,7 @@ fn witness<E>(
             diagnosis = own;
         }
     }
-    let action = &diagnosis.cause.decoder_does;
-    if !matches!(action, DecoderAction::StripsBom | DecoderAction::Fails) {
-        let unit = &diagnosis.cause.unit;
-        let (core, unit_offset) = position::core_of(&bytes, unit.offset, unit.len.max(1));
-        let candidates = position::candidates(&core);
-        let answers = decode(&candidates)?;
-        let shows: Vec<bool> = candidates
-            .iter()
-            .zip(&answers)
-            .map(|(c, a)| same_kind(diagnose_input(c, a, capabilities).as_ref(), &diagnosis))
-            .collect();
-        diagnosis.cause.position =
-            position::condition(&shows, core.len(), unit_offset, unit.len.max(1));
-    }
+    diagnosis.cause.position = position::probe(&bytes, &diagnosis, capabilities, decode)?;
     Ok(Witnessed {
         bytes,
         calls,

@@ -373,6 +373,11 @@ fn conditions<E>(
         for (&i, answer) in new.iter().zip(own) {
             let found = &placed.findings[i];
             if let Some(mut finding) = of_mechanism(subject, &placed, found, answer, manifest) {
+                // Where the byte this finding names departs, which may be narrower than
+                // the condition whose offset its machine was learned at.
+                let condition =
+                    condition::where_it_shows(&contained, subject.capabilities, &found.witness)
+                        .unwrap_or(condition);
                 finding.title = format!("{}, {}", found.title, condition.describe());
                 finding.id = fnv1a64_hex(
                     format!(

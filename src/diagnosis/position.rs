@@ -9,7 +9,10 @@
 //! covers each offset within a 16-, 32- and 64-byte block, twice over) and after it (total
 //! lengths up to 70 bytes). The pattern of where the departure shows names the condition.
 
-use crate::finding::PositionCondition;
+use super::{diagnose_input, same_kind, Diagnosis};
+use crate::decoders::Capabilities;
+use crate::finding::{DecoderAction, PositionCondition};
+use crate::outcome::Answer;
 
 /// The filler byte used for padding (also the minimiser's filler).
 pub const FILLER: u8 = b'A';
@@ -19,6 +22,40 @@ const MAX_SHIFT: usize = 130;
 const MAX_TAIL: usize = 70;
 /// Block sizes a SIMD or word-at-a-time decoder commonly uses.
 const BLOCKS: [usize; 3] = [16, 32, 64];
+
+/// Where the departure `diagnosis` of `bytes` shows: its core moved through the
+/// candidate placements, each diagnosed again. `None` when it shows everywhere (or the
+/// departure is about the whole input: a BOM, a failure).
+pub fn probe<E>(
+    bytes: &[u8],
+    diagnosis: &Diagnosis,
+    capabilities: Capabilities,
+    decode: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<Answer>, E>,
+) -> Result<Option<PositionCondition>, E> {
+    let action = &diagnosis.cause.decoder_does;
+    if matches!(action, DecoderAction::StripsBom | DecoderAction::Fails) {
+        return Ok(None);
+    }
+    let unit = &diagnosis.cause.unit;
+    let (mut core, unit_offset) = core_of(bytes, unit.offset, unit.len.max(1));
+    let mut shows = Vec::new();
+    // The filler after the unit may be what the decoder takes with it (an unchecked
+    // continuation byte that is an `A`): a core that never shows keeps it.
+    for attempt in 0..2 {
+        let placements = candidates(&core);
+        let answers = decode(&placements)?;
+        shows = placements
+            .iter()
+            .zip(&answers)
+            .map(|(c, a)| same_kind(diagnose_input(c, a, capabilities).as_ref(), diagnosis))
+            .collect();
+        if attempt == 1 || shows.iter().any(|&s| s) {
+            break;
+        }
+        core = core_with_tail(bytes, unit.offset);
+    }
+    Ok(condition(&shows, core.len(), unit_offset, unit.len.max(1)))
+}
 
 /// The witness stripped of leading and trailing filler around the unit at `unit_offset`
 /// (`unit_len` bytes): the core, and the unit's offset in it.
@@ -40,6 +77,18 @@ pub fn core_of(witness: &[u8], unit_offset: usize, unit_len: usize) -> (Vec<u8>,
     )
 }
 
+/// The witness stripped of the leading filler before the unit at `unit_offset` only: the
+/// core for a departure that needs the filler after its unit. The unit's offset in it is
+/// the same as in [`core_of`]'s.
+pub fn core_with_tail(witness: &[u8], unit_offset: usize) -> Vec<u8> {
+    let unit_offset = unit_offset.min(witness.len());
+    let lead = witness[..unit_offset]
+        .iter()
+        .take_while(|&&b| b == FILLER)
+        .count();
+    witness[lead..].to_vec()
+}
+
 /// The candidate inputs of a probe: the core shifted by 0..=MAX_SHIFT, then the core with
 /// 0..=MAX_TAIL bytes of padding after it.
 pub fn candidates(core: &[u8]) -> Vec<Vec<u8>> {
@@ -54,6 +103,15 @@ pub fn candidates(core: &[u8]) -> Vec<Vec<u8>> {
         input
     });
     shifted.chain(padded).collect()
+}
+
+/// Where the core starts in the candidate at `index` of [`candidates`].
+pub fn core_start(index: usize) -> usize {
+    if index <= MAX_SHIFT {
+        index
+    } else {
+        0
+    }
 }
 
 /// The condition shown by `shows` (one verdict per input of [`candidates`]), for a core of
