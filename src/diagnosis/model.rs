@@ -157,13 +157,7 @@ fn of_mechanism(
     finding.title = found.title.clone();
     // Two mechanisms may share a root-cause unit (a lossy-only decoder's verdict and its
     // decoding of a surrogate both show at the first byte): the id names the mechanism.
-    finding.id = fnv1a64_hex(
-        format!(
-            "utf8conf/finding/1\n{}\nmodel\n{}",
-            subject.name, found.title
-        )
-        .as_bytes(),
-    );
+    finding.id = model_finding_id(subject.name, &found.title);
     finding.manifestations = found
         .manifestations
         .iter()
@@ -379,19 +373,19 @@ fn conditions<E>(
                     condition::where_it_shows(&contained, subject.capabilities, &found.witness)
                         .unwrap_or(condition);
                 finding.title = format!("{}, {}", found.title, condition.describe());
-                finding.id = fnv1a64_hex(
-                    format!(
-                        "utf8conf/finding/1\n{}\nmodel\n{}",
-                        subject.name, finding.title
-                    )
-                    .as_bytes(),
-                );
+                finding.id = model_finding_id(subject.name, &finding.title);
                 finding.cause.position = Some(condition);
                 findings.push(finding);
             }
         }
     }
     Ok(kept)
+}
+
+/// The id of a finding of a machine: the decoder and the title, which names the
+/// mechanism (two mechanisms may share a root-cause unit).
+fn model_finding_id(decoder: &str, title: &str) -> String {
+    fnv1a64_hex(format!("utf8conf/finding/1\n{decoder}\nmodel\n{title}").as_bytes())
 }
 
 /// The first of the report's (confirmed) differences that `witness` takes, run through

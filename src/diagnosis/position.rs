@@ -61,10 +61,7 @@ pub fn probe<E>(
 /// (`unit_len` bytes): the core, and the unit's offset in it.
 pub fn core_of(witness: &[u8], unit_offset: usize, unit_len: usize) -> (Vec<u8>, usize) {
     let unit_offset = unit_offset.min(witness.len());
-    let lead = witness[..unit_offset]
-        .iter()
-        .take_while(|&&b| b == FILLER)
-        .count();
+    let lead = leading_filler(witness, unit_offset);
     let end = (unit_offset + unit_len).min(witness.len());
     let trail = witness[end..]
         .iter()
@@ -81,12 +78,15 @@ pub fn core_of(witness: &[u8], unit_offset: usize, unit_len: usize) -> (Vec<u8>,
 /// core for a departure that needs the filler after its unit. The unit's offset in it is
 /// the same as in [`core_of`]'s.
 pub fn core_with_tail(witness: &[u8], unit_offset: usize) -> Vec<u8> {
-    let unit_offset = unit_offset.min(witness.len());
-    let lead = witness[..unit_offset]
+    witness[leading_filler(witness, unit_offset.min(witness.len()))..].to_vec()
+}
+
+/// How many filler bytes start `witness`, before the unit at `unit_offset`.
+fn leading_filler(witness: &[u8], unit_offset: usize) -> usize {
+    witness[..unit_offset]
         .iter()
         .take_while(|&&b| b == FILLER)
-        .count();
-    witness[lead..].to_vec()
+        .count()
 }
 
 /// The candidate inputs of a probe: the core shifted by 0..=MAX_SHIFT, then the core with
