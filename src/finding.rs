@@ -166,6 +166,12 @@ pub enum PositionCondition {
         /// The smallest input length at which the bug no longer shows.
         len: usize,
     },
+    /// Only in inputs longer than `len` bytes, wherever the unit is in them: a second
+    /// decoding path for long inputs.
+    InputLongerThan {
+        /// The largest input length at which the bug does not show.
+        len: usize,
+    },
     /// Only when the root-cause unit (for a finding of a condition's machine, the byte its
     /// title names) is at bytes `first..=last` of a `block`-byte block: a block-based path
     /// whose edge mishandles it (a lead on a block's last byte, the byte after a boundary
@@ -193,6 +199,9 @@ impl PositionCondition {
             }
             PositionCondition::InputShorterThan { len } => {
                 format!("only in inputs shorter than {len} bytes")
+            }
+            PositionCondition::InputLongerThan { len } => {
+                format!("only in inputs longer than {len} bytes")
             }
             PositionCondition::InBlock { block, first, last } if first == last => {
                 format!("only at byte {first} of a {block}-byte block")

@@ -35,6 +35,8 @@ pub fn offset_of(condition: PositionCondition) -> Option<usize> {
         // Three bytes before the boundary: every unit that crosses it (a 4-byte one from
         // there, a 2-byte one from its last byte) starts within the machine's first steps.
         PositionCondition::AcrossBlockBoundary { block } => Some(block - 3),
+        // Every query then makes an input longer than `len`, whatever its own length.
+        PositionCondition::InputLongerThan { len } => Some(len),
         PositionCondition::AtStart | PositionCondition::InputShorterThan { .. } => None,
     }
     .filter(|&offset| offset > 0)
@@ -159,11 +161,38 @@ pub fn where_it_shows(
     super::position::condition(&shows, core.len(), core.len() - 1, 1)
 }
 
-/// `report` with the filler before every witness: the inputs that show its differences
-/// on the decoder itself.
-pub fn with_filler(mut report: ModelReport, offset: usize) -> ModelReport {
+/// What a condition's machine, learned at `offset`, is asked of a witness of the decoder
+/// itself: the witness without the filler that puts it under the condition. Under a
+/// length condition that is all its leading filler, however long (the machine's filler
+/// makes any word long enough); under an offset, exactly the offset's filler.
+pub fn under_condition(
+    condition: PositionCondition,
+    offset: usize,
+    witness: &[u8],
+) -> Option<&[u8]> {
+    match condition {
+        PositionCondition::InputLongerThan { len } if witness.len() > len => {
+            Some(&witness[witness.iter().take_while(|&&b| b == FILLER).count()..])
+        }
+        _ => witness.strip_prefix(&vec![FILLER; offset][..]),
+    }
+}
+
+/// `report` with the filler before every witness that puts it under `condition` (its
+/// machine learned at `offset`): the inputs that show its differences on the decoder
+/// itself. Under a length condition, just enough filler to make the input one byte
+/// longer than the bound.
+pub fn with_filler(
+    mut report: ModelReport,
+    condition: PositionCondition,
+    offset: usize,
+) -> ModelReport {
     let filler = |witness: &mut Vec<u8>| {
-        witness.splice(0..0, std::iter::repeat_n(FILLER, offset));
+        let count = match condition {
+            PositionCondition::InputLongerThan { len } => (len + 1).saturating_sub(witness.len()),
+            _ => offset,
+        };
+        witness.splice(0..0, std::iter::repeat_n(FILLER, count));
     };
     report
         .findings

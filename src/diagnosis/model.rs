@@ -328,18 +328,22 @@ fn conditions<E>(
         let explains = learned
             .iter()
             .enumerate()
-            .find_map(|(at, (_, offset, placed))| {
-                let tail = witness.strip_prefix(&vec![super::position::FILLER; *offset][..])?;
+            .find_map(|(at, (condition, offset, placed))| {
+                let tail = condition::under_condition(*condition, *offset, &witness)?;
                 let placed_decoder = condition::Placed::new(&contained, *offset);
                 let predicted = placed.model.hypothesis().run(tail)
                     == Oracle::new(&placed_decoder, subject.capabilities).outputs(tail);
                 let difference = first_difference(placed, tail).filter(|_| predicted)?;
-                placed
-                    .findings
+                // The finding the difference is a mechanism of before one it is only a
+                // manifestation of.
+                let findings = &placed.findings;
+                findings
                     .iter()
-                    .position(|f| {
-                        f.differences.contains(&difference)
-                            || f.manifestations.contains(&difference)
+                    .position(|f| f.differences.contains(&difference))
+                    .or_else(|| {
+                        findings
+                            .iter()
+                            .position(|f| f.manifestations.contains(&difference))
                     })
                     .map(|found| (at, found))
             });
@@ -349,14 +353,17 @@ fn conditions<E>(
         }
     }
     for (at, (condition, offset, placed)) in learned.into_iter().enumerate() {
+        // A length condition's machine is the second path's whole machine, its states
+        // the same bytes' at any offset: each of its findings is a mechanism of that path.
+        let whole_path = matches!(condition, PositionCondition::InputLongerThan { .. });
         let new: Vec<usize> = (0..placed.findings.len())
-            .filter(|&i| shown.contains(&(at, i)))
+            .filter(|&i| whole_path || shown.contains(&(at, i)))
             .filter(|&i| {
                 let title = &placed.findings[i].title;
                 report.findings.iter().all(|known| &known.title != title)
             })
             .collect();
-        let placed = condition::with_filler(placed, offset);
+        let placed = condition::with_filler(placed, condition, offset);
         let witnesses: Vec<Vec<u8>> = new
             .iter()
             .map(|&i| placed.findings[i].witness.clone())

@@ -38,23 +38,73 @@ pub fn probe<E>(
     }
     let unit = &diagnosis.cause.unit;
     let (mut core, unit_offset) = core_of(bytes, unit.offset, unit.len.max(1));
-    let mut shows = Vec::new();
-    // The filler after the unit may be what the decoder takes with it (an unchecked
-    // continuation byte that is an `A`): a core that never shows keeps it.
-    for attempt in 0..2 {
-        let placements = candidates(&core);
-        let answers = decode(&placements)?;
-        shows = placements
+    let mut verdicts = |inputs: &[Vec<u8>]| -> Result<Vec<bool>, E> {
+        let answers = decode(inputs)?;
+        Ok(inputs
             .iter()
             .zip(&answers)
             .map(|(c, a)| same_kind(diagnose_input(c, a, capabilities).as_ref(), diagnosis))
-            .collect();
-        if attempt == 1 || shows.iter().any(|&s| s) {
-            break;
+            .collect())
+    };
+    let mut shows = verdicts(&candidates(&core))?;
+    if !shows.iter().any(|&s| s) {
+        // A witness longer than the candidates reach may need its length or offset.
+        if bytes.len() > MAX_SHIFT + core.len() {
+            if let Some(found) = beyond_reach(&core, unit_offset, bytes.len(), &mut verdicts)? {
+                return Ok(Some(found));
+            }
         }
+        // The filler after the unit may be what the decoder takes with it (an unchecked
+        // continuation byte that is an `A`): a core that never shows keeps it.
         core = core_with_tail(bytes, unit.offset);
+        shows = verdicts(&candidates(&core))?;
     }
     Ok(condition(&shows, core.len(), unit_offset, unit.len.max(1)))
+}
+
+/// The condition of a departure that shows on its witness but at none of the
+/// candidates, which the witness is longer than: a second path for long inputs, or an
+/// offset past the candidates' reach. The shortest filler before the core at which it
+/// shows is found by bisection between the candidates' reach and the witness's length
+/// (a path that starts at some length or offset stays on past it); the same total length
+/// with the filler after the core instead tells a length from an offset.
+fn beyond_reach<E>(
+    core: &[u8],
+    unit_offset: usize,
+    witness_len: usize,
+    shows: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<bool>, E>,
+) -> Result<Option<PositionCondition>, E> {
+    let before = |filler: usize| {
+        let mut input = vec![FILLER; filler];
+        input.extend_from_slice(core);
+        input
+    };
+    let mut shows_one = |input: Vec<u8>| -> Result<bool, E> {
+        Ok(shows(&[input])?.first().copied().unwrap_or(false))
+    };
+    let (mut absent, mut present) = (MAX_SHIFT, witness_len - core.len());
+    if !shows_one(before(present))? {
+        return Ok(None);
+    }
+    while present - absent > 1 {
+        let mid = absent + (present - absent) / 2;
+        if shows_one(before(mid))? {
+            present = mid;
+        } else {
+            absent = mid;
+        }
+    }
+    let mut after = core.to_vec();
+    after.extend(std::iter::repeat_n(FILLER, present));
+    Ok(Some(if shows_one(after)? {
+        PositionCondition::InputLongerThan {
+            len: present + core.len() - 1,
+        }
+    } else {
+        PositionCondition::AtOrPast {
+            offset: present + unit_offset,
+        }
+    }))
 }
 
 /// The witness stripped of leading and trailing filler around the unit at `unit_offset`
@@ -197,6 +247,37 @@ mod tests {
     fn verdicts(core: &[u8], unit_offset: usize, shows: impl Fn(&[u8]) -> bool) -> Vec<bool> {
         let _ = unit_offset;
         candidates(core).iter().map(|c| shows(c)).collect()
+    }
+
+    /// A departure past the candidates' reach: found on its long witness, then placed by
+    /// bisection, and told a length from an offset by the filler moved after the core.
+    #[test]
+    fn places_a_departure_beyond_the_candidates_by_length_or_offset() {
+        let core = [0xED, 0xA0, 0x80];
+        let mut asked = 0;
+        let mut longer_than_200 = |inputs: &[Vec<u8>]| {
+            asked += inputs.len();
+            Ok::<_, ()>(inputs.iter().map(|i| i.len() > 200).collect())
+        };
+        assert_eq!(
+            beyond_reach(&core, 0, 230, &mut longer_than_200),
+            Ok(Some(PositionCondition::InputLongerThan { len: 200 }))
+        );
+        assert!(asked < 12, "{asked} queries");
+        let mut past_256 = |inputs: &[Vec<u8>]| {
+            Ok::<_, ()>(
+                inputs
+                    .iter()
+                    .map(|i| i.iter().position(|&b| b == 0xED) >= Some(256))
+                    .collect(),
+            )
+        };
+        assert_eq!(
+            beyond_reach(&core, 0, 300, &mut past_256),
+            Ok(Some(PositionCondition::AtOrPast { offset: 256 }))
+        );
+        let mut never = |inputs: &[Vec<u8>]| Ok::<_, ()>(vec![false; inputs.len()]);
+        assert_eq!(beyond_reach(&core, 0, 300, &mut never), Ok(None));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! shapes the bugs come from; the decoders in [`super::real_world`] carry their reports.
 
 use super::bugs::Bug::*;
-use super::expect::Condition::{ErrorFrom, InputUnder, Straddles};
+use super::bugs::Gate;
+use super::expect::Condition::{ErrorFrom, InputOver, InputUnder, Straddles};
 use super::expect::Input::{IllFormed, WellFormed};
 use super::expect::Kind::{Policy, Unusual};
 use super::expect::{expect, Entry};
@@ -253,6 +254,32 @@ pub const SELF_TEST: &[Entry] = &[
         source: SYNTHETIC,
         bugs: &[SwallowsAfterStray, OffByOnePast64],
         findings: &[swallow(), past_64()],
+    },
+    Entry {
+        name: "planted-second-path-over-200",
+        source: "harness self-test; libraries that hand inputs over a length to a second \
+                 decoder (msgpack-javascript's threshold is 200 bytes), here with the bugs \
+                 on the long path",
+        bugs: &[When(
+            Gate::InputOver(200),
+            &[AcceptsSurrogates, AcceptsOverlong3],
+        )],
+        findings: &[
+            expect(
+                AcceptsSurrogates,
+                IllFormed(Surrogate),
+                "41*198 ED A0 80",
+                "valid; 0041*198 D800",
+            )
+            .when(InputOver(200)),
+            expect(
+                AcceptsOverlong3,
+                IllFormed(Overlong3),
+                "41*198 E0 80 80",
+                "valid; 0041*198 0000",
+            )
+            .when(InputOver(200)),
+        ],
     },
 ];
 

@@ -134,3 +134,33 @@ fn a_second_path_that_only_stays_silent_is_the_silence() {
     assert!(long.is_empty(), "{long:?}");
     assert_eq!(found.len(), entry.findings.len());
 }
+
+/// A decoder that hands inputs over 200 bytes to a second path with two bugs of its own.
+/// The report is the condition and that path's bugs: each once, titled with "only in
+/// inputs longer than 200 bytes" and shown by the shortest input long enough (201 bytes,
+/// filler then the bug's bytes), not one finding per incidental long input that met it.
+#[test]
+#[ignore = "about 10 s in the test build; the CI script runs it"]
+fn a_second_path_for_long_inputs_gives_each_of_its_bugs_once_under_its_condition() {
+    let entry = entry("planted-second-path-over-200").expect("in the catalogue");
+    let decoder = Planted::new(entry.name, entry.bugs);
+    let found = findings_of(&decoder, &inputs());
+    assert_eq!(
+        found.len(),
+        2,
+        "{:?}",
+        found.iter().map(|f| &f.title).collect::<Vec<_>>()
+    );
+    let long = crate::finding::PositionCondition::InputLongerThan { len: 200 };
+    for (finding, bytes) in found.iter().zip([&[0xE0, 0x80, 0x80], &[0xED, 0xA0, 0x80]]) {
+        assert_eq!(finding.cause.position, Some(long), "{}", finding.title);
+        assert!(
+            finding.title.ends_with(&long.describe()),
+            "{}",
+            finding.title
+        );
+        let witness = crate::hex::parse_hex(&finding.witness_hex).unwrap();
+        assert_eq!(witness.len(), 201, "{}", finding.title);
+        assert_eq!(witness[198..], bytes[..], "{}", finding.title);
+    }
+}
