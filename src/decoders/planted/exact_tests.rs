@@ -93,7 +93,9 @@ const QUICK: &[&str] = &[
     "planted-perl-lax-utf8",
     "planted-ct-latin1-fallback",
     "planted-dotnet-binaryreader",
-    "planted-simd-json-block-end",
+    // A position condition learned as a machine of its own; simd-json's block end is
+    // the other, and takes three times as long.
+    "planted-simdjson-ff-at-block-end",
 ];
 
 fn not_exact(names: &[&str]) -> Vec<String> {
