@@ -241,4 +241,25 @@ mod tests {
             Some(29)
         );
     }
+
+    /// Under a length condition a witness is asked without all its leading filler (the
+    /// machine's own filler makes any word long enough), and shown with just enough of
+    /// it; under an offset, with exactly the offset's filler.
+    #[test]
+    fn a_length_condition_takes_and_gives_as_much_filler_as_the_length_needs() {
+        let long = PositionCondition::InputLongerThan { len: 200 };
+        assert_eq!(offset_of(long), Some(200));
+        let mut witness = vec![FILLER; 198];
+        witness.extend_from_slice(&[0xED, 0xA0, 0x80]);
+        assert_eq!(
+            under_condition(long, 200, &witness),
+            Some(&[0xED, 0xA0, 0x80][..])
+        );
+        assert_eq!(under_condition(long, 200, &witness[1..]), None);
+        let past = PositionCondition::AtOrPast { offset: 64 };
+        assert_eq!(
+            under_condition(past, 64, &witness).map(<[u8]>::len),
+            Some(137)
+        );
+    }
 }
