@@ -291,7 +291,7 @@ const THREE_BYTE_RUN_ENDS: u64 = {
 ///
 /// [`Kernel16::block_masks`] gives the block's high-bit and tail masks as `u64`, and the
 /// character-end mask follows from the tail mask. Each step then reads its 12-bit end
-/// mask with a shift, so the loop-carried dependency is only shift, table load, add.
+/// mask with a shift, so the loop-carried dependency is only shift, mask, table load.
 /// The step count is fixed rather than "until the block is used up": a loop exit that
 /// depends on the text costs a misprediction per block.
 ///
@@ -351,6 +351,75 @@ unsafe fn convert_block<K: Kernel16, U: Unit>(
     }
 }
 
+/// The character-end mask of the 64 bytes at `pos` (bit i set iff byte `pos + i` ends
+/// a character).
+///
+/// # Safety
+/// `K`'s instruction set available; `pos + 64 < bytes.len()`.
+#[inline(always)]
+unsafe fn ends_at<K: Kernel16>(bytes: &[u8], pos: usize) -> u64 {
+    // SAFETY: bytes `pos..pos + 64` are in `bytes` (caller's contract).
+    let (_, tails) = unsafe { K::block_masks(bytes.as_ptr().add(pos)) };
+    // Byte i ends a character iff byte i + 1 is not a tail.
+    let next_is_tail = dfa::is_continuation(bytes[pos + BLOCK]) as u64;
+    !((tails >> 1) | (next_is_tail << 63))
+}
+
+/// [`convert_block`] with the block's character-end mask given (`ends`, that at
+/// `lane.pos`) rather than made from its bytes, and replaced by that at the lane's new
+/// cursor. The mask of the 64 bytes after the block is made from the bytes before the
+/// steps, at an address known when the block starts, and the next block's mask is the
+/// two joined by a shift: the load, compare and `pmovmskb` of a block leave the chain
+/// from one block's steps to the next's, which is then the steps' table loads and one
+/// shift. Well-formed text at a character boundary is all ASCII exactly where every
+/// byte ends a character, so the end mask alone also tells the ASCII blocks.
+///
+/// # Safety
+/// As [`convert_block`], and `lane.pos + 128 < bytes.len()`; `ends` the character-end
+/// mask of the 64 bytes at `lane.pos`.
+#[inline(always)]
+unsafe fn convert_block_ahead<K: Kernel16, U: Unit>(
+    bytes: &[u8],
+    dst: *mut U::Out,
+    lane: &mut Lane,
+    ends: &mut u64,
+) -> bool {
+    // SAFETY: the caller meets this function's `# Safety` contract; the
+    // bounds of each pointer operation are justified where it occurs.
+    unsafe {
+        // SAFETY (all loads and stores below): as in `convert_block`; the mask ahead
+        // reads bytes `lane.pos + 64..lane.pos + 129`, within `bytes`.
+        let block = bytes.as_ptr().add(lane.pos);
+        let out = dst.add(lane.written);
+        let next = ends_at::<K>(bytes, lane.pos + BLOCK);
+        if *ends == u64::MAX {
+            for i in 0..4 {
+                U::widen16::<K>(block.add(16 * i), out.add(16 * i));
+            }
+            lane.pos += BLOCK;
+            lane.written += BLOCK;
+            *ends = next;
+            return true;
+        }
+        let (offset, written) = if *ends & THREE_BYTE_RUN_MASK == THREE_BYTE_RUN_ENDS {
+            // As in `convert_block`.
+            U::three_byte_run_store::<K>(block, out);
+            (12 * STEPS_PER_BLOCK, 4 * STEPS_PER_BLOCK)
+        } else {
+            let Some(stepped) = steps::<K, U>(block, out, *ends) else {
+                return false;
+            };
+            stepped
+        };
+        lane.pos += offset;
+        lane.written += written;
+        // The two masks joined from `offset` on: 20 to 60 bytes (five steps of 4 to 12
+        // bytes, or a run of 60), so both shifts are below 64.
+        *ends = (*ends >> offset) | (next << (BLOCK - offset));
+        true
+    }
+}
+
 /// The [`STEPS_PER_BLOCK`] steps of [`convert_block`] over the block at `block`, given
 /// its character-end mask; returns the bytes and units converted, or `None` at a mask
 /// well-formed input cannot give.
@@ -369,14 +438,19 @@ unsafe fn steps<K: Kernel16, U: Unit>(
     unsafe {
         let mut offset = 0;
         let mut written = 0;
+        // The end mask from the step's start on: shifted by each step's bytes rather
+        // than by the sum so far, so that the chain from one step's table load to the
+        // next is shift, mask, load, with the cursor's add beside it instead of in it.
+        let mut ends = ends;
         // A fixed number of steps, each at most 12 bytes, so that every step starts at
         // most 48 bytes into the block: no exit branch that depends on the text.
         for _ in 0..STEPS_PER_BLOCK {
-            let mask = ((ends >> offset) & 0xFFF) as usize;
+            let mask = (ends & 0xFFF) as usize;
             let consumed = tables::STEP_CONSUMED[mask] as usize;
             if consumed == 0 {
                 return None;
             }
+            ends >>= consumed;
             let entry = tables::STEP_INDEX[mask];
             let src = block.add(offset);
             if tables::is_short(entry) {
@@ -460,6 +534,27 @@ pub(super) unsafe fn convert_valid<K: Kernel16, U: Unit>(bytes: &[u8], out: &mut
         // lane's output starts.
         let mut first_open = true;
         let mut second_open = true;
+        // Both lanes with their masks made a block ahead (`convert_block_ahead`) while the
+        // bytes after their next block are in `bytes`; then from the bytes, block by block.
+        let ahead = |lane: &Lane| lane.can_convert_block() && lane.pos + 2 * BLOCK < len;
+        if U::AHEAD && ahead(&first) && ahead(&second) {
+            // SAFETY: both lanes' blocks are in `bytes` (`ahead`).
+            let mut first_ends = ends_at::<K>(bytes, first.pos);
+            let mut second_ends = ends_at::<K>(bytes, second.pos);
+            let run = |ends: u64| ends & THREE_BYTE_RUN_MASK == THREE_BYTE_RUN_ENDS;
+            // Text of runs of 3-byte characters (CJK prose) stays on the blocks made from
+            // the bytes: there a block's length is known when it starts (a run, 60
+            // bytes), so the chain the masks ahead shorten is not there, and their
+            // shifts and loads were 5-10% of its time.
+            if !run(first_ends) && !run(second_ends) {
+                while first_open && second_open && ahead(&first) && ahead(&second) {
+                    first_open =
+                        convert_block_ahead::<K, U>(bytes, dst, &mut first, &mut first_ends);
+                    second_open =
+                        convert_block_ahead::<K, U>(bytes, dst, &mut second, &mut second_ends);
+                }
+            }
+        }
         while first_open && second_open && first.can_convert_block() && second.can_convert_block() {
             first_open = convert_block::<K, U>(bytes, dst, &mut first);
             second_open = convert_block::<K, U>(bytes, dst, &mut second);
