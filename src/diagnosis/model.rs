@@ -375,10 +375,16 @@ fn conditions<E>(
             let found = &placed.findings[i];
             if let Some(mut finding) = of_mechanism(subject, &placed, found, answer, manifest) {
                 // Where the byte this finding names departs, which may be narrower than
-                // the condition whose offset its machine was learned at.
-                let condition =
-                    condition::where_it_shows(&contained, subject.capabilities, &found.witness)
-                        .unwrap_or(condition);
+                // the condition whose offset its machine was learned at. A length
+                // condition is its machine's whole path: the decoder's step at a byte,
+                // read off the input up to that byte, cannot tell it from an offset.
+                let condition = match whole_path {
+                    true => condition,
+                    false => {
+                        condition::where_it_shows(&contained, subject.capabilities, &found.witness)
+                            .unwrap_or(condition)
+                    }
+                };
                 finding.title = format!("{}, {}", found.title, condition.describe());
                 finding.id = model_finding_id(subject.name, &finding.title);
                 finding.cause.position = Some(condition);

@@ -59,7 +59,36 @@ pub fn probe<E>(
         core = core_with_tail(bytes, unit.offset);
         shows = verdicts(&candidates(&core))?;
     }
-    Ok(condition(&shows, core.len(), unit_offset, unit.len.max(1)))
+    match condition(&shows, core.len(), unit_offset, unit.len.max(1)) {
+        // Shows once enough filler is before the core: from that offset on, or in inputs
+        // that long, wherever the unit is.
+        Some(PositionCondition::AtOrPast { offset }) => {
+            length_or_offset(&core, unit_offset, offset - unit_offset, &mut verdicts)
+        }
+        other => Ok(other),
+    }
+}
+
+/// The condition of a departure that shows with `filler` bytes of filler before `core`
+/// and not with fewer: the same total length with the filler after the core instead
+/// tells a second path for long inputs from an offset.
+fn length_or_offset<E>(
+    core: &[u8],
+    unit_offset: usize,
+    filler: usize,
+    shows: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<bool>, E>,
+) -> Result<Option<PositionCondition>, E> {
+    let mut after = core.to_vec();
+    after.extend(std::iter::repeat_n(FILLER, filler));
+    Ok(Some(if shows(&[after])?.first() == Some(&true) {
+        PositionCondition::InputLongerThan {
+            len: filler + core.len() - 1,
+        }
+    } else {
+        PositionCondition::AtOrPast {
+            offset: filler + unit_offset,
+        }
+    }))
 }
 
 /// The condition of a departure that shows on its witness but at none of the
@@ -94,17 +123,7 @@ fn beyond_reach<E>(
             absent = mid;
         }
     }
-    let mut after = core.to_vec();
-    after.extend(std::iter::repeat_n(FILLER, present));
-    Ok(Some(if shows_one(after)? {
-        PositionCondition::InputLongerThan {
-            len: present + core.len() - 1,
-        }
-    } else {
-        PositionCondition::AtOrPast {
-            offset: present + unit_offset,
-        }
-    }))
+    length_or_offset(core, unit_offset, present, shows)
 }
 
 /// The witness stripped of leading and trailing filler around the unit at `unit_offset`

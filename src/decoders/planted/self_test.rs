@@ -256,29 +256,29 @@ pub const SELF_TEST: &[Entry] = &[
         findings: &[swallow(), past_64()],
     },
     Entry {
-        name: "planted-second-path-over-200",
+        name: "planted-second-path-over-100",
         source: "harness self-test; libraries that hand inputs over a length to a second \
-                 decoder (msgpack-javascript's threshold is 200 bytes), here with the bugs \
-                 on the long path",
+                 decoder (msgpack-javascript's threshold is 200 bytes), here over 100 bytes \
+                 (within the position probe's reach) with the bugs on the long path",
         bugs: &[When(
-            Gate::InputOver(200),
+            Gate::InputOver(100),
             &[AcceptsSurrogates, AcceptsOverlong3],
         )],
         findings: &[
             expect(
                 AcceptsSurrogates,
                 IllFormed(Surrogate),
-                "41*198 ED A0 80",
-                "valid; 0041*198 D800",
+                "41*98 ED A0 80",
+                "valid; 0041*98 D800",
             )
-            .when(InputOver(200)),
+            .when(InputOver(100)),
             expect(
                 AcceptsOverlong3,
                 IllFormed(Overlong3),
-                "41*198 E0 80 80",
-                "valid; 0041*198 0000",
+                "41*98 E0 80 80",
+                "valid; 0041*98 0000",
             )
-            .when(InputOver(200)),
+            .when(InputOver(100)),
         ],
     },
 ];
