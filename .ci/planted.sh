@@ -45,4 +45,18 @@ PY
     failed=1
   fi
 done
+# The second path's machine is in the report, under its condition.
+condition=$(python3 - reports/ci-planted/long_path_surrogates/conformance.json <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+print(" ".join(f"{c['condition']['kind']}:{c['condition'].get('len')}"
+               for c in report.get("condition_models", [])))
+PY
+)
+if [ "$condition" = "input-longer-than:200" ]; then
+  echo "planted long_path_surrogates: the second path's machine is reported ($condition)"
+else
+  echo "planted long_path_surrogates: expected condition_models [input-longer-than:200], got [$condition]" >&2
+  failed=1
+fi
 exit "$failed"

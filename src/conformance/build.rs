@@ -63,6 +63,7 @@ impl ConformanceReport {
             first_two_bytes_map: map_section(&run.map),
             streaming: None,
             model: run.model.clone(),
+            condition_models: run.conditions.clone(),
         }
     }
 

@@ -155,6 +155,8 @@ pub struct CheckRun {
     /// grouped by root cause (the grading core, [`crate::diagnosis`]). Empty when the
     /// run stopped early.
     pub findings: Vec<Finding>,
+    /// The machines learned under a position or length condition that gave findings.
+    pub conditions: Vec<diagnosis::condition::ConditionModel>,
     /// Why the run stopped before every input was checked (the report is then partial);
     /// `None` for a complete run.
     pub stopped: Option<Stop>,
@@ -213,6 +215,7 @@ pub fn run_check(
         exit_note: None,
         model: None,
         findings: Vec::new(),
+        conditions: Vec::new(),
         stopped: None,
         flaky_crashes: 0,
         first_flaky_crash: None,
@@ -248,7 +251,10 @@ pub fn run_check(
     }
     if run.stopped.is_none() {
         match find(subject, &log, run.model.as_ref()) {
-            Ok(findings) => run.findings = findings,
+            Ok(graded) => {
+                run.findings = graded.findings;
+                run.conditions = graded.conditions;
+            }
             Err(stop) => run.stopped = Some(stop),
         }
     }
@@ -279,7 +285,7 @@ fn find(
     subject: Subject<'_>,
     log: &DepartureLog,
     model: Option<&crate::model::ModelReport>,
-) -> Result<Vec<Finding>, Stop> {
+) -> Result<diagnosis::model::Graded, Stop> {
     let name = subject.name().to_string();
     let command = subject.command();
     let reproduce = |witness: &[u8]| reproduce_command(&name, command.as_deref(), witness);
@@ -301,7 +307,10 @@ fn find(
             rule_based,
             decode,
         ),
-        None => Ok(rule_based),
+        None => Ok(diagnosis::model::Graded {
+            findings: rule_based,
+            conditions: Vec::new(),
+        }),
     }
 }
 

@@ -59,6 +59,11 @@ pub struct ConformanceReport {
     /// when the check did not learn it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<crate::model::ModelReport>,
+    /// The machines learned under a position or length condition (a second path for
+    /// long inputs, a block's last byte) that gave findings, each with the filler its
+    /// queries were placed after; absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub condition_models: Vec<crate::diagnosis::condition::ConditionModel>,
 }
 
 /// The decoder checked.

@@ -15,6 +15,8 @@
 //! condition's findings, one per mechanism as everywhere else; a rule-based finding whose
 //! witness this machine predicts, through one of its differences, is one of them.
 
+use serde::Serialize;
+
 use super::position::FILLER;
 use crate::decoders::reference::ReferenceDecoder;
 use crate::decoders::{Capabilities, Decoder};
@@ -24,6 +26,19 @@ use crate::model::learner::Limits;
 use crate::model::oracle::Oracle;
 use crate::model::{model_report, ModelReport};
 use crate::outcome::{Answer, DecoderFailure, Outcome};
+
+/// A condition learned as a machine of its own, as the report shows it: the condition,
+/// the filler its queries were placed after, and that machine's report (its witnesses
+/// with the filler, as the decoder was asked them).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionModel {
+    /// The condition.
+    pub condition: PositionCondition,
+    /// Bytes of filler before every query.
+    pub placed_at: usize,
+    /// The machine under the condition, its differences and findings.
+    pub model: ModelReport,
+}
 
 /// Where a condition's machine is learned: the offset its queries start at, or `None`
 /// where the unplaced machine is already that path (at the start of the input, in short

@@ -33,6 +33,16 @@ use crate::taxonomy::Category;
 
 use super::{condition, diagnose_input, finding_of, Subject, Witnessed, MANIFESTATIONS_KEPT};
 
+/// What grading through the model gives: the findings, and the conditions learned as
+/// machines of their own that gave some of them.
+#[derive(Debug, Clone, Default)]
+pub struct Graded {
+    /// The model's findings, then the rule-based ones it does not explain.
+    pub findings: Vec<Finding>,
+    /// The machines under a position or length condition behind some findings.
+    pub conditions: Vec<condition::ConditionModel>,
+}
+
 /// The check's findings: the model's, then the rule-based ones the model does not
 /// explain. `decoder` answers the per-prefix queries that test a witness against the
 /// machine; `decode` the whole witnesses.
@@ -42,9 +52,12 @@ pub fn with_model<E>(
     decoder: &dyn crate::decoders::Decoder,
     rule_based: Vec<Finding>,
     mut decode: impl FnMut(&[Vec<u8>]) -> Result<Vec<Answer>, E>,
-) -> Result<Vec<Finding>, E> {
+) -> Result<Graded, E> {
     if report.model.incomplete.is_some() {
-        return Ok(rule_based);
+        return Ok(Graded {
+            findings: rule_based,
+            conditions: Vec::new(),
+        });
     }
     let witnesses: Vec<Vec<u8>> = report
         .findings
@@ -61,13 +74,24 @@ pub fn with_model<E>(
         }
     }
     let rest = unexplained(report, decoder, subject, rule_based, &findings);
-    let rest = conditions(report, decoder, subject, rest, &mut findings, &mut decode)?;
+    let mut learned = Vec::new();
+    let rest = conditions(
+        report,
+        decoder,
+        subject,
+        rest,
+        (&mut findings, &mut learned),
+        &mut decode,
+    )?;
     findings.extend(rest);
     // After the rule-based findings are sorted, which compares categories as diagnosed.
     for finding in &mut findings {
         categories_of_its_inputs(finding, decoder);
     }
-    Ok(findings)
+    Ok(Graded {
+        findings,
+        conditions: learned,
+    })
 }
 
 /// The categories of well-formed input: a decoder rejected, misdecoded or stripped text
@@ -301,7 +325,7 @@ fn conditions<E>(
     decoder: &dyn crate::decoders::Decoder,
     subject: &Subject<'_>,
     rest: Vec<Finding>,
-    findings: &mut Vec<Finding>,
+    (findings, models): (&mut Vec<Finding>, &mut Vec<condition::ConditionModel>),
     decode: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<Answer>, E>,
 ) -> Result<Vec<Finding>, E> {
     let contained = super::contain::Contained(decoder);
@@ -325,28 +349,9 @@ fn conditions<E>(
     let mut kept = Vec::new();
     for finding in rest {
         let witness = crate::hex::parse_hex(&finding.witness_hex).unwrap_or_default();
-        let explains = learned
-            .iter()
-            .enumerate()
-            .find_map(|(at, (condition, offset, placed))| {
-                let tail = condition::under_condition(*condition, *offset, &witness)?;
-                let placed_decoder = condition::Placed::new(&contained, *offset);
-                let predicted = placed.model.hypothesis().run(tail)
-                    == Oracle::new(&placed_decoder, subject.capabilities).outputs(tail);
-                let difference = first_difference(placed, tail).filter(|_| predicted)?;
-                // The finding the difference is a mechanism of before one it is only a
-                // manifestation of.
-                let findings = &placed.findings;
-                findings
-                    .iter()
-                    .position(|f| f.differences.contains(&difference))
-                    .or_else(|| {
-                        findings
-                            .iter()
-                            .position(|f| f.manifestations.contains(&difference))
-                    })
-                    .map(|found| (at, found))
-            });
+        let explains = learned.iter().enumerate().find_map(|(at, learned)| {
+            explaining(learned, &contained, subject.capabilities, &witness).map(|found| (at, found))
+        });
         match explains {
             Some(pair) => shown.push(pair),
             None => kept.push(finding),
@@ -371,6 +376,7 @@ fn conditions<E>(
             .collect();
         let answers = decode(&witnesses)?;
         let (own, manifest) = answers.split_at(new.len());
+        let before = findings.len();
         for (&i, answer) in new.iter().zip(own) {
             let found = &placed.findings[i];
             if let Some(mut finding) = of_mechanism(subject, &placed, found, answer, manifest) {
@@ -391,12 +397,45 @@ fn conditions<E>(
                 findings.push(finding);
             }
         }
+        if findings.len() > before {
+            models.push(condition::ConditionModel {
+                condition,
+                placed_at: offset,
+                model: placed,
+            });
+        }
     }
     Ok(kept)
 }
 
 /// The id of a finding of a machine: the decoder and the title, which names the
 /// mechanism (two mechanisms may share a root-cause unit).
+/// The finding of the condition's machine `learned` (its condition, offset and report)
+/// that explains `witness`: the machine predicts the decoder there, the filler taken
+/// off, and the witness runs through the finding's difference. The finding the
+/// difference is a mechanism of comes before one it is only a manifestation of.
+fn explaining(
+    (condition, offset, placed): &(PositionCondition, usize, ModelReport),
+    decoder: &dyn crate::decoders::Decoder,
+    capabilities: crate::decoders::Capabilities,
+    witness: &[u8],
+) -> Option<usize> {
+    let tail = condition::under_condition(*condition, *offset, witness)?;
+    let placed_decoder = condition::Placed::new(decoder, *offset);
+    let predicted = placed.model.hypothesis().run(tail)
+        == Oracle::new(&placed_decoder, capabilities).outputs(tail);
+    let difference = first_difference(placed, tail).filter(|_| predicted)?;
+    let findings = &placed.findings;
+    findings
+        .iter()
+        .position(|f| f.differences.contains(&difference))
+        .or_else(|| {
+            findings
+                .iter()
+                .position(|f| f.manifestations.contains(&difference))
+        })
+}
+
 fn model_finding_id(decoder: &str, title: &str) -> String {
     fnv1a64_hex(format!("utf8conf/finding/1\n{decoder}\nmodel\n{title}").as_bytes())
 }

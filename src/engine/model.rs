@@ -229,7 +229,9 @@ fn filed_reports(
     let rule_based: Vec<Finding> = own.iter().map(|r| r.finding.clone()).collect();
     let decode =
         |batch: &[Vec<u8>]| Ok::<_, std::convert::Infallible>(decode_contained(decoder, batch));
-    let Ok(findings) =
+    // A run's reports are one finding each; the machines under a condition stay in
+    // `check`'s report.
+    let Ok(crate::diagnosis::model::Graded { findings, .. }) =
         crate::diagnosis::model::with_model(&subject, model, decoder, rule_based, decode);
     let own_ids: HashSet<&str> = own.iter().map(|r| r.id.as_str()).collect();
     let found_ids: HashSet<&str> = findings.iter().map(|f| f.id.as_str()).collect();

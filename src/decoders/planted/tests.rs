@@ -6,6 +6,7 @@ use crate::conformance::inputs::{probes, BOUNDARY_3_4_ALPHABET};
 use crate::corpus::faults::FaultGenerator;
 use crate::corpus::generator::Generator;
 use crate::corpus::placement::PlacementGenerator;
+use crate::diagnosis::model::Graded;
 use crate::diagnosis::{decode_contained, findings, DepartureLog, Subject};
 use crate::finding::Finding;
 use crate::model::learner::Limits;
@@ -43,6 +44,13 @@ pub(crate) fn findings_and_model(
     decoder: &dyn Decoder,
     inputs: &[Vec<u8>],
 ) -> (Vec<Finding>, Option<String>) {
+    let (graded, incomplete) = graded(decoder, inputs);
+    (graded.findings, incomplete)
+}
+
+/// What grading gives (the findings and the conditions' machines), and why the decoder's
+/// machine is incomplete.
+fn graded(decoder: &dyn Decoder, inputs: &[Vec<u8>]) -> (Graded, Option<String>) {
     let capabilities = decoder.capabilities();
     let mut log = DepartureLog::default();
     let answers = decode_contained(decoder, inputs);
@@ -140,14 +148,21 @@ fn a_second_path_that_only_stays_silent_is_the_silence() {
 /// inputs longer than 100 bytes" (not "at offset >= 100": the same length with the filler
 /// after the bug's bytes shows it too) and shown by the shortest input long enough (101
 /// bytes, filler then the bug's bytes), not one finding per incidental long input that
-/// met it. The adapter `tests/adapters/planted/long_path_surrogates.py` is the same over
-/// 200 bytes, past the probe's placements, end to end.
+/// met it; and the report carries that path's machine. The adapter
+/// `tests/adapters/planted/long_path_surrogates.py` is the same over 200 bytes, past the
+/// probe's placements, end to end.
 #[test]
 #[ignore = "about 10 s in the test build; the CI script runs it"]
 fn a_second_path_for_long_inputs_gives_each_of_its_bugs_once_under_its_condition() {
     let entry = entry("planted-second-path-over-100").expect("in the catalogue");
     let decoder = Planted::new(entry.name, entry.bugs);
-    let found = findings_of(&decoder, &inputs());
+    let (
+        Graded {
+            findings: found,
+            conditions,
+        },
+        _,
+    ) = graded(&decoder, &inputs());
     let titles: Vec<&str> = found.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(found.len(), 2, "{titles:?}");
     let long = crate::finding::PositionCondition::InputLongerThan { len: 100 };
@@ -162,4 +177,9 @@ fn a_second_path_for_long_inputs_gives_each_of_its_bugs_once_under_its_condition
         assert_eq!(witness.len(), 101, "{}", finding.title);
         assert_eq!(witness[98..], bytes[..], "{}", finding.title);
     }
+    // The report carries the second path's machine, learned after 100 bytes of filler.
+    assert_eq!(conditions.len(), 1);
+    assert_eq!(conditions[0].condition, long);
+    assert_eq!(conditions[0].placed_at, 100);
+    assert!(conditions[0].model.differences.len() >= 2);
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{categories_text, findings, model, scalars_text, verdict_sentence};
+use super::{categories_text, conditions, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
 use crate::sanitize::html as escape_html;
 
@@ -44,6 +44,7 @@ pub fn html(report: &ConformanceReport) -> String {
     html_header(&mut out, report);
     findings::html(&mut out, &report.findings);
     model::html(&mut out, report.model.as_ref());
+    conditions::html(&mut out, &report.condition_models);
     // The map right after the findings: a reader sees the whole two-byte space before
     // the detail tables below.
     html_two_byte_map(&mut out, report);

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{categories_text, findings, model, scalars_text, verdict_sentence};
+use super::{categories_text, conditions, findings, model, scalars_text, verdict_sentence};
 use crate::conformance::report::{ConformanceReport, PolicyExample};
 use crate::sanitize::{markdown_code, markdown_text};
 
@@ -13,6 +13,7 @@ pub fn markdown(report: &ConformanceReport) -> String {
     write_header(&mut out, report);
     findings::markdown(&mut out, &report.findings);
     model::markdown(&mut out, report.model.as_ref());
+    conditions::markdown(&mut out, &report.condition_models);
     write_categories(&mut out, report);
     write_policy(&mut out, report);
     write_wrappers(&mut out, report);

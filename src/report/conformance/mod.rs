@@ -6,6 +6,7 @@
 //! drawn the map it records the number of cells drawn in the canvas's
 //! `data-cells-drawn` attribute, so a headless browser can tell that it ran.
 
+mod conditions;
 mod findings;
 mod html;
 mod markdown;
