@@ -157,7 +157,7 @@ pub fn where_it_shows(
     capabilities: Capabilities,
     witness: &[u8],
 ) -> Option<PositionCondition> {
-    let start = witness.iter().take_while(|&&b| b == FILLER).count();
+    let start = super::position::leading_filler(witness);
     let core = witness.get(start..).filter(|core| !core.is_empty())?;
     let placements = super::position::candidates(core);
     let mut ours = Oracle::new(decoder, capabilities);
@@ -187,7 +187,7 @@ pub fn under_condition(
 ) -> Option<&[u8]> {
     match condition {
         PositionCondition::InputLongerThan { len } if witness.len() > len => {
-            Some(&witness[witness.iter().take_while(|&&b| b == FILLER).count()..])
+            Some(&witness[super::position::leading_filler(witness)..])
         }
         _ => witness.strip_prefix(&vec![FILLER; offset][..]),
     }

@@ -329,14 +329,18 @@ fn conditions<E>(
     decode: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<Answer>, E>,
 ) -> Result<Vec<Finding>, E> {
     let contained = super::contain::Contained(decoder);
-    let mut learned: Vec<(PositionCondition, usize, ModelReport)> = Vec::new();
+    let mut learned: Vec<condition::ConditionModel> = Vec::new();
     for condition in rest.iter().filter_map(|f| f.cause.position) {
         let Some(offset) = condition::offset_of(condition) else {
             continue;
         };
-        if learned.iter().all(|&(_, known, _)| known != offset) {
-            if let Some(placed) = condition::learned_at(&contained, offset, report) {
-                learned.push((condition, offset, placed));
+        if learned.iter().all(|known| known.placed_at != offset) {
+            if let Some(model) = condition::learned_at(&contained, offset, report) {
+                learned.push(condition::ConditionModel {
+                    condition,
+                    placed_at: offset,
+                    model,
+                });
             }
         }
     }
@@ -357,7 +361,8 @@ fn conditions<E>(
             None => kept.push(finding),
         }
     }
-    for (at, (condition, offset, placed)) in learned.into_iter().enumerate() {
+    for (at, learned) in learned.into_iter().enumerate() {
+        let (condition, offset, placed) = (learned.condition, learned.placed_at, learned.model);
         // A length condition's machine is the second path's whole machine, its states
         // the same bytes' at any offset: each of its findings is a mechanism of that path.
         let whole_path = matches!(condition, PositionCondition::InputLongerThan { .. });
@@ -408,20 +413,18 @@ fn conditions<E>(
     Ok(kept)
 }
 
-/// The id of a finding of a machine: the decoder and the title, which names the
-/// mechanism (two mechanisms may share a root-cause unit).
-/// The finding of the condition's machine `learned` (its condition, offset and report)
-/// that explains `witness`: the machine predicts the decoder there, the filler taken
+/// The finding of the condition's machine `learned` that explains `witness`: the machine predicts the decoder there, the filler taken
 /// off, and the witness runs through the finding's difference. The finding the
 /// difference is a mechanism of comes before one it is only a manifestation of.
 fn explaining(
-    (condition, offset, placed): &(PositionCondition, usize, ModelReport),
+    learned: &condition::ConditionModel,
     decoder: &dyn crate::decoders::Decoder,
     capabilities: crate::decoders::Capabilities,
     witness: &[u8],
 ) -> Option<usize> {
-    let tail = condition::under_condition(*condition, *offset, witness)?;
-    let placed_decoder = condition::Placed::new(decoder, *offset);
+    let (offset, placed) = (learned.placed_at, &learned.model);
+    let tail = condition::under_condition(learned.condition, offset, witness)?;
+    let placed_decoder = condition::Placed::new(decoder, offset);
     let predicted = placed.model.hypothesis().run(tail)
         == Oracle::new(&placed_decoder, capabilities).outputs(tail);
     let difference = first_difference(placed, tail).filter(|_| predicted)?;
@@ -436,6 +439,8 @@ fn explaining(
         })
 }
 
+/// The id of a finding of a machine: the decoder and the title, which names the
+/// mechanism (two mechanisms may share a root-cause unit).
 fn model_finding_id(decoder: &str, title: &str) -> String {
     fnv1a64_hex(format!("utf8conf/finding/1\n{decoder}\nmodel\n{title}").as_bytes())
 }

@@ -69,6 +69,14 @@ pub fn probe<E>(
     }
 }
 
+/// Whether the departure shows on the one input `input`.
+fn shows_on<E>(
+    shows: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<bool>, E>,
+    input: Vec<u8>,
+) -> Result<bool, E> {
+    Ok(shows(&[input])?.first() == Some(&true))
+}
+
 /// The condition of a departure that shows with `filler` bytes of filler before `core`
 /// and not with fewer: the same total length with the filler after the core instead
 /// tells a second path for long inputs from an offset.
@@ -78,9 +86,7 @@ fn length_or_offset<E>(
     filler: usize,
     shows: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<bool>, E>,
 ) -> Result<Option<PositionCondition>, E> {
-    let mut after = core.to_vec();
-    after.extend(std::iter::repeat_n(FILLER, filler));
-    Ok(Some(if shows(&[after])?.first() == Some(&true) {
+    Ok(Some(if shows_on(shows, padded(core, filler))? {
         PositionCondition::InputLongerThan {
             len: filler + core.len() - 1,
         }
@@ -103,21 +109,13 @@ fn beyond_reach<E>(
     witness_len: usize,
     shows: &mut impl FnMut(&[Vec<u8>]) -> Result<Vec<bool>, E>,
 ) -> Result<Option<PositionCondition>, E> {
-    let before = |filler: usize| {
-        let mut input = vec![FILLER; filler];
-        input.extend_from_slice(core);
-        input
-    };
-    let mut shows_one = |input: Vec<u8>| -> Result<bool, E> {
-        Ok(shows(&[input])?.first().copied().unwrap_or(false))
-    };
     let (mut absent, mut present) = (MAX_SHIFT, witness_len - core.len());
-    if !shows_one(before(present))? {
+    if !shows_on(shows, shifted(core, present))? {
         return Ok(None);
     }
     while present - absent > 1 {
         let mid = absent + (present - absent) / 2;
-        if shows_one(before(mid))? {
+        if shows_on(shows, shifted(core, mid))? {
             present = mid;
         } else {
             absent = mid;
@@ -130,7 +128,7 @@ fn beyond_reach<E>(
 /// (`unit_len` bytes): the core, and the unit's offset in it.
 pub fn core_of(witness: &[u8], unit_offset: usize, unit_len: usize) -> (Vec<u8>, usize) {
     let unit_offset = unit_offset.min(witness.len());
-    let lead = leading_filler(witness, unit_offset);
+    let lead = leading_filler(&witness[..unit_offset]);
     let end = (unit_offset + unit_len).min(witness.len());
     let trail = witness[end..]
         .iter()
@@ -147,31 +145,37 @@ pub fn core_of(witness: &[u8], unit_offset: usize, unit_len: usize) -> (Vec<u8>,
 /// core for a departure that needs the filler after its unit. The unit's offset in it is
 /// the same as in [`core_of`]'s.
 pub fn core_with_tail(witness: &[u8], unit_offset: usize) -> Vec<u8> {
-    witness[leading_filler(witness, unit_offset.min(witness.len()))..].to_vec()
+    let unit_offset = unit_offset.min(witness.len());
+    witness[leading_filler(&witness[..unit_offset])..].to_vec()
 }
 
-/// How many filler bytes start `witness`, before the unit at `unit_offset`.
-fn leading_filler(witness: &[u8], unit_offset: usize) -> usize {
-    witness[..unit_offset]
-        .iter()
-        .take_while(|&&b| b == FILLER)
-        .count()
+/// How many filler bytes start `bytes`.
+pub fn leading_filler(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&b| b == FILLER).count()
+}
+
+/// `core` after `filler` bytes of filler: the core moved to that offset.
+fn shifted(core: &[u8], filler: usize) -> Vec<u8> {
+    let mut input = vec![FILLER; filler];
+    input.extend_from_slice(core);
+    input
+}
+
+/// `core` followed by `filler` bytes of filler: the input made longer, the core where it
+/// was.
+fn padded(core: &[u8], filler: usize) -> Vec<u8> {
+    let mut input = core.to_vec();
+    input.resize(core.len() + filler, FILLER);
+    input
 }
 
 /// The candidate inputs of a probe: the core shifted by 0..=MAX_SHIFT, then the core with
 /// 0..=MAX_TAIL bytes of padding after it.
 pub fn candidates(core: &[u8]) -> Vec<Vec<u8>> {
-    let shifted = (0..=MAX_SHIFT).map(|shift| {
-        let mut input = vec![FILLER; shift];
-        input.extend_from_slice(core);
-        input
-    });
-    let padded = (0..=MAX_TAIL).map(|tail| {
-        let mut input = core.to_vec();
-        input.extend(std::iter::repeat_n(FILLER, tail));
-        input
-    });
-    shifted.chain(padded).collect()
+    (0..=MAX_SHIFT)
+        .map(|shift| shifted(core, shift))
+        .chain((0..=MAX_TAIL).map(|tail| padded(core, tail)))
+        .collect()
 }
 
 /// Where the core starts in the candidate at `index` of [`candidates`].

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use crate::diagnosis::condition::ConditionModel;
-use crate::diagnosis::position::FILLER;
+use crate::diagnosis::position::{leading_filler, FILLER};
 use crate::model::alphabet::format_ranges;
 use crate::sanitize::html as escape_html;
 
@@ -17,7 +17,7 @@ const DIFFERENCES_SHOWN: usize = 12;
 /// A witness with a long run of filler before its bytes told as a count: "200 x `41`,
 /// then `ED A0 80`".
 fn witness_text(witness: &[u8]) -> String {
-    let filler = witness.iter().take_while(|&&b| b == FILLER).count();
+    let filler = leading_filler(witness);
     if filler < 8 {
         return format!("`{}`", crate::hex::format_hex(witness));
     }
