@@ -18,6 +18,13 @@
 //! lane becomes the two words of its pair (high surrogate in the low word, as stored in
 //! memory) or its one code unit, and `vpcompressw` drops the unused high words.
 //! ASCII blocks are widened with `vpmovzxbw`.
+//!
+//! Before the positions, a stretch's leading 64-byte blocks without 4-byte characters
+//! are converted straight from the input ([`Sink::convert_short_prefix`]): each byte's
+//! 16-bit lane is computed as if a character of up to 3 bytes started there, and
+//! `vpcompressw` keeps the lanes of the character starts. Text of 1- to 3-byte
+//! characters (Latin with accents, Cyrillic, CJK) then takes one pass over its bytes
+//! instead of the positions pass and the groups' gathers.
 
 use core::arch::x86_64::*;
 
@@ -93,6 +100,17 @@ impl Sink for CodeUnits {
     }
 
     #[inline(always)]
+    unsafe fn convert_short_prefix(
+        src: *const u8,
+        from: usize,
+        n: usize,
+        dst: *mut u16,
+    ) -> (usize, usize) {
+        // SAFETY: the same contract.
+        unsafe { convert_short_blocks(src, from, n, dst) }
+    }
+
+    #[inline(always)]
     unsafe fn convert_short_groups(
         src: *const u8,
         avail: usize,
@@ -102,6 +120,211 @@ impl Sink for CodeUnits {
     ) -> Option<usize> {
         // SAFETY: the same contract.
         Some(unsafe { convert_two_byte_groups(src, avail, chars, positions, dst) })
+    }
+}
+
+/// The code units of 32 input bytes in 16-bit lanes, each lane taken as the start of a
+/// character of at most 3 bytes: `lead` the bytes zero-extended, `next` and `next2` the
+/// bytes one and two after each, `multi` the lanes whose lead is not ASCII, `three`
+/// those whose lead is E0..EF (with `THREE` only). RFC 3629 §3: `0xxxxxxx` is itself;
+/// `110yyyyy 10xxxxxx` is `yyyyyxxxxxx`, which is `(lead << 6) + next - 0x3080` (`0xC0
+/// << 6` and `0x80` taken off); `1110zzzz 10yyyyyy 10xxxxxx` is `zzzzyyyyyyxxxxxx`,
+/// which is that sum for the first two bytes (`0x800 + zzzzyyyyyy`) shifted left by 6,
+/// its top bits falling out of the 16-bit lane, plus `next2 - 0x80`. Lanes of tails hold
+/// garbage.
+#[inline(always)]
+unsafe fn short_units<const THREE: bool>(
+    lead: __m512i,
+    next: __m512i,
+    next2: __m512i,
+    multi: u32,
+    three: u32,
+) -> __m512i {
+    // SAFETY: AVX512BW is available (caller's contract).
+    unsafe {
+        let sum = _mm512_add_epi16(_mm512_slli_epi16::<6>(lead), next);
+        let two = _mm512_mask_sub_epi16(lead, multi, sum, _mm512_set1_epi16(0x3080));
+        if !THREE {
+            return two;
+        }
+        let sum = _mm512_add_epi16(_mm512_slli_epi16::<6>(two), next2);
+        _mm512_mask_sub_epi16(two, three, sum, _mm512_set1_epi16(0x80))
+    }
+}
+
+/// The 32 bytes at `src` zero-extended to 16-bit lanes (`vpmovzxbw`).
+///
+/// # Safety
+/// AVX512BW available; `src` valid for reads of 32 bytes.
+#[inline(always)]
+unsafe fn widen(src: *const u8) -> __m512i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm512_cvtepu8_epi16(_mm256_loadu_si256(src as *const __m256i)) }
+}
+
+/// [`Sink::convert_short_prefix`] for code units: 64-byte blocks of 1- and 2-byte
+/// characters, then, from the first block with a 3-byte one, blocks of up to 3 bytes
+/// ([`short_blocks`]), up to the first block with a 4-byte character.
+///
+/// # Safety
+/// As [`Sink::convert_short_prefix`].
+#[inline(always)]
+unsafe fn convert_short_blocks(
+    src: *const u8,
+    from: usize,
+    n: usize,
+    dst: *mut u16,
+) -> (usize, usize) {
+    // SAFETY: the same contract; the second call starts at the character boundary
+    // where the first stopped, with the units written so far behind `dst` (one per
+    // character).
+    unsafe {
+        let (at, written) = short_blocks::<false>(src, from, n, dst);
+        if at == n {
+            return (n, written);
+        }
+        let (at, more) = short_blocks::<true>(src, at, n, dst.add(written));
+        (at, written + more)
+    }
+}
+
+/// 64-byte blocks of characters of at most 2 bytes (at most 3 with `THREE`), straight
+/// from the input, with no positions. Each byte's 16-bit lane is converted as if a
+/// character started there (its byte and the next one or two, [`short_units`]), and
+/// `vpcompressw` keeps the lanes of the bytes that are not tails, in order. A character
+/// whose tails are in the next block is whole in its lead's lane, and those tails' lanes
+/// are dropped. Stops before the first block with a longer character (a lead E0..F4,
+/// or F0..F4 with `THREE`), at its first character start; the stretch's last block,
+/// shorter, is read with masked loads. Returns where it stopped and the units written.
+///
+/// # Safety
+/// As [`Sink::convert_short_prefix`].
+#[inline(always)]
+unsafe fn short_blocks<const THREE: bool>(
+    src: *const u8,
+    from: usize,
+    n: usize,
+    dst: *mut u16,
+) -> (usize, usize) {
+    // The bytes past a block's that its lanes read.
+    let past = if THREE { 2 } else { 1 };
+    // SAFETY (every load, store and intrinsic below): the instruction sets are
+    // available (caller's contract). Whole loads read below `src + o + 64 + past <= n`;
+    // masked loads only bytes below `n`. Each block's characters are at most its bytes,
+    // and the units before it at most the bytes before it, so with `o + 64 <= n` the
+    // two 32-unit stores stay below `dst + (o - from) + 64 <= dst + (n - from)`; the
+    // last block's stores are masked to its units.
+    unsafe {
+        let below_tails = _mm512_set1_epi8(-64);
+        let three_byte_leads = _mm512_set1_epi8(0xE0u8 as i8);
+        let longer_leads = _mm512_set1_epi8(if THREE { 0xF0u8 } else { 0xE0u8 } as i8);
+        let mut o = from;
+        let mut written = 0;
+        while o < n {
+            let whole = o + 64 + past <= n;
+            let (block, inside) = if whole {
+                (_mm512_loadu_si512(src.add(o) as *const __m512i), u64::MAX)
+            } else {
+                let inside = mask_below(n - o);
+                (
+                    _mm512_maskz_loadu_epi8(inside, src.add(o) as *const i8),
+                    inside,
+                )
+            };
+            // Character starts: the bytes that are not tails (80..BF, below -64).
+            let starts = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
+            if _mm512_cmpge_epu8_mask(block, longer_leads) != 0 {
+                // A longer character: the rest is another loop's, or the positions',
+                // from the first character that starts in this block.
+                return (o + starts.trailing_zeros() as usize, written);
+            }
+            let multi = _mm512_movepi8_mask(block);
+            let three = if THREE {
+                _mm512_cmpge_epu8_mask(block, three_byte_leads)
+            } else {
+                0
+            };
+            let zero = _mm512_setzero_si512();
+            let (lead_low, lead_high, next_low, next_high, next2_low, next2_high) = if whole {
+                let (next2_low, next2_high) = if THREE {
+                    (widen(src.add(o + 2)), widen(src.add(o + 34)))
+                } else {
+                    (zero, zero)
+                };
+                (
+                    widen(src.add(o)),
+                    widen(src.add(o + 32)),
+                    widen(src.add(o + 1)),
+                    widen(src.add(o + 33)),
+                    next2_low,
+                    next2_high,
+                )
+            } else {
+                // The bytes after the last are never read: the stretch ends at a
+                // character boundary, so no lead there needs them.
+                let next =
+                    _mm512_maskz_loadu_epi8(mask_below(n - o - 1), src.add(o + 1) as *const i8);
+                let next2 = if THREE {
+                    _mm512_maskz_loadu_epi8(
+                        mask_below((n - o).saturating_sub(2)),
+                        src.add(o + 2) as *const i8,
+                    )
+                } else {
+                    zero
+                };
+                (
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(block)),
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(next)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(next)),
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(next2)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(next2)),
+                )
+            };
+            let low =
+                short_units::<THREE>(lead_low, next_low, next2_low, multi as u32, three as u32);
+            let high = short_units::<THREE>(
+                lead_high,
+                next_high,
+                next2_high,
+                (multi >> 32) as u32,
+                (three >> 32) as u32,
+            );
+            let (keep_low, keep_high) = (starts as u32, (starts >> 32) as u32);
+            let count_low = keep_low.count_ones() as usize;
+            let count_high = keep_high.count_ones() as usize;
+            let packed_low = _mm512_maskz_compress_epi16(keep_low, low);
+            let packed_high = _mm512_maskz_compress_epi16(keep_high, high);
+            let at = dst.add(written);
+            if whole {
+                _mm512_storeu_si512(at as *mut __m512i, packed_low);
+                _mm512_storeu_si512(at.add(count_low) as *mut __m512i, packed_high);
+            } else {
+                _mm512_mask_storeu_epi16(
+                    at as *mut i16,
+                    _bzhi_u32(u32::MAX, count_low as u32),
+                    packed_low,
+                );
+                _mm512_mask_storeu_epi16(
+                    at.add(count_low) as *mut i16,
+                    _bzhi_u32(u32::MAX, count_high as u32),
+                    packed_high,
+                );
+            }
+            written += count_low + count_high;
+            o += 64;
+        }
+        (n, written)
+    }
+}
+
+/// The mask of the first `n` bytes of a 64-byte window (all of them if `n >= 64`).
+#[inline(always)]
+fn mask_below(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }
 
