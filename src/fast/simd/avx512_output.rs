@@ -31,10 +31,9 @@ pub(super) trait Sink {
     ) -> usize;
     /// Converts a prefix of the well-formed `src[from..n]` (`from` a character
     /// boundary) by a routine of the sink's own that needs no character positions, if
-    /// it has one: whole 64-byte blocks without 4-byte characters (none with a lead
-    /// F0..F4), to the first block with one. Writes the units at `dst` (those of
-    /// `src[from..]`), and returns the character boundary where it stopped (`from` if
-    /// it converted nothing, `n` if all) and how many units it wrote.
+    /// it has one (that of code units converts all of it). Writes the units at `dst`
+    /// (those of `src[from..]`), and returns the character boundary where it stopped
+    /// (`from` if it converted nothing, `n` if all) and how many units it wrote.
     ///
     /// # Safety
     /// The instruction sets of the kernel available; `src` valid for reads of `n`
@@ -48,23 +47,6 @@ pub(super) trait Sink {
     ) -> (usize, usize) {
         let _ = (src, n, dst);
         (from, 0)
-    }
-    /// Converts a stretch's characters, none longer than 2 bytes, by a routine of the
-    /// sink's own if it has one (else `None`, and `avx512_utf32`'s `convert_groups`
-    /// does); arguments and result as for `convert_groups`.
-    ///
-    /// # Safety
-    /// As for `convert_groups`, with `chars + 32` initialised entries at `positions`.
-    #[inline(always)]
-    unsafe fn convert_short_groups(
-        src: *const u8,
-        avail: usize,
-        chars: usize,
-        positions: *const u16,
-        dst: *mut Self::Unit,
-    ) -> Option<usize> {
-        let _ = (src, avail, chars, positions, dst);
-        None
     }
 }
 

@@ -250,21 +250,13 @@ pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
         }
         let dst = dst.add(prefix);
         let (chars, longest, fours) = find_positions::<LOSSY>(src, from, n, positions, marks);
-        let short = if longest == 2 && !LOSSY {
-            S::convert_short_groups(src, avail, chars, positions, dst)
-        } else {
-            None
-        };
-        let written = match short {
-            Some(written) => written,
+        let written = match longest {
             // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
-            None if longest == 4 && fours * MANY_PAIRS_SHARE > chars => {
+            4 if fours * MANY_PAIRS_SHARE > chars => {
                 convert_groups::<S, MANY_PAIRS, LOSSY>(src, avail, chars, positions, dst)
             }
-            None if longest == 4 => {
-                convert_groups::<S, FEW_PAIRS, LOSSY>(src, avail, chars, positions, dst)
-            }
-            None => convert_groups::<S, NO_PAIRS, LOSSY>(src, avail, chars, positions, dst),
+            4 => convert_groups::<S, FEW_PAIRS, LOSSY>(src, avail, chars, positions, dst),
+            _ => convert_groups::<S, NO_PAIRS, LOSSY>(src, avail, chars, positions, dst),
         };
         before + written
     }
