@@ -29,22 +29,24 @@ pub(super) trait Sink {
         lanes: usize,
         dst: *mut Self::Unit,
     ) -> usize;
-    /// Converts a stretch's characters, none longer than 2 bytes, by a routine of the
-    /// sink's own if it has one (else `None`, and `avx512_utf32`'s `convert_groups`
-    /// does); arguments and result as for `convert_groups`.
+    /// Converts a prefix of the well-formed `src[from..n]` (`from` a character
+    /// boundary) by a routine of the sink's own that needs no character positions, if
+    /// it has one (that of code units converts all of it). Writes the units at `dst`
+    /// (those of `src[from..]`), and returns the character boundary where it stopped
+    /// (`from` if it converted nothing, `n` if all) and how many units it wrote.
     ///
     /// # Safety
-    /// As for `convert_groups`, with `chars + 32` initialised entries at `positions`.
+    /// The instruction sets of the kernel available; `src` valid for reads of `n`
+    /// bytes, `src[from..n]` well-formed; `dst` valid for writes of `n - from` units.
     #[inline(always)]
-    unsafe fn convert_short_groups(
+    unsafe fn convert_short_prefix(
         src: *const u8,
-        avail: usize,
-        chars: usize,
-        positions: *const u16,
+        from: usize,
+        n: usize,
         dst: *mut Self::Unit,
-    ) -> Option<usize> {
-        let _ = (src, avail, chars, positions, dst);
-        None
+    ) -> (usize, usize) {
+        let _ = (src, n, dst);
+        (from, 0)
     }
 }
 

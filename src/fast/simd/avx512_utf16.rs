@@ -1,7 +1,8 @@
-//! The AVX-512 VBMI2 UTF-8 to UTF-16 conversion of well-formed text: the kernel of
-//! `avx512_utf32` (character positions, then groups of 16 scalar values assembled in
-//! 32-bit lanes), with a [`Sink`] that writes each group as UTF-16 in registers instead
-//! of storing the scalar values.
+//! The AVX-512 VBMI2 UTF-8 to UTF-16 conversion of well-formed text: the stretches of
+//! the kernel of `avx512_utf32`, with a [`Sink`] that converts a stretch's blocks
+//! straight from the input ([`Sink::convert_short_prefix`], below) and, for lossy
+//! stretches with errors, writes each group of that kernel (character positions, then
+//! groups of 16 scalar values assembled in 32-bit lanes) as UTF-16 in registers.
 //!
 //! Unicode §3.9, D91: "UTF-16 encoding form: The Unicode encoding form that assigns each
 //! Unicode scalar value in the ranges U+0000..U+D7FF and U+E000..U+FFFF to a single
@@ -13,11 +14,18 @@
 //! 000uuuuuxxxxxxxxxxxxxxxx -> 110110wwwwxxxxxx 110111xxxxxxxxxx   (wwww = uuuuu - 1)
 //! ```
 //!
-//! A stretch without 4-byte characters (no lead F0..F4) has no scalar above U+FFFF: each
-//! group is narrowed with `vpmovdw` and stored as 16 code units. Otherwise each 32-bit
+//! In the groups, a stretch without 4-byte characters (no lead F0..F4) has no scalar
+//! above U+FFFF: each group is narrowed with `vpmovdw` and stored as 16 code units. Otherwise each 32-bit
 //! lane becomes the two words of its pair (high surrogate in the low word, as stored in
 //! memory) or its one code unit, and `vpcompressw` drops the unused high words.
 //! ASCII blocks are widened with `vpmovzxbw`.
+//!
+//! Strict decoding and lossy stretches without errors convert every 64-byte block
+//! straight from the input, with no positions: each byte's 16-bit lane is computed as
+//! if a character started there (a 4-byte character's high surrogate in its lead's
+//! lane, its low surrogate in its third byte's), and `vpcompressw` keeps the lanes of
+//! the character starts and of those third bytes. Text then takes one pass over its
+//! bytes instead of the positions pass and the groups' gathers.
 
 use core::arch::x86_64::*;
 
@@ -93,82 +101,275 @@ impl Sink for CodeUnits {
     }
 
     #[inline(always)]
-    unsafe fn convert_short_groups(
+    unsafe fn convert_short_prefix(
         src: *const u8,
-        avail: usize,
-        chars: usize,
-        positions: *const u16,
+        from: usize,
+        n: usize,
         dst: *mut u16,
-    ) -> Option<usize> {
+    ) -> (usize, usize) {
         // SAFETY: the same contract.
-        Some(unsafe { convert_two_byte_groups(src, avail, chars, positions, dst) })
+        unsafe { convert_short_blocks(src, from, n, dst) }
     }
 }
 
-/// The 16-bit `vpermt2b` index that gathers, into lane `i` of 32, the character at
-/// offset `positions[i]`: its lead in the high byte, the byte after it in the low one.
+/// The code units of 32 input bytes in 16-bit lanes, each lane taken as the start of a
+/// character of at most `LONGEST` bytes: `lead` the bytes zero-extended, `next` and
+/// `next2` the bytes one and two after each, `multi` the lanes whose lead is not ASCII,
+/// `three` those whose lead is E0..EF (`LONGEST` 3 or 4), `four` those whose lead is
+/// F0..F4 and `low_surrogates` the third bytes of 4-byte characters (`LONGEST` 4).
+/// RFC 3629 §3: `0xxxxxxx` is itself;
+/// `110yyyyy 10xxxxxx` is `yyyyyxxxxxx`, which is `(lead << 6) + next - 0x3080` (`0xC0
+/// << 6` and `0x80` taken off); `1110zzzz 10yyyyyy 10xxxxxx` is `zzzzyyyyyyxxxxxx`,
+/// which is that sum for the first two bytes (`0x800 + zzzzyyyyyy`) shifted left by 6,
+/// its top bits falling out of the 16-bit lane, plus `next2 - 0x80`. A 4-byte character
+/// `11110uuu 10uuzzzz 10yyyyyy 10xxxxxx` is the pair `110110wwwwzzzzyy 110111yyyyxxxxxx`
+/// (`wwww = uuuuu - 1`, Unicode Table 3-5): the high surrogate from its lead's lane,
+/// the low one from its third byte's. Lanes of other tails hold garbage.
 #[inline(always)]
-unsafe fn lead_and_next(positions: __m512i) -> __m512i {
+unsafe fn short_units<const LONGEST: u8>(
+    lead: __m512i,
+    next: __m512i,
+    next2: __m512i,
+    multi: u32,
+    three: u32,
+    four: u32,
+    low_surrogates: u32,
+) -> __m512i {
     // SAFETY: AVX512BW is available (caller's contract).
     unsafe {
-        let next = _mm512_and_si512(
-            _mm512_add_epi16(positions, _mm512_set1_epi16(1)),
-            _mm512_set1_epi16(0xFF),
+        let sum = _mm512_add_epi16(_mm512_slli_epi16::<6>(lead), next);
+        let two = _mm512_mask_sub_epi16(lead, multi, sum, _mm512_set1_epi16(0x3080));
+        if LONGEST == 2 {
+            return two;
+        }
+        let sum = _mm512_add_epi16(_mm512_slli_epi16::<6>(two), next2);
+        let units = _mm512_mask_sub_epi16(two, three, sum, _mm512_set1_epi16(0x80));
+        if LONGEST == 3 {
+            return units;
+        }
+        // 4-byte lead: two = 0xC00 + (uuuuu << 4) + zzzz; high surrogate
+        // 0xD800 + ((uuuuu - 1) << 6) + (zzzz << 2) + (yyyyyy >> 4).
+        let high = _mm512_add_epi16(
+            _mm512_add_epi16(
+                _mm512_slli_epi16::<2>(two),
+                _mm512_set1_epi16(0xA7C0u16 as i16),
+            ),
+            _mm512_and_si512(_mm512_srli_epi16::<4>(next2), _mm512_set1_epi16(3)),
         );
-        _mm512_or_si512(next, _mm512_slli_epi16::<8>(positions))
+        let units = _mm512_mask_mov_epi16(units, four, high);
+        // Lane of the third byte: two = (yyyyyy << 6) + xxxxxx + 0xF000.
+        let low = _mm512_ternarylogic_epi32::<0xEA>(
+            two,
+            _mm512_set1_epi16(0x3FF),
+            _mm512_set1_epi16(0xDC00u16 as i16),
+        );
+        _mm512_mask_mov_epi16(units, low_surrogates, low)
     }
 }
 
-/// Converts the `chars` characters whose offsets `positions` holds, none longer than
-/// 2 bytes, 32 at a time in 16-bit lanes: twice the characters of a group of
-/// [`avx512_utf32`]'s 32-bit lanes, for text of 2-byte characters (Cyrillic, Greek,
-/// Hebrew, Arabic ...), whose code units are their scalar values. RFC 3629 §3:
-/// `0xxxxxxx` is itself, `110yyyyy 10xxxxxx` is `yyyyyxxxxxx`. Returns `chars`.
+/// The 32 bytes at `src` zero-extended to 16-bit lanes (`vpmovzxbw`).
 ///
 /// # Safety
-/// As [`Sink::convert_short_groups`].
+/// AVX512BW available; `src` valid for reads of 32 bytes.
 #[inline(always)]
-unsafe fn convert_two_byte_groups(
+unsafe fn widen(src: *const u8) -> __m512i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm512_cvtepu8_epi16(_mm256_loadu_si256(src as *const __m256i)) }
+}
+
+/// [`Sink::convert_short_prefix`] for code units, all of `src[from..n]`: 64-byte blocks
+/// of 1- and 2-byte characters, then, from the first block with a 3-byte one, blocks of
+/// up to 3 bytes, and from the first with a 4-byte one, blocks of any ([`short_blocks`]):
+/// each form costs a little more per block than the one before.
+///
+/// # Safety
+/// As [`Sink::convert_short_prefix`].
+#[inline(always)]
+unsafe fn convert_short_blocks(
     src: *const u8,
-    avail: usize,
-    chars: usize,
-    positions: *const u16,
+    from: usize,
+    n: usize,
     dst: *mut u16,
-) -> usize {
-    // SAFETY (every load, store and intrinsic below): the instruction sets are
-    // available (caller's contract). The 32 characters of a group start at most 62
-    // bytes after the first, so their bytes and the byte after each lie in the 128
-    // bytes from the first one's block, read as in `avx512_utf32`: whole when inside
-    // `avail`, else masked to the bytes below `avail` (addresses by `wrapping_add`).
-    // Position reads stay below `chars + 32` entries; stores write one unit per
-    // character of the group, `chars` in all.
+) -> (usize, usize) {
+    // SAFETY: the same contract; each later call starts at the character boundary
+    // where the one before stopped, with the units written so far behind `dst` (at most
+    // one per byte).
     unsafe {
-        let mut group = 0;
-        while group < chars {
-            let first = *positions.add(group) as usize;
-            let block = first & !63;
-            let low_at = (first + 64) & !127;
-            let high_at = 2 * block + 64 - low_at;
-            let (low, high) = avx512_utf32::window(src, avail, block, low_at, high_at);
-            let lanes = _mm512_loadu_si512(positions.add(group) as *const __m512i);
-            let words = _mm512_permutex2var_epi8(low, lead_and_next(lanes), high);
-            let ascii = _mm512_cmplt_epu16_mask(words, _mm512_set1_epi16(0x8000u16 as i16));
-            // (lead & 0x1F) << 6 | (tail & 0x3F), the lead in bits 8..13.
-            let two_byte = _mm512_or_si512(
-                _mm512_and_si512(_mm512_srli_epi16::<2>(words), _mm512_set1_epi16(0x07C0)),
-                _mm512_and_si512(words, _mm512_set1_epi16(0x3F)),
-            );
-            let units = _mm512_mask_blend_epi16(ascii, two_byte, _mm512_srli_epi16::<8>(words));
-            let lanes = chars - group;
-            let store = if lanes >= 32 {
-                u32::MAX
-            } else {
-                (1u32 << lanes) - 1
-            };
-            _mm512_mask_storeu_epi16(dst.add(group) as *mut i16, store, units);
-            group += 32;
+        let (at, written) = short_blocks::<2>(src, from, n, dst);
+        if at == n {
+            return (n, written);
         }
-        chars
+        let (at, more) = short_blocks::<3>(src, at, n, dst.add(written));
+        let written = written + more;
+        if at == n {
+            return (n, written);
+        }
+        let (at, more) = short_blocks::<4>(src, at, n, dst.add(written));
+        (at, written + more)
+    }
+}
+
+/// 64-byte blocks of characters of at most `LONGEST` bytes (2, 3 or 4), straight from
+/// the input, with no positions. Each byte's 16-bit lane is converted as if a character
+/// started there (its byte and the next one or two, [`short_units`]), and `vpcompressw`
+/// keeps the lanes of the bytes that are not tails and of the third bytes of 4-byte
+/// characters, in order. A character whose tails are in the next block is whole in its
+/// lead's lane (a 4-byte one's third byte carried over to that block's mask), and its
+/// other tails' lanes are dropped. With `LONGEST` 2 or 3, stops before the first block
+/// with a longer character (a lead E0..F4, or F0..F4), at its first character start;
+/// the stretch's last block, shorter, is read with masked loads. Returns where it
+/// stopped and the units written.
+///
+/// # Safety
+/// As [`Sink::convert_short_prefix`].
+#[inline(always)]
+unsafe fn short_blocks<const LONGEST: u8>(
+    src: *const u8,
+    from: usize,
+    n: usize,
+    dst: *mut u16,
+) -> (usize, usize) {
+    // The bytes past a block's that its lanes read.
+    let past = if LONGEST > 2 { 2 } else { 1 };
+    // SAFETY (every load, store and intrinsic below): the instruction sets are
+    // available (caller's contract). Whole loads read below `src + o + 64 + past <= n`;
+    // masked loads only bytes below `n`. Each unit is kept in the lane of a distinct
+    // byte (a lead, or a 4-byte character's third byte), so a block's units are at most
+    // its bytes, and the units before it at most the bytes before it; with `o + 64 <= n` the
+    // two 32-unit stores stay below `dst + (o - from) + 64 <= dst + (n - from)`; the
+    // last block's stores are masked to its units.
+    unsafe {
+        let below_tails = _mm512_set1_epi8(-64);
+        let three_byte_leads = _mm512_set1_epi8(0xE0u8 as i8);
+        let longer_leads = _mm512_set1_epi8(if LONGEST == 3 { 0xF0u8 } else { 0xE0u8 } as i8);
+        let four_byte_leads = _mm512_set1_epi8(0xF0u8 as i8);
+        let mut carry = 0u64;
+        let mut o = from;
+        let mut written = 0;
+        while o < n {
+            let whole = o + 64 + past <= n;
+            let (block, inside) = if whole {
+                (_mm512_loadu_si512(src.add(o) as *const __m512i), u64::MAX)
+            } else {
+                let inside = mask_below(n - o);
+                (
+                    _mm512_maskz_loadu_epi8(inside, src.add(o) as *const i8),
+                    inside,
+                )
+            };
+            // Character starts: the bytes that are not tails (80..BF, below -64).
+            let starts = _mm512_cmpge_epi8_mask(block, below_tails) & inside;
+            if LONGEST < 4 && _mm512_cmpge_epu8_mask(block, longer_leads) != 0 {
+                // A longer character: the rest is another loop's, or the positions',
+                // from the first character that starts in this block.
+                return (o + starts.trailing_zeros() as usize, written);
+            }
+            let multi = _mm512_movepi8_mask(block);
+            let four = if LONGEST == 4 {
+                _mm512_cmpge_epu8_mask(block, four_byte_leads)
+            } else {
+                0
+            };
+            let three = if LONGEST > 2 {
+                _mm512_cmpge_epu8_mask(block, three_byte_leads) & !four
+            } else {
+                0
+            };
+            // The third byte of each 4-byte character keeps its lane (the low
+            // surrogate), in this block or the next.
+            let low_surrogates = four << 2 | carry;
+            carry = four >> 62;
+            let starts = starts | low_surrogates;
+            let zero = _mm512_setzero_si512();
+            let (lead_low, lead_high, next_low, next_high, next2_low, next2_high) = if whole {
+                let (next2_low, next2_high) = if LONGEST > 2 {
+                    (widen(src.add(o + 2)), widen(src.add(o + 34)))
+                } else {
+                    (zero, zero)
+                };
+                (
+                    widen(src.add(o)),
+                    widen(src.add(o + 32)),
+                    widen(src.add(o + 1)),
+                    widen(src.add(o + 33)),
+                    next2_low,
+                    next2_high,
+                )
+            } else {
+                // The bytes after the last are never read: the stretch ends at a
+                // character boundary, so no lead there needs them.
+                let next =
+                    _mm512_maskz_loadu_epi8(mask_below(n - o - 1), src.add(o + 1) as *const i8);
+                let next2 = if LONGEST > 2 {
+                    _mm512_maskz_loadu_epi8(
+                        mask_below((n - o).saturating_sub(2)),
+                        src.add(o + 2) as *const i8,
+                    )
+                } else {
+                    zero
+                };
+                (
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(block)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(block)),
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(next)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(next)),
+                    _mm512_cvtepu8_epi16(_mm512_castsi512_si256(next2)),
+                    _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64::<1>(next2)),
+                )
+            };
+            let low = short_units::<LONGEST>(
+                lead_low,
+                next_low,
+                next2_low,
+                multi as u32,
+                three as u32,
+                four as u32,
+                low_surrogates as u32,
+            );
+            let high = short_units::<LONGEST>(
+                lead_high,
+                next_high,
+                next2_high,
+                (multi >> 32) as u32,
+                (three >> 32) as u32,
+                (four >> 32) as u32,
+                (low_surrogates >> 32) as u32,
+            );
+            let (keep_low, keep_high) = (starts as u32, (starts >> 32) as u32);
+            let count_low = keep_low.count_ones() as usize;
+            let count_high = keep_high.count_ones() as usize;
+            let packed_low = _mm512_maskz_compress_epi16(keep_low, low);
+            let packed_high = _mm512_maskz_compress_epi16(keep_high, high);
+            let at = dst.add(written);
+            if whole {
+                _mm512_storeu_si512(at as *mut __m512i, packed_low);
+                _mm512_storeu_si512(at.add(count_low) as *mut __m512i, packed_high);
+            } else {
+                _mm512_mask_storeu_epi16(
+                    at as *mut i16,
+                    _bzhi_u32(u32::MAX, count_low as u32),
+                    packed_low,
+                );
+                _mm512_mask_storeu_epi16(
+                    at.add(count_low) as *mut i16,
+                    _bzhi_u32(u32::MAX, count_high as u32),
+                    packed_high,
+                );
+            }
+            written += count_low + count_high;
+            o += 64;
+        }
+        (n, written)
+    }
+}
+
+/// The mask of the first `n` bytes of a 64-byte window (all of them if `n >= 64`).
+#[inline(always)]
+fn mask_below(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }
 

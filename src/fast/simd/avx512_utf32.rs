@@ -224,7 +224,8 @@ pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
     marks: *const u64,
 ) -> usize {
     // SAFETY: the caller's contract, passed on; `ascii <= n` units written by
-    // `widen_ascii`, so the rest of the stretch has `n - ascii` units of room.
+    // `widen_ascii`, so the rest of the stretch has `n - ascii` units of room, and the
+    // prefix, one unit per character of `ascii..from`, leaves `n - from` of it.
     unsafe {
         let src = bytes.as_ptr().add(start);
         let n = end - start;
@@ -235,24 +236,29 @@ pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
             return n;
         }
         let dst = dst.add(ascii);
-        let (chars, longest, fours) = find_positions::<LOSSY>(src, ascii, n, positions, marks);
-        let short = if longest == 2 && !LOSSY {
-            S::convert_short_groups(src, avail, chars, positions, dst)
+        // Blocks of 1- and 2-byte characters, converted without positions where the
+        // sink can (strict, or a lossy stretch without errors).
+        let (from, prefix) = if LOSSY {
+            (ascii, 0)
         } else {
-            None
+            S::convert_short_prefix(src, ascii, n, dst)
         };
-        let written = match short {
-            Some(written) => written,
+        // Units written so far: the ASCII blocks' and the prefix's.
+        let before = ascii + prefix;
+        if from == n {
+            return before;
+        }
+        let dst = dst.add(prefix);
+        let (chars, longest, fours) = find_positions::<LOSSY>(src, from, n, positions, marks);
+        let written = match longest {
             // Surrogate pairs only where the stretch has a 4-byte character (UTF-16).
-            None if longest == 4 && fours * MANY_PAIRS_SHARE > chars => {
+            4 if fours * MANY_PAIRS_SHARE > chars => {
                 convert_groups::<S, MANY_PAIRS, LOSSY>(src, avail, chars, positions, dst)
             }
-            None if longest == 4 => {
-                convert_groups::<S, FEW_PAIRS, LOSSY>(src, avail, chars, positions, dst)
-            }
-            None => convert_groups::<S, NO_PAIRS, LOSSY>(src, avail, chars, positions, dst),
+            4 => convert_groups::<S, FEW_PAIRS, LOSSY>(src, avail, chars, positions, dst),
+            _ => convert_groups::<S, NO_PAIRS, LOSSY>(src, avail, chars, positions, dst),
         };
-        ascii + written
+        before + written
     }
 }
 
