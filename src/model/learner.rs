@@ -67,7 +67,12 @@ impl Hypothesis {
 
     /// The outputs along `word`.
     pub fn run(&self, word: &[u8]) -> Vec<StepOutput> {
-        let mut state = 0;
+        self.run_from(0, word)
+    }
+
+    /// The outputs of each step on `word` from `state`.
+    pub fn run_from(&self, state: usize, word: &[u8]) -> Vec<StepOutput> {
+        let mut state = state;
         word.iter()
             .map(|&byte| {
                 let (next, output) = self.step(state, byte);

@@ -53,8 +53,8 @@ use consequence::{
 };
 use cover::cover;
 use family::{
-    families, family_changes, kind, open_prefixes, run_changed, unit_category,
-    waits_behind_an_error,
+    as_the_decoder_reads, families, family_changes, kind, open_prefixes, run_changed,
+    taken_as_continuation, unit_category, waits_behind_an_error,
 };
 use place::{holds_open, inside_a_sequence, same_place};
 use witness::witness_of;
@@ -188,11 +188,16 @@ pub fn findings(
             (&observed, &expected),
         );
     }
+    // Bytes taken as continuation bytes, wherever the decoder does so.
+    let consumed: Vec<bool> = differences
+        .iter()
+        .map(|d| taken_as_continuation(decoder, d))
+        .collect();
     candidates.extend(transition_candidates(
         decoder,
         reference,
         differences,
-        &observed,
+        (&observed, &consumed),
     ));
     let origins: Vec<Option<usize>> = differences
         .iter()
@@ -208,16 +213,36 @@ pub fn findings(
         .iter()
         .map(|d| first_rejects_well_formed(decoder, reference, &d.witness))
         .collect();
+    let after_taken: Vec<bool> = differences
+        .iter()
+        .map(|d| {
+            let before = &d.witness[..d.witness.len() - 1];
+            as_the_decoder_reads(decoder, before) != before
+        })
+        .collect();
+    // The category of the bytes given a value, as the decoder reads them.
     let valued: Vec<Option<Category>> = differences
         .iter()
         .zip(&observed)
-        .map(|(d, seen)| valued_category(d, seen))
+        .map(|(d, seen)| {
+            let read = Difference {
+                witness: as_the_decoder_reads(decoder, &d.witness),
+                ..d.clone()
+            };
+            valued_category(&read, seen)
+        })
         .collect();
     let mut findings = cover(
         differences,
         candidates,
         &origins,
-        (&consequences, &after_rejection, &valued),
+        &filing::Reached {
+            follows: &consequences,
+            after_rejection: &after_rejection,
+            valued: &valued,
+            taken: &consumed,
+            after_taken: &after_taken,
+        },
     );
     witness::witness_acceptances(decoder, differences, &mut findings);
     witness::witness_completions(decoder, reference, differences, &mut findings);
@@ -232,7 +257,7 @@ fn transition_candidates(
     decoder: &Hypothesis,
     reference: &Hypothesis,
     differences: &[Difference],
-    observed: &[Vec<StepOutput>],
+    (observed, consumed): (&[Vec<StepOutput>], &[bool]),
 ) -> Vec<Candidate> {
     let mut candidates = Vec::new();
     // What a witness is to the grammar (where it first errs), and what the departing
@@ -248,21 +273,31 @@ fn transition_candidates(
         .iter()
         .map(|d| waits_behind_an_error(decoder, d))
         .collect();
+    // A byte taken as a continuation byte is, to the decoder, a sequence cut by another
+    // byte that it does not see cut: such a family is witnessed where the grammar sees
+    // the same (`C2 41` rather than `C0 41`).
     let read: Vec<Option<Category>> = differences
         .iter()
         .zip(&waiting)
-        .map(|(d, &waits)| kind(unit_category(decoder, reference, (d, waits), &open)))
+        .zip(consumed)
+        .map(|((d, &waits), &taken)| match taken {
+            true => Some(Category::TruncatedInterrupted),
+            false => kind(unit_category(decoder, reference, (d, waits), &open)),
+        })
         .collect();
     let held: Vec<bool> = differences
         .iter()
         .map(|d| holds_open(decoder, &d.witness[..d.witness.len() - 1]))
         .collect();
-    for mut members in families(differences, &read, &waiting) {
+    for mut members in families(differences, &read, (&waiting, consumed)) {
         // A family is witnessed by a member whose bytes the grammar reads as the decoder
         // does (`C2 41` rather than `C0 41` for a continuation taken unchecked).
         members.sort_by_key(|&m| categories[m] != read[m]);
         let changes = family_changes(decoder, reference, differences, &members);
         let category = categories[members[0]];
+        // Bytes taken as continuation bytes are known wherever they show: that family
+        // explains every one.
+        let taking = consumed[members[0]];
         let explains = differences
             .iter()
             .zip(observed)
@@ -273,6 +308,7 @@ fn transition_candidates(
                 // state the reference shares between contexts must not claim another
                 // context's bug.
                 members.contains(&index)
+                    || (taking && consumed[index])
                     || (categories[index] == category
                         && run_changed(reference, &changes, &d.witness) == *seen)
                     || members.iter().any(|&m| {

@@ -365,6 +365,8 @@ fn lossy_only(hypothesis: &learner::Hypothesis) -> learner::Hypothesis {
 }
 
 #[cfg(test)]
+mod masking_decoder_tests;
+#[cfg(test)]
 mod naive_decoder_tests;
 #[cfg(test)]
 mod tests;

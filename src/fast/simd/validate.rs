@@ -404,6 +404,27 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
                 pos += 2 * BLOCK;
             }
         }
+        the_last_block(&lookup, &mut scan, bytes, pos)
+    }
+}
+
+/// The end of [`first_bad_block`]'s scan: the last partial block from `pos`, or a
+/// character the last whole block cut off.
+///
+/// # Safety
+/// `pos <= bytes.len()`, every block before `pos` scanned by `scan`; the backend
+/// available.
+#[inline(always)]
+unsafe fn the_last_block<V: Vector>(
+    lookup: &Lookup<V>,
+    scan: &mut Scan<V>,
+    bytes: &[u8],
+    pos: usize,
+) -> Option<usize> {
+    let len = bytes.len();
+    // SAFETY: the caller meets this function's `# Safety` contract; the bounds of each
+    // pointer operation are justified where it occurs.
+    unsafe {
         if pos < len {
             // The last partial block, padded with zeros (ASCII): a character cut off by the
             // end of input is then followed by 00, which the lookup flags. When the bytes
@@ -416,11 +437,11 @@ pub(crate) unsafe fn first_bad_block<V: Vector>(bytes: &[u8]) -> Option<usize> {
                 None
             };
             let error = match first {
-                Some(first) => scan.leading_vector_block(&lookup, first),
+                Some(first) => scan.leading_vector_block(lookup, first),
                 None => {
                     let mut padded = [0u8; BLOCK];
                     padded[..len - pos].copy_from_slice(&bytes[pos..]);
-                    scan.block(&lookup, padded.as_ptr())
+                    scan.block(lookup, padded.as_ptr())
                 }
             };
             if error.any_bit_set() {

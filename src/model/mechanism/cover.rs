@@ -4,7 +4,6 @@
 
 use super::{filing, finding, witness_of, Candidate, Finding, Group, Mechanism};
 use crate::model::difference::Difference;
-use crate::taxonomy::Category;
 
 /// Greedy set cover of the primary differences, then one finding per chosen candidate and
 /// one per primary difference left; every other difference is a manifestation of the
@@ -13,7 +12,7 @@ pub(super) fn cover(
     differences: &[Difference],
     candidates: Vec<Candidate>,
     origins: &[Option<usize>],
-    reached: (&[bool], &[bool], &[Option<Category>]),
+    reached: &filing::Reached<'_>,
 ) -> Vec<Finding> {
     let primary: Vec<usize> = (0..differences.len())
         .filter(|&i| differences[i].primary)

@@ -22,7 +22,7 @@ use crate::taxonomy::Category;
 pub(super) fn families(
     differences: &[Difference],
     categories: &[Option<Category>],
-    waiting: &[bool],
+    (waiting, consumed): (&[bool], &[bool]),
 ) -> Vec<Vec<usize>> {
     type Key = (Behaviour, Option<Category>, Option<i16>);
     let mut families: Vec<(Key, Vec<usize>)> = Vec::new();
@@ -33,6 +33,15 @@ pub(super) fn families(
         // whatever the error's category: one family, not one per category or shift.
         let key = match offset_shift(d) {
             Some(shift) => (Behaviour::ErrorSpan, None, Some(shift.signum())),
+            // A byte taken as a continuation byte is one missing check wherever it
+            // shows ([`taken_as_continuation`]), whatever the lead before it was to
+            // the grammar and whatever value the sequence then had: `C2 41` decoded to
+            // U+0081, and `C0 41` or `E0 41` to one U+FFFD, are the same bug.
+            None if consumed[index] => (
+                Behaviour::AcceptsIllFormed,
+                Some(Category::TruncatedInterrupted),
+                None,
+            ),
             None if waiting[index] => (Behaviour::ErrorAsIncomplete, categories[index], None),
             None => (family_behaviour(d), categories[index], None),
         };
@@ -42,6 +51,111 @@ pub(super) fn families(
         }
     }
     families.into_iter().map(|(_, members)| members).collect()
+}
+
+/// Whether the decoder, in the middle of a sequence, takes `d`'s byte, which is not a
+/// continuation byte, as one: it goes where some continuation byte would take it, with
+/// the same verdict and as many units taken back and appended (their values may differ:
+/// a value check after the sequence may pass on one and fail on the other), gives an
+/// ASCII byte no scalar of its own, and decodes letters again after it. RFC 3629
+/// section 3: "a UTF-8 character ... is encoded as a sequence of n octets ... the
+/// following octets [have] the two higher-order bits set to 1 and 0". A decoder that
+/// ends an open sequence and starts anew on the byte does differently on the two (it
+/// gives `41` its scalar, or holds a lead byte open); one that has stopped at an error
+/// decodes nothing after it.
+pub(super) fn taken_as_continuation(decoder: &Hypothesis, d: &Difference) -> bool {
+    continuation_alike(decoder, d.decoder_state, d.witness[d.witness.len() - 1]).is_some()
+}
+
+/// The continuation byte the decoder takes `byte` as in `state` ([`taken_as_continuation`]):
+/// the one with the same low six bits where that one goes alike (the bits a decoder that
+/// masks each byte with `0x3F` reads), else the first that does.
+fn continuation_alike(decoder: &Hypothesis, state: usize, byte: u8) -> Option<u8> {
+    // At a character boundary (a state alike the start on every byte) nothing is open
+    // to take the byte in: a byte rejected there as a stray continuation byte is not
+    // taken as one.
+    if (0x80..=0xBF).contains(&byte) || likeness(decoder, state, 0) == 256 {
+        return None;
+    }
+    let shape = |output: StepOutput| {
+        (
+            output.strict,
+            output.lossy.map(|l| (l.taken_back, l.appended)),
+        )
+    };
+    let (to, output) = decoder.step(state, byte);
+    let own_scalar = byte < 0x80
+        && output
+            .lossy
+            .is_some_and(|l| l.appended > 0 && l.kinds.contains(&Some(UnitKind::Scalar)));
+    let recovers = decoder.run_from(to, &[b'A'; 4]).iter().any(|o| {
+        o.lossy.map_or(o.strict == Strict::Valid, |l| {
+            l.kinds.contains(&Some(UnitKind::Scalar))
+        })
+    });
+    let held = output.lossy.is_some_and(|l| l.appended == 0);
+    if own_scalar || !recovers || starts_anew(decoder, (to, held), byte) {
+        return None;
+    }
+    // Where the two go may differ only in which values later bytes are given (a value
+    // check passed on one, failed on the other): alike on every byte is the same place.
+    // Only a continuation byte the decoder goes on with counts: one it reports, or
+    // replaces, there (`E0 80`) ends the sequence as the byte may.
+    let goes_on = |there: StepOutput| {
+        !matches!(there.strict, Strict::Error { .. })
+            && there
+                .lossy
+                .is_none_or(|l| !l.kinds.contains(&Some(UnitKind::Replacement)))
+    };
+    let alike = |c: u8| {
+        let (at, there) = decoder.step(state, c);
+        goes_on(there)
+            && shape(there) == shape(output)
+            && (at == to || likeness(decoder, at, to) == 256)
+    };
+    let masked = 0x80 | (byte & 0x3F);
+    std::iter::once(masked)
+        .chain(0x80..=0xBF)
+        .find(|&c| alike(c))
+}
+
+/// Whether the decoder, having read lead byte `byte` into state `to` (`held`: giving it
+/// nothing yet), decodes the character that lead begins as that character once its
+/// continuation bytes follow: it started anew at the lead (a decoder that drops or
+/// replaces what it held before does so too, and holds the lead as one that took it in
+/// would hold the sequence). The character must take the place of what the lead was
+/// given, or come where it was given nothing: after `C2` taken in as a continuation
+/// byte, `80` read as its own value is U+0080 too. The shortest continuation bytes are
+/// the lowest allowed after each lead (RFC 3629 section 4: `E0 %xA0-BF`,
+/// `F0 %x90-BF`).
+fn starts_anew(decoder: &Hypothesis, (to, held): (usize, bool), byte: u8) -> bool {
+    let rest: &[u8] = match byte {
+        0xC2..=0xDF => &[0x80],
+        0xE0 => &[0xA0, 0x80],
+        0xE1..=0xEF => &[0x80, 0x80],
+        0xF0 => &[0x90, 0x80, 0x80],
+        0xF1..=0xF4 => &[0x80, 0x80, 0x80],
+        _ => return false,
+    };
+    decoder.run_from(to, rest).last().is_some_and(|output| {
+        output.lossy.is_some_and(|l| {
+            l.kinds.contains(&Some(UnitKind::Scalar)) && (held || l.taken_back > 0)
+        })
+    })
+}
+
+/// `word` as the decoder reads it: each byte it takes as a continuation byte
+/// ([`taken_as_continuation`]) replaced by the continuation byte it is taken as. A value
+/// the decoder makes of `E0 41 90` is the overlong form `E0 81 90` to it.
+pub(super) fn as_the_decoder_reads(decoder: &Hypothesis, word: &[u8]) -> Vec<u8> {
+    let mut state = 0;
+    word.iter()
+        .map(|&byte| {
+            let read = continuation_alike(decoder, state, byte).unwrap_or(byte);
+            state = decoder.step(state, byte).0;
+            read
+        })
+        .collect()
 }
 
 /// The change of behaviour a family is keyed by: where both sides have already settled

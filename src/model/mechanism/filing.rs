@@ -20,19 +20,41 @@ use crate::model::output::{Strict, UnitKind};
 use crate::model::title;
 use crate::taxonomy::Category;
 
+/// What is known of each difference where it is reached, by index.
+#[derive(Clone, Copy)]
+pub(super) struct Reached<'a> {
+    /// It follows from the departure it is reached through.
+    pub follows: &'a [bool],
+    /// Its witness first departs by rejecting well-formed bytes.
+    pub after_rejection: &'a [bool],
+    /// The category of the bytes the decoder gives a value at its last step, as the
+    /// decoder reads them.
+    pub valued: &'a [Option<Category>],
+    /// The decoder takes its last byte as a continuation byte.
+    pub taken: &'a [bool],
+    /// The decoder takes a byte before its last as a continuation byte.
+    pub after_taken: &'a [bool],
+}
+
 /// Files every difference that is not primary into `findings` (one per group first).
 pub(super) fn file(
     differences: &[Difference],
     groups: &[Group],
     candidates: &[Candidate],
     origins: &[Option<usize>],
-    reached: (&[bool], &[bool], &[Option<Category>]),
+    reached: &Reached<'_>,
     findings: &mut Vec<Finding>,
 ) {
     // For each difference: whether it follows from the departure it is reached through,
     // whether its witness first departs by rejecting well-formed bytes, and the category
     // of the bytes the decoder gives a value to at its last step.
-    let (consequences, after_rejection, valued_categories) = reached;
+    let Reached {
+        follows: consequences,
+        after_rejection,
+        valued: valued_categories,
+        taken: consumed,
+        ..
+    } = *reached;
     // Where each difference is filed: the finding explaining it (a primary one), or the
     // finding of the departure it is reached through.
     let mut home_of: Vec<Option<usize>> = (0..differences.len())
@@ -61,19 +83,24 @@ pub(super) fn file(
                 after_rejection[index],
             ),
         );
-        let filed = filed.or_else(|| {
-            valued
-                .then(|| family_of_value(d, valued_kind, groups, findings))
-                .flatten()
-        });
+        let filed = match taking_in(groups, reached, (index, home, filed), (valued, valued_kind)) {
+            Some(taken) => taken,
+            None => filed.or_else(|| {
+                valued
+                    .then(|| family_of_value(d, valued_kind, groups, findings))
+                    .flatten()
+            }),
+        };
         match filed {
             Some(home) => {
                 findings[home].manifestations.push(index);
                 home_of[index] = Some(home);
             }
             None => {
-                let key = if valued {
-                    (None, valued_kind)
+                let key = if consumed[index] {
+                    (None, Some(Category::TruncatedInterrupted), true)
+                } else if valued {
+                    (None, valued_kind, false)
                 } else {
                     behind_key(d)
                 };
@@ -96,8 +123,18 @@ pub(super) fn file(
             }
         }
     }
-    // Each bug behind another is titled from all of its differences.
-    for (_, at) in behind {
+    title_behind(differences, &behind, findings);
+    absorb_into_behind(differences, findings, groups.len());
+}
+
+/// Titles each bug behind another (`behind`: the findings' indices) from all of its
+/// differences, witnessed by the shortest.
+fn title_behind(
+    differences: &[Difference],
+    behind: &[(BehindKey, usize)],
+    findings: &mut [Finding],
+) {
+    for &(_, at) in behind {
         let members = std::mem::take(&mut findings[at].differences);
         let manifestations = std::mem::take(&mut findings[at].manifestations);
         // Of the shortest, one where the reference has no character at the last step:
@@ -118,7 +155,6 @@ pub(super) fn file(
         findings[at].differences = members;
         findings[at].manifestations = manifestations;
     }
-    absorb_into_behind(differences, findings, groups.len());
 }
 
 /// The family a value given behind another bug belongs to: one about bytes of the
@@ -256,14 +292,45 @@ fn doing_the_same(
     })
 }
 
-/// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes.
-type BehindKey = (Option<i16>, Option<Category>);
+/// What groups bugs behind another bug: an offset shift's sign, or the kind of bytes,
+/// and whether a byte is taken as a continuation byte.
+type BehindKey = (Option<i16>, Option<Category>, bool);
 
 fn behind_key(d: &Difference) -> BehindKey {
     match offset_shift(d) {
-        Some(shift) => (Some(shift.signum()), None),
-        None => (None, kind(title::category(&d.witness))),
+        Some(shift) => (Some(shift.signum()), None, false),
+        None => (None, kind(title::category(&d.witness)), false),
     }
+}
+
+/// Where difference `index` goes when a byte taken in as a continuation byte accounts for
+/// it (`Some` of where it goes, `None` when none does): `filed` is where it would go
+/// otherwise, `home` the finding of the departure it is reached through, and `valued`
+/// whether the decoder gives its bytes a value, of which kind of bytes as it reads them.
+fn taking_in(
+    groups: &[Group],
+    reached: &Reached<'_>,
+    (index, home, filed): (usize, Option<usize>, Option<usize>),
+    (valued, valued_kind): (bool, Option<Category>),
+) -> Option<Option<usize>> {
+    let after_taken = reached.after_taken[index];
+    // A byte taken as a continuation byte behind another bug is the same missing check
+    // as where it shows first: that family's, or one bug behind. A character lost behind
+    // a byte taken in (`C2 F0 9F BF BD`: the lead `F0` taken into `C2`'s sequence, and
+    // the character it began lost) is that taking's doing too.
+    if reached.taken[index] || (after_taken && !valued && filed.is_none()) {
+        return Some(consuming_family(groups, reached.taken).or(filed));
+    }
+    // A value that is a well-formed character as the decoder reads the bytes, reached
+    // through a byte it took in, is what taking it gives.
+    (valued && valued_kind.is_none() && after_taken && home.is_some()).then_some(home)
+}
+
+/// The chosen family of bytes taken as continuation bytes, if one is.
+fn consuming_family(groups: &[Group], consumed: &[bool]) -> Option<usize> {
+    groups
+        .iter()
+        .position(|g| g.mechanism == Mechanism::Transition && consumed[g.witness])
 }
 
 /// Moves a transition family (one of the first `families_end` findings) into a bug behind
