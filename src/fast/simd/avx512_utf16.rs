@@ -30,7 +30,7 @@
 use core::arch::x86_64::*;
 
 use super::avx512_output::{self, Sink, FEW_PAIRS, NO_PAIRS};
-use super::avx512_utf32;
+use super::avx512_utf32::{self, mask_below};
 use super::utf16::ConvertValid16;
 
 /// [`Sink`] of UTF-16 code units.
@@ -360,16 +360,6 @@ unsafe fn short_blocks<const LONGEST: u8>(
             o += 64;
         }
         (n, written)
-    }
-}
-
-/// The mask of the first `n` bytes of a 64-byte window (all of them if `n >= 64`).
-#[inline(always)]
-fn mask_below(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
     }
 }
 

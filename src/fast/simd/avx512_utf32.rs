@@ -464,7 +464,7 @@ pub(super) unsafe fn window(
 
 /// The mask of the first `n` bytes of a 64-byte window (all of them if `n >= 64`).
 #[inline(always)]
-fn mask_below(n: usize) -> u64 {
+pub(super) fn mask_below(n: usize) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
