@@ -58,8 +58,8 @@ pub(super) fn families(
 /// the same verdict and as many units taken back and appended (their values may differ:
 /// a value check after the sequence may pass on one and fail on the other), gives an
 /// ASCII byte no scalar of its own, and decodes letters again after it. RFC 3629
-/// section 3: "a UTF-8 character ... is encoded as a sequence of n octets ... the
-/// following octets [have] the two higher-order bits set to 1 and 0". A decoder that
+/// section 3: "In a sequence of n octets, n>1, ... The following octet(s) all have the
+/// higher-order bit set to 1 and the following bit set to 0". A decoder that
 /// ends an open sequence and starts anew on the byte does differently on the two (it
 /// gives `41` its scalar, or holds a lead byte open); one that has stopped at an error
 /// decodes nothing after it.
