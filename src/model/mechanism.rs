@@ -213,15 +213,9 @@ pub fn findings(
         .iter()
         .map(|d| first_rejects_well_formed(decoder, reference, &d.witness))
         .collect();
-    let after_taken: Vec<bool> = differences
-        .iter()
-        .map(|d| {
-            let before = &d.witness[..d.witness.len() - 1];
-            as_the_decoder_reads(decoder, before) != before
-        })
-        .collect();
-    // The category of the bytes given a value, as the decoder reads them.
-    let valued: Vec<Option<Category>> = differences
+    // Each witness as the decoder reads it: whether it takes a byte before the last in,
+    // and the category of the bytes given a value.
+    let (after_taken, valued): (Vec<bool>, Vec<Option<Category>>) = differences
         .iter()
         .zip(&observed)
         .map(|(d, seen)| {
@@ -229,9 +223,13 @@ pub fn findings(
                 witness: as_the_decoder_reads(decoder, &d.witness),
                 ..d.clone()
             };
-            valued_category(&read, seen)
+            let last = d.witness.len() - 1;
+            (
+                read.witness[..last] != d.witness[..last],
+                valued_category(&read, seen),
+            )
         })
-        .collect();
+        .unzip();
     let mut findings = cover(
         differences,
         candidates,
@@ -280,9 +278,12 @@ fn transition_candidates(
         .iter()
         .zip(&waiting)
         .zip(consumed)
-        .map(|((d, &waits), &taken)| match taken {
-            true => Some(Category::TruncatedInterrupted),
-            false => kind(unit_category(decoder, reference, (d, waits), &open)),
+        .map(|((d, &waits), &taken)| {
+            if taken {
+                Some(Category::TruncatedInterrupted)
+            } else {
+                kind(unit_category(decoder, reference, (d, waits), &open))
+            }
         })
         .collect();
     let held: Vec<bool> = differences

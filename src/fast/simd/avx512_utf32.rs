@@ -236,8 +236,8 @@ pub(super) unsafe fn convert_stretch<S: Sink, const LOSSY: bool>(
             return n;
         }
         let dst = dst.add(ascii);
-        // Blocks of 1- and 2-byte characters, converted without positions where the
-        // sink can (strict, or a lossy stretch without errors).
+        // A prefix of the stretch (for the UTF-16 sink, all of it), converted without
+        // positions where the sink can (strict, or a lossy stretch without errors).
         let (from, prefix) = if LOSSY {
             (ascii, 0)
         } else {
